@@ -1,0 +1,102 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// SplitCommand splits a command line the way a POSIX shell would for
+// plain words: spaces separate arguments, single quotes keep text as is,
+// double quotes keep spaces, and a backslash escapes the next character.
+// It does not expand variables or globs.
+func SplitCommand(s string) ([]string, error) {
+	var (
+		args    []string
+		cur     strings.Builder
+		inWord  bool
+		quote   byte
+		escaped bool
+	)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case escaped:
+			cur.WriteByte(c)
+			escaped = false
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			} else {
+				cur.WriteByte(c)
+			}
+		case quote == '"':
+			switch c {
+			case '"':
+				quote = 0
+			case '\\':
+				if i+1 < len(s) && strings.IndexByte(`"\$`+"`", s[i+1]) >= 0 {
+					i++
+					cur.WriteByte(s[i])
+				} else {
+					cur.WriteByte(c)
+				}
+			default:
+				cur.WriteByte(c)
+			}
+		case c == '\\':
+			escaped, inWord = true, true
+		case c == '\'' || c == '"':
+			quote, inWord = c, true
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				args = append(args, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("command %q: unterminated %c quote", s, quote)
+	}
+	if escaped {
+		return nil, fmt.Errorf("command %q: ends with a backslash", s)
+	}
+	if inWord {
+		args = append(args, cur.String())
+	}
+	if len(args) == 0 {
+		return nil, errors.New("empty command")
+	}
+	return args, nil
+}
+
+// ResolveProgram turns the program name of a command into an absolute
+// path, so the bot can be started from any working folder and can find
+// its own files through argv[0] (the Gomocup file protocol requires it).
+// A name without a slash is looked up in PATH.
+func ResolveProgram(name string) (string, error) {
+	var path string
+	if strings.ContainsRune(name, '/') {
+		path = name
+	} else {
+		p, err := exec.LookPath(name)
+		if err != nil {
+			return "", fmt.Errorf("bot program %q: %w", name, err)
+		}
+		path = p
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("bot program %q: %w", name, err)
+	}
+	if _, err := exec.LookPath(abs); err != nil {
+		return "", fmt.Errorf("bot program %q: %w", name, err)
+	}
+	return abs, nil
+}

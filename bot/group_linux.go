@@ -1,0 +1,394 @@
+package bot
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Group holds the processes of one bot seat: everything they start stays
+// accountable to it. Where the machine offers a writable memory cgroup
+// (v1, or v2 with the memory controller delegated) the group is a cgroup:
+// the kernel enforces the memory limit and the group can kill descendants
+// that left the process group. Elsewhere it falls back to process groups
+// and sampling the resident memory of the process group.
+type Group struct {
+	limit int64 // bytes; 0 = none
+	dir   string
+	v2    bool
+
+	mu      sync.Mutex
+	pgids   map[int]bool
+	stop    chan struct{}
+	stopped bool
+	over    atomic.Bool // the sampler saw the limit exceeded
+}
+
+var groupSeq atomic.Int64
+
+// NewGroup prepares a group with the given memory limit in bytes (0: no
+// limit). It never fails: when cgroups are unavailable it degrades to
+// process groups, which Enforcement reports.
+func NewGroup(limit int64) *Group {
+	g := &Group{limit: limit, pgids: map[int]bool{}}
+	name := fmt.Sprintf("arena-%d-%d", os.Getpid(), groupSeq.Add(1))
+	if dir, v2, ok := makeCgroup(name); ok {
+		g.dir, g.v2 = dir, v2
+		if limit > 0 && !g.setLimit(limit) {
+			os.Remove(dir)
+			g.dir = ""
+		}
+	}
+	if g.dir == "" && limit > 0 {
+		g.stop = make(chan struct{})
+		go g.sample()
+	}
+	return g
+}
+
+// Enforcement says how the group tracks processes and memory.
+func (g *Group) Enforcement() string {
+	switch {
+	case g.dir != "" && g.v2:
+		return "cgroup v2"
+	case g.dir != "":
+		return "cgroup v1"
+	case g.limit > 0:
+		return "process group, memory sampled"
+	}
+	return "process group"
+}
+
+func (g *Group) setLimit(limit int64) bool {
+	v := strconv.FormatInt(limit, 10)
+	if g.v2 {
+		if os.WriteFile(filepath.Join(g.dir, "memory.max"), []byte(v), 0) != nil {
+			return false
+		}
+		os.WriteFile(filepath.Join(g.dir, "memory.swap.max"), []byte("0"), 0)
+		return true
+	}
+	if os.WriteFile(filepath.Join(g.dir, "memory.limit_in_bytes"), []byte(v), 0) != nil {
+		return false
+	}
+	// Without swap accounting this file is absent; with it, swap must not
+	// let a bot exceed the limit.
+	os.WriteFile(filepath.Join(g.dir, "memory.memsw.limit_in_bytes"), []byte(v), 0)
+	return true
+}
+
+// add puts a freshly started process (the leader of its own process
+// group) into the group.
+func (g *Group) add(pid int) {
+	g.mu.Lock()
+	g.pgids[pid] = true
+	g.mu.Unlock()
+	if g.dir != "" {
+		os.WriteFile(filepath.Join(g.dir, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0)
+	}
+}
+
+// cgroupFD opens the cgroup v2 directory for CLONE_INTO_CGROUP.
+func (g *Group) cgroupFD() (int, bool) {
+	if g.dir == "" || !g.v2 {
+		return 0, false
+	}
+	fd, err := syscall.Open(g.dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	return fd, err == nil
+}
+
+// forget drops a process group whose leader has been reaped and whose
+// members were killed.
+func (g *Group) forget(pgid int) {
+	g.mu.Lock()
+	delete(g.pgids, pgid)
+	g.mu.Unlock()
+}
+
+// signal sends sig to every process group of the group and, with a
+// cgroup, to every process in it.
+func (g *Group) signal(sig syscall.Signal) {
+	g.mu.Lock()
+	for pgid := range g.pgids {
+		syscall.Kill(-pgid, sig)
+	}
+	g.mu.Unlock()
+	if g.dir != "" {
+		for _, pid := range g.cgroupPids() {
+			syscall.Kill(pid, sig)
+		}
+	}
+}
+
+// KillAll kills every process of the group and waits (briefly) until the
+// cgroup is empty.
+func (g *Group) KillAll() {
+	g.signal(syscall.SIGKILL)
+	if g.dir == "" {
+		return
+	}
+	for i := 0; i < 200; i++ {
+		pids := g.cgroupPids()
+		if len(pids) == 0 {
+			return
+		}
+		for _, pid := range pids {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// Close kills what is left and removes the cgroup.
+func (g *Group) Close() {
+	g.KillAll()
+	g.mu.Lock()
+	if g.stop != nil && !g.stopped {
+		close(g.stop)
+		g.stopped = true
+	}
+	g.mu.Unlock()
+	if g.dir != "" {
+		for i := 0; i < 100; i++ {
+			if err := os.Remove(g.dir); err == nil || os.IsNotExist(err) {
+				return
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+}
+
+// MemoryExceeded reports whether a process of the group hit the memory
+// limit (the kernel's OOM killer fired in the cgroup, or the sampler saw
+// the resident size over the limit).
+func (g *Group) MemoryExceeded() bool {
+	if g.limit <= 0 {
+		return false
+	}
+	if g.over.Load() {
+		return true
+	}
+	if g.dir == "" {
+		return false
+	}
+	if g.v2 {
+		n, _ := readKey(filepath.Join(g.dir, "memory.events"), "oom_kill")
+		return n > 0
+	}
+	if n, ok := readKey(filepath.Join(g.dir, "memory.oom_control"), "oom_kill"); ok {
+		return n > 0
+	}
+	// Older kernels have no oom_kill counter: a failed charge at the
+	// limit is the sign.
+	return readInt(filepath.Join(g.dir, "memory.failcnt")) > 0
+}
+
+// PeakMemory returns the largest memory use seen, in bytes, when the
+// cgroup records it (0 otherwise).
+func (g *Group) PeakMemory() int64 {
+	if g.dir == "" {
+		return 0
+	}
+	if g.v2 {
+		return readInt(filepath.Join(g.dir, "memory.peak"))
+	}
+	return readInt(filepath.Join(g.dir, "memory.max_usage_in_bytes"))
+}
+
+func (g *Group) cgroupPids() []int {
+	data, err := os.ReadFile(filepath.Join(g.dir, "cgroup.procs"))
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(data)) {
+		if pid, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// sample polls the resident memory of the group's process groups when no
+// cgroup enforces the limit.
+func (g *Group) sample() {
+	t := time.NewTicker(20 * time.Millisecond)
+	defer t.Stop()
+	page := int64(os.Getpagesize())
+	for {
+		select {
+		case <-g.stop:
+			return
+		case <-t.C:
+		}
+		g.mu.Lock()
+		pgids := make(map[int]bool, len(g.pgids))
+		for p := range g.pgids {
+			pgids[p] = true
+		}
+		g.mu.Unlock()
+		if len(pgids) == 0 {
+			continue
+		}
+		if rssOfGroups(pgids, page) > g.limit {
+			g.over.Store(true)
+			g.signal(syscall.SIGKILL)
+		}
+	}
+}
+
+// rssOfGroups sums the resident set size of every process whose process
+// group is in pgids.
+func rssOfGroups(pgids map[int]bool, page int64) int64 {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0
+	}
+	var total int64
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// Fields after the command name (which may hold spaces): state,
+		// ppid, pgrp, ...; rss is field 24 overall.
+		i := bytes.LastIndexByte(stat, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) < 22 {
+			continue
+		}
+		pgrp, _ := strconv.Atoi(f[2])
+		if !pgids[pgrp] {
+			continue
+		}
+		rss, _ := strconv.ParseInt(f[21], 10, 64)
+		total += rss * page
+		_ = pid
+	}
+	return total
+}
+
+// makeCgroup creates a cgroup for a seat next to the arena's own one.
+func makeCgroup(name string) (dir string, v2 bool, ok bool) {
+	v1, v2path := ownCgroups()
+	if v1 != "" {
+		d := filepath.Join(v1, name)
+		if os.Mkdir(d, 0o755) == nil {
+			return d, false, true
+		}
+	}
+	if v2path != "" {
+		d := filepath.Join(v2path, name)
+		if os.Mkdir(d, 0o755) == nil {
+			if _, err := os.Stat(filepath.Join(d, "memory.max")); err == nil {
+				return d, true, true
+			}
+			os.Remove(d)
+		}
+	}
+	return "", false, false
+}
+
+// ownCgroups finds the directories of this process's memory cgroup (v1)
+// and of its unified cgroup (v2).
+func ownCgroups() (v1, v2 string) {
+	mounts := cgroupMounts()
+	f, err := os.Open("/proc/self/cgroup")
+	if err != nil {
+		return "", ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		parts := strings.SplitN(sc.Text(), ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		if parts[0] == "0" && parts[1] == "" {
+			if m, ok := mounts["cgroup2"]; ok {
+				v2 = filepath.Join(m, parts[2])
+			}
+			continue
+		}
+		for _, c := range strings.Split(parts[1], ",") {
+			if c == "memory" {
+				if m, ok := mounts["memory"]; ok {
+					v1 = filepath.Join(m, parts[2])
+				}
+			}
+		}
+	}
+	return v1, v2
+}
+
+// cgroupMounts maps "memory" to the v1 memory hierarchy's mount point and
+// "cgroup2" to the unified hierarchy's.
+func cgroupMounts() map[string]string {
+	m := map[string]string{}
+	data, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return m
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		pre, post, ok := strings.Cut(line, " - ")
+		if !ok {
+			continue
+		}
+		pf, sf := strings.Fields(pre), strings.Fields(post)
+		if len(pf) < 5 || len(sf) < 3 {
+			continue
+		}
+		switch sf[0] {
+		case "cgroup2":
+			m["cgroup2"] = pf[4]
+		case "cgroup":
+			for _, o := range strings.Split(sf[2], ",") {
+				if o == "memory" {
+					m["memory"] = pf[4]
+				}
+			}
+		}
+	}
+	return m
+}
+
+func readInt(path string) int64 {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
+	return n
+}
+
+// readKey reads "key value" from a flat-keyed cgroup file and reports
+// whether the key is there.
+func readKey(path, key string) (int64, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		k, v, ok := strings.Cut(line, " ")
+		if ok && k == key {
+			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,384 @@
+package bot
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// Defaults for Config fields left zero.
+const (
+	DefaultMaxLine    = 1 << 20  // bytes per line
+	DefaultStderrTail = 16 << 10 // bytes of stderr kept
+)
+
+// Errors of line I/O. A deadline error wraps os.ErrDeadlineExceeded.
+var (
+	ErrTimeout     = errors.New("no answer in time")
+	ErrLineTooLong = errors.New("line too long")
+)
+
+// ExitError reports that the bot is gone: it exited, was killed, or closed
+// its output. OOM is set when the memory limit killed it.
+type ExitError struct {
+	Status string // e.g. "exit status 3", "signal: segmentation fault"
+	OOM    bool
+}
+
+func (e *ExitError) Error() string {
+	if e.OOM {
+		return "exceeded its memory limit (" + e.Status + ")"
+	}
+	return e.Status
+}
+
+// Config says how to start a bot.
+type Config struct {
+	// Args is the command; Args[0] should be an absolute path (see
+	// ResolveProgram), it is also passed as argv[0].
+	Args []string
+	Dir  string   // working folder; "" = the arena's
+	Env  []string // added to the arena's environment
+	// Group collects the processes of one seat across several starts (the
+	// file protocol starts the brain once per move). When nil, the process
+	// gets a group of its own with MemoryLimit.
+	Group       *Group
+	MemoryLimit int64 // bytes, 0 = none; used only when Group is nil
+	// Interactive connects stdin and stdout to pipes for line I/O. When
+	// false, stdin is /dev/null and stdout joins stderr in the kept tail.
+	Interactive bool
+	MaxLine     int // longest accepted line, bytes
+	StderrTail  int // bytes of stderr (and stdout when not interactive) kept
+}
+
+// Process is one running bot. Its methods are meant to be called from one
+// goroutine (the seat's), except Kill, which may be called from anywhere.
+type Process struct {
+	cmd      *exec.Cmd
+	group    *Group
+	ownGroup bool
+	stdin    *os.File
+	stdout   *os.File
+	stderr   *tail
+	maxLine  int
+
+	buf    []byte // stdout bytes read but not yet returned as lines
+	r, w   int
+	skipLF bool // the last line ended in CR: drop a following LF
+
+	done    chan struct{} // closed when the process has been reaped
+	state   *os.ProcessState
+	started time.Time
+	paused  bool
+}
+
+// Start launches the bot in its own process group.
+func Start(cfg Config) (*Process, error) {
+	if len(cfg.Args) == 0 {
+		return nil, errors.New("start bot: empty command")
+	}
+	p := &Process{maxLine: cfg.MaxLine, group: cfg.Group, done: make(chan struct{})}
+	if p.maxLine <= 0 {
+		p.maxLine = DefaultMaxLine
+	}
+	tailSize := cfg.StderrTail
+	if tailSize <= 0 {
+		tailSize = DefaultStderrTail
+	}
+	p.stderr = newTail(tailSize)
+	if p.group == nil {
+		p.group = NewGroup(cfg.MemoryLimit)
+		p.ownGroup = true
+	}
+
+	cmd := &exec.Cmd{Path: cfg.Args[0], Args: cfg.Args, Dir: cfg.Dir}
+	if len(cfg.Env) > 0 {
+		cmd.Env = append(os.Environ(), cfg.Env...)
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if fd, ok := p.group.cgroupFD(); ok {
+		// cgroup v2: the bot is born inside its cgroup, with no window in
+		// which a child could escape it.
+		defer syscall.Close(fd)
+		cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, fd
+	}
+
+	// The pipes are made here rather than by os/exec so that Wait never
+	// waits for a grandchild that keeps a pipe open.
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		return nil, p.fail(fmt.Errorf("start bot: %w", err))
+	}
+	var closeAfterStart = []*os.File{errW}
+	cmd.Stderr = errW
+	if cfg.Interactive {
+		inR, inW, err := os.Pipe()
+		if err != nil {
+			errR.Close()
+			errW.Close()
+			return nil, p.fail(fmt.Errorf("start bot: %w", err))
+		}
+		outR, outW, err := os.Pipe()
+		if err != nil {
+			errR.Close()
+			errW.Close()
+			inR.Close()
+			inW.Close()
+			return nil, p.fail(fmt.Errorf("start bot: %w", err))
+		}
+		cmd.Stdin, cmd.Stdout = inR, outW
+		p.stdin, p.stdout = inW, outR
+		closeAfterStart = append(closeAfterStart, inR, outW)
+		p.buf = make([]byte, 0, 4096)
+	} else {
+		cmd.Stdout = errW
+	}
+
+	p.started = time.Now()
+	err = cmd.Start()
+	for _, f := range closeAfterStart {
+		f.Close()
+	}
+	if err != nil {
+		errR.Close()
+		if p.stdin != nil {
+			p.stdin.Close()
+			p.stdout.Close()
+		}
+		return nil, p.fail(fmt.Errorf("start bot %s: %w", cfg.Args[0], err))
+	}
+	p.cmd = cmd
+	p.group.add(cmd.Process.Pid)
+	go drain(errR, p.stderr)
+	go func() {
+		cmd.Wait()
+		p.state = cmd.ProcessState
+		close(p.done)
+	}()
+	return p, nil
+}
+
+func (p *Process) fail(err error) error {
+	if p.ownGroup {
+		p.group.Close()
+	}
+	return err
+}
+
+// drain copies r into t until EOF, so a bot never blocks on a full stderr
+// pipe.
+func drain(r *os.File, t *tail) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			t.Write(buf[:n])
+		}
+		if err != nil {
+			r.Close()
+			return
+		}
+	}
+}
+
+// Pid returns the process id, which is also its process group id.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Group returns the group the process belongs to.
+func (p *Process) Group() *Group { return p.group }
+
+// Started returns when the process was started.
+func (p *Process) Started() time.Time { return p.started }
+
+// WriteString sends text to the bot's stdin, giving up at the deadline
+// (a bot that does not read cannot block the arena).
+func (p *Process) WriteString(s string, deadline time.Time) error {
+	if p.stdin == nil {
+		return errors.New("bot has no input pipe")
+	}
+	p.stdin.SetWriteDeadline(deadline)
+	_, err := p.stdin.WriteString(s)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("%w: the bot does not read its input", ErrTimeout)
+	case errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed):
+		return p.exitError(time.Second)
+	}
+	return fmt.Errorf("write to bot: %w", err)
+}
+
+// ReadLine returns the next line the bot printed, without its end (LF, CR
+// or CRLF). It fails with ErrTimeout at the deadline, ErrLineTooLong when
+// a line exceeds the cap (the rest of that line is still unread), and an
+// *ExitError when the bot's output ends.
+func (p *Process) ReadLine(deadline time.Time) (string, error) {
+	setDeadline := false
+	for {
+		if p.skipLF && p.r < p.w {
+			if p.buf[p.r] == '\n' {
+				p.r++
+			}
+			p.skipLF = false
+		}
+		if i := bytes.IndexAny(p.buf[p.r:p.w], "\r\n"); i >= 0 {
+			line := string(p.buf[p.r : p.r+i])
+			if p.buf[p.r+i] == '\r' {
+				p.skipLF = true
+			}
+			p.r += i + 1
+			return line, nil
+		}
+		if p.w-p.r >= p.maxLine {
+			return "", fmt.Errorf("%w: more than %d bytes without a line end", ErrLineTooLong, p.maxLine)
+		}
+		if p.r > 0 {
+			p.w = copy(p.buf[:cap(p.buf)], p.buf[p.r:p.w])
+			p.r = 0
+		}
+		if p.w == cap(p.buf) {
+			grown := make([]byte, p.w, min(2*cap(p.buf), p.maxLine+1))
+			copy(grown, p.buf[:p.w])
+			p.buf = grown
+		}
+		if !setDeadline {
+			p.stdout.SetReadDeadline(deadline)
+			setDeadline = true
+		}
+		n, err := p.stdout.Read(p.buf[p.w:cap(p.buf)])
+		p.w += n
+		p.buf = p.buf[:p.w]
+		if n > 0 {
+			continue
+		}
+		switch {
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return "", ErrTimeout
+		case err == io.EOF:
+			return "", p.exitError(time.Second)
+		case err != nil:
+			return "", fmt.Errorf("read from bot: %w", err)
+		}
+	}
+}
+
+// exitError waits up to grace for the bot to be reaped and describes how
+// it ended. A bot that closed its output but lives on is killed.
+func (p *Process) exitError(grace time.Duration) error {
+	if !p.WaitExit(grace) {
+		p.Kill()
+		return &ExitError{Status: "closed its output", OOM: p.group.MemoryExceeded()}
+	}
+	return p.Exit()
+}
+
+// WaitExit waits up to d for the process to end and reports whether it did.
+func (p *Process) WaitExit(d time.Duration) bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// Done is closed when the process has ended and been reaped.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Exit describes how a reaped process ended; nil while it runs.
+func (p *Process) Exit() *ExitError {
+	select {
+	case <-p.done:
+	default:
+		return nil
+	}
+	return &ExitError{Status: describe(p.state), OOM: p.group.MemoryExceeded()}
+}
+
+// ExitCode returns the exit status of a reaped process (-1 if a signal
+// ended it or it still runs).
+func (p *Process) ExitCode() int {
+	select {
+	case <-p.done:
+		return p.state.ExitCode()
+	default:
+		return -1
+	}
+}
+
+// UserTime returns the CPU time the reaped process used (user + system).
+func (p *Process) CPUTime() time.Duration {
+	select {
+	case <-p.done:
+		return p.state.UserTime() + p.state.SystemTime()
+	default:
+		return 0
+	}
+}
+
+func describe(s *os.ProcessState) string {
+	if s == nil {
+		return "unknown exit"
+	}
+	if ws, ok := s.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return "killed by signal " + ws.Signal().String()
+	}
+	return s.String()
+}
+
+// Stderr returns the last part of what the bot wrote to stderr (and, when
+// not interactive, stdout).
+func (p *Process) Stderr() string { return p.stderr.String() }
+
+// Pause stops the bot and everything it started (SIGSTOP to its process
+// group) so it cannot think on the opponent's time.
+func (p *Process) Pause() {
+	if !p.paused {
+		syscall.Kill(-p.Pid(), syscall.SIGSTOP)
+		p.paused = true
+	}
+}
+
+// Resume continues a paused bot.
+func (p *Process) Resume() {
+	if p.paused {
+		syscall.Kill(-p.Pid(), syscall.SIGCONT)
+		p.paused = false
+	}
+}
+
+// Kill ends the bot and every process it started, then reaps it.
+func (p *Process) Kill() {
+	syscall.Kill(-p.Pid(), syscall.SIGKILL)
+	if p.ownGroup {
+		p.group.KillAll()
+	}
+	<-p.done
+	p.group.forget(p.Pid())
+}
+
+// Close kills the bot if it still runs, closes the pipes and, when the
+// process owns its group, removes the group.
+func (p *Process) Close() {
+	p.Kill()
+	if p.stdin != nil {
+		p.stdin.Close()
+		p.stdout.Close()
+	}
+	if p.ownGroup {
+		p.group.Close()
+	}
+}

@@ -1,0 +1,243 @@
+package bot
+
+import (
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func startSh(t *testing.T, script string, cfg Config) *Process {
+	t.Helper()
+	sh, err := ResolveProgram("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	cfg.Args = []string{sh, "-c", script}
+	cfg.Interactive = true
+	p, err := Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	return p
+}
+
+func soon() time.Time { return time.Now().Add(5 * time.Second) }
+
+func TestReadLineEndings(t *testing.T) {
+	p := startSh(t, `printf 'a\r\nb\nc\rd\r\n\ne'`, Config{})
+	var got []string
+	for {
+		line, err := p.ReadLine(soon())
+		if err != nil {
+			var exit *ExitError
+			if !errors.As(err, &exit) {
+				t.Fatalf("want exit, got %v", err)
+			}
+			break
+		}
+		got = append(got, line)
+	}
+	want := "a|b|c|d|"
+	if strings.Join(got, "|") != want {
+		t.Fatalf("lines %q, want %q (an unterminated last line is not a line)", strings.Join(got, "|"), want)
+	}
+}
+
+func TestEcho(t *testing.T) {
+	p := startSh(t, `while read l; do echo "got $l"; done`, Config{})
+	for i := 0; i < 3; i++ {
+		if err := p.WriteString("x"+strconv.Itoa(i)+"\n", soon()); err != nil {
+			t.Fatal(err)
+		}
+		line, err := p.ReadLine(soon())
+		if err != nil || line != "got x"+strconv.Itoa(i) {
+			t.Fatalf("got %q %v", line, err)
+		}
+	}
+}
+
+func TestReadTimeout(t *testing.T) {
+	p := startSh(t, `sleep 30`, Config{})
+	_, err := p.ReadLine(time.Now().Add(50 * time.Millisecond))
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("want timeout, got %v", err)
+	}
+}
+
+func TestLineCap(t *testing.T) {
+	p := startSh(t, `head -c 100000 /dev/zero | tr '\0' a; echo; echo ok`, Config{MaxLine: 1000})
+	_, err := p.ReadLine(soon())
+	if !errors.Is(err, ErrLineTooLong) {
+		t.Fatalf("want line too long, got %v", err)
+	}
+}
+
+func TestExitStatus(t *testing.T) {
+	tests := []struct {
+		script, want string
+	}{
+		{"exit 3", "exit status 3"},
+		{"kill -SEGV $$", "killed by signal segmentation fault"},
+		{"exec 1>&-; sleep 30", "closed its output"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.want, func(t *testing.T) {
+			p := startSh(t, tc.script, Config{})
+			_, err := p.ReadLine(soon())
+			var exit *ExitError
+			if !errors.As(err, &exit) || exit.Status != tc.want {
+				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestWriteToDeadBot(t *testing.T) {
+	p := startSh(t, `exit 0`, Config{})
+	p.WaitExit(5 * time.Second)
+	err := p.WriteString("hello\n", soon())
+	var exit *ExitError
+	if !errors.As(err, &exit) {
+		t.Fatalf("want exit error, got %v", err)
+	}
+}
+
+func TestWriteDoesNotBlock(t *testing.T) {
+	p := startSh(t, `sleep 30`, Config{})
+	big := strings.Repeat("x", 1<<20)
+	err := p.WriteString(big, time.Now().Add(100*time.Millisecond))
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("want timeout writing to a bot that never reads, got %v", err)
+	}
+}
+
+func TestStderrTail(t *testing.T) {
+	p := startSh(t, `head -c 100000 /dev/zero | tr '\0' e >&2; echo end >&2; echo done`, Config{StderrTail: 100})
+	if _, err := p.ReadLine(soon()); err != nil {
+		t.Fatal(err)
+	}
+	p.WaitExit(5 * time.Second)
+	time.Sleep(50 * time.Millisecond)
+	s := p.Stderr()
+	if !strings.HasPrefix(s, "[...]") || !strings.HasSuffix(s, "eeend\n") || len(s) != 105 {
+		t.Fatalf("stderr tail %q", s)
+	}
+}
+
+// alive reports whether any process is left in process group pgid.
+func alive(pgid int) bool { return len(Survivors(pgid)) > 0 }
+
+func TestKillWholeGroup(t *testing.T) {
+	p := startSh(t, `sleep 60 & sleep 60 & echo started; wait`, Config{})
+	if _, err := p.ReadLine(soon()); err != nil {
+		t.Fatal(err)
+	}
+	pgid := p.Pid()
+	p.Kill()
+	if alive(pgid) {
+		t.Fatal("processes of the group survive Kill")
+	}
+}
+
+func TestKillEscapedChild(t *testing.T) {
+	g := NewGroup(0)
+	defer g.Close()
+	if !strings.HasPrefix(g.Enforcement(), "cgroup") {
+		t.Skip("no cgroup: a child in a new session cannot be tracked")
+	}
+	// The pause before forking stays clear of the instant between the
+	// start and the move into the cgroup (on cgroup v1 there is no way to
+	// be born inside it).
+	p := startSh(t, `sleep 0.05; setsid sleep 60 & echo $!; wait`, Config{Group: g})
+	line, err := p.ReadLine(soon())
+	if err != nil {
+		t.Fatal(err)
+	}
+	child, _ := strconv.Atoi(strings.TrimSpace(line))
+	p.Kill()
+	g.KillAll()
+	time.Sleep(10 * time.Millisecond)
+	if err := syscall.Kill(child, 0); err == nil {
+		// a zombie is not a survivor; check its state
+		data, _ := os.ReadFile("/proc/" + strconv.Itoa(child) + "/stat")
+		if !strings.Contains(string(data), ") Z") {
+			t.Fatalf("escaped child %d survives: %s", child, data)
+		}
+	}
+}
+
+func TestPauseResume(t *testing.T) {
+	p := startSh(t, `while read l; do echo "$l"; done`, Config{})
+	p.Pause()
+	if err := p.WriteString("ping\n", soon()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.ReadLine(time.Now().Add(100 * time.Millisecond)); !errors.Is(err, ErrTimeout) {
+		t.Fatalf("a paused bot answered: %v", err)
+	}
+	p.Resume()
+	if line, err := p.ReadLine(soon()); err != nil || line != "ping" {
+		t.Fatalf("after resume: %q %v", line, err)
+	}
+}
+
+func TestMemoryLimit(t *testing.T) {
+	py, err := ResolveProgram("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	p, err := Start(Config{
+		Args:        []string{py, "-c", "x = bytearray(300 << 20); print('survived', flush=True)"},
+		MemoryLimit: 64 << 20,
+		Interactive: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	t.Logf("enforcement: %s", p.Group().Enforcement())
+	line, err := p.ReadLine(soon())
+	var exit *ExitError
+	if !errors.As(err, &exit) || !exit.OOM {
+		t.Fatalf("want memory kill, got %q %v", line, err)
+	}
+}
+
+func TestSplitCommand(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+		err  bool
+	}{
+		{"a b  c", []string{"a", "b", "c"}, false},
+		{`python3 -u "my bot.py"`, []string{"python3", "-u", "my bot.py"}, false},
+		{`a 'it''s' "x\"y" z\ w`, []string{"a", "its", `x"y`, "z w"}, false},
+		{`''`, []string{""}, false},
+		{`"open`, nil, true},
+		{`end\`, nil, true},
+		{"   ", nil, true},
+	}
+	for _, tc := range tests {
+		got, err := SplitCommand(tc.in)
+		if (err != nil) != tc.err || strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("SplitCommand(%q) = %q, %v", tc.in, got, err)
+		}
+	}
+}
+
+func FuzzSplitCommand(f *testing.F) {
+	for _, s := range []string{"a b", `"x y"`, `'a'\ b`, `\`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		args, err := SplitCommand(s)
+		if err == nil && len(args) == 0 {
+			t.Fatal("no error and no args")
+		}
+	})
+}

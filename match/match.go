@@ -1,0 +1,371 @@
+// Package match runs one game: a referee, one seat per side and the
+// clocks, producing the moves, their times and a verdict. It knows turns
+// and clocks, not any one game: the referee judges moves and decides what
+// a failing side's fault means, the seats speak their bots' protocols.
+package match
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"arena/bot"
+	"arena/game"
+)
+
+// Referee is the rules of one game as the match loop sees them.
+type Referee[M fmt.Stringer] interface {
+	// ToMove lists the sides that move now: one for alternating games,
+	// several for simultaneous ones, none when the game is over.
+	ToMove() []int
+	// Play applies a side's move; an error means the rules refuse it.
+	Play(side int, m M) error
+	// Forfeit records that a side failed (timeout, crash, ...); the game's
+	// own rule decides what follows (in two-player games the side loses).
+	Forfeit(side int, f game.Fault)
+	// Result returns the result once the game is over.
+	Result() (game.Result, bool)
+}
+
+// Seat is one side's player behind its protocol: it reads the game from
+// the referee state it was built with and answers moves.
+type Seat[M any] interface {
+	// Start launches the player and completes the protocol's greeting.
+	Start(ctx context.Context, req Request) (Greeting, error)
+	// Move asks for the side's move in the current position. Errors are
+	// faults: see Classify.
+	Move(ctx context.Context, req Request) (Reply[M], error)
+	// Finish tells the player the game is over, lets it exit within
+	// grace and then kills everything it started.
+	Finish(ctx context.Context, res game.Result, grace time.Duration) Farewell
+}
+
+// Pauser is implemented by seats whose player can be stopped while the
+// opponent thinks.
+type Pauser interface {
+	Pause()
+	Resume()
+}
+
+// Killer is implemented by seats that can be killed at once from another
+// goroutine (used when the match is cancelled).
+type Killer interface {
+	Kill()
+}
+
+// Request is what a seat knows about the clock when asked to act.
+type Request struct {
+	Deadline  time.Time     // hard deadline: limit + tolerance; zero = none
+	TurnLimit time.Duration // per-move limit, 0 = none
+	TimeLeft  time.Duration // match time left before this move, 0 = no match limit
+	Unlimited bool          // no match limit
+	Clock     Clock
+	Ply       int // moves made so far in the game
+}
+
+// Greeting is what a player said when starting.
+type Greeting struct {
+	About  string   // the player's own description (name, version)
+	Output []string // lines printed during start-up
+}
+
+// Reply is one answer of a player.
+type Reply[M any] struct {
+	Move   M
+	Output []string // lines printed while thinking (messages, debug)
+}
+
+// Farewell is what remains of a player after the game.
+type Farewell struct {
+	Output []string // lines printed after the last move
+	Stderr string   // the last part of its stderr
+	Exit   string   // how its process ended
+}
+
+// Clock holds the time controls of a game, applied to each side.
+type Clock struct {
+	Turn      time.Duration // per move; 0 = none
+	Match     time.Duration // per side for the whole game; 0 = none
+	Increment time.Duration // added to a side's match time before each of its moves
+	Tolerance time.Duration // grace after a limit before the move counts as late
+	Startup   time.Duration // limit for start-up; 0 = DefaultStartup
+}
+
+// DefaultStartup limits start-up when the clock does not say.
+const DefaultStartup = 30 * time.Second
+
+// Config is one match's settings besides the seats.
+type Config struct {
+	Clock  Clock
+	Ponder bool          // let idle players think (no SIGSTOP)
+	Grace  time.Duration // time to exit after the end; 0 = 1 s
+	// OnMove, if set, is called after every accepted move.
+	OnMove func(ev MoveEvent)
+}
+
+// MoveEvent reports one accepted move to listeners.
+type MoveEvent struct {
+	Ply  int
+	Move game.MoveRecord
+}
+
+// Outcome is what a match produced.
+type Outcome struct {
+	Result   game.Result
+	Moves    []game.MoveRecord
+	Sides    []SideReport // per side
+	Start    time.Time
+	End      time.Time
+	Canceled bool // the context ended the match before the game did
+}
+
+// SideReport collects one side's greeting, farewell and thinking time.
+type SideReport struct {
+	Greeting Greeting
+	Farewell Farewell
+	Time     time.Duration // total time spent thinking (and starting)
+	Fault    *game.Fault   // set when this side failed
+}
+
+// Run plays one game to its end. It returns early only when ctx ends, with
+// Outcome.Canceled set and every player killed.
+func Run[M fmt.Stringer](ctx context.Context, ref Referee[M], seats []Seat[M], cfg Config) Outcome {
+	m := &runner[M]{ref: ref, seats: seats, cfg: cfg}
+	return m.run(ctx)
+}
+
+type runner[M fmt.Stringer] struct {
+	ref   Referee[M]
+	seats []Seat[M]
+	cfg   Config
+	out   Outcome
+	left  []time.Duration // match time left per side
+}
+
+func (m *runner[M]) run(ctx context.Context) Outcome {
+	n := len(m.seats)
+	m.out.Start = time.Now()
+	m.out.Sides = make([]SideReport, n)
+	m.left = make([]time.Duration, n)
+	for i := range m.left {
+		m.left[i] = m.cfg.Clock.Match
+	}
+	stop := context.AfterFunc(ctx, m.killAll)
+	defer stop()
+
+	if m.startAll(ctx) {
+		m.loop(ctx)
+	}
+	m.out.Canceled = ctx.Err() != nil
+	m.finishAll(ctx)
+	m.out.End = time.Now()
+	if res, ok := m.ref.Result(); ok {
+		m.out.Result = res
+	}
+	return m.out
+}
+
+// startAll starts every seat in parallel (start-up can be slow, and the
+// clock of each side runs only for its own start-up).
+func (m *runner[M]) startAll(ctx context.Context) bool {
+	limit := m.cfg.Clock.Startup
+	if limit <= 0 {
+		limit = DefaultStartup
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(m.seats))
+	for i, s := range m.seats {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lim := limit
+			if m.cfg.Clock.Match > 0 {
+				lim = min(lim, m.left[i])
+			}
+			req := m.request(i, lim)
+			req.TurnLimit = lim
+			t0 := time.Now()
+			g, err := s.Start(ctx, req)
+			took := time.Since(t0)
+			m.out.Sides[i].Greeting = g
+			m.out.Sides[i].Time += took
+			if m.cfg.Clock.Match > 0 {
+				m.left[i] -= took
+			}
+			if err == nil && took > lim+m.cfg.Clock.Tolerance {
+				err = fmt.Errorf("%w: start-up took %v", bot.ErrTimeout, took.Round(time.Millisecond))
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	ok := true
+	for i, err := range errs {
+		if err != nil {
+			m.fault(i, Classify(fmt.Errorf("start-up: %w", err)))
+			ok = false
+		} else if p, isP := m.seats[i].(Pauser); isP && !m.cfg.Ponder {
+			p.Pause()
+		}
+	}
+	return ok && ctx.Err() == nil
+}
+
+func (m *runner[M]) loop(ctx context.Context) {
+	for ctx.Err() == nil {
+		sides := m.ref.ToMove()
+		if len(sides) == 0 {
+			return
+		}
+		if len(sides) == 1 {
+			m.turn(ctx, sides[0])
+			continue
+		}
+		var wg sync.WaitGroup
+		replies := make([]func(), len(sides))
+		for k, side := range sides {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				replies[k] = m.ask(ctx, side)
+			}()
+		}
+		wg.Wait()
+		for _, apply := range replies {
+			apply()
+		}
+	}
+}
+
+// turn asks one side and applies its answer.
+func (m *runner[M]) turn(ctx context.Context, side int) { m.ask(ctx, side)() }
+
+// ask gets a side's answer and returns the step that applies it to the
+// referee (run in side order, after all simultaneous answers are in).
+func (m *runner[M]) ask(ctx context.Context, side int) func() {
+	clock := m.cfg.Clock
+	if clock.Match > 0 {
+		m.left[side] += clock.Increment
+	}
+	limit := time.Duration(0)
+	if clock.Turn > 0 {
+		limit = clock.Turn
+	}
+	if clock.Match > 0 && (limit == 0 || m.left[side] < limit) {
+		limit = max(m.left[side], 0)
+	}
+	req := m.request(side, limit)
+	seat := m.seats[side]
+	pauser, pausable := seat.(Pauser)
+	pausable = pausable && !m.cfg.Ponder
+	if pausable {
+		pauser.Resume()
+	}
+	t0 := time.Now()
+	reply, err := seat.Move(ctx, req)
+	took := time.Since(t0)
+	if pausable {
+		pauser.Pause()
+	}
+	m.out.Sides[side].Time += took
+	if clock.Match > 0 {
+		m.left[side] -= took
+	}
+	if err == nil && limit > 0 && took > limit+clock.Tolerance {
+		err = fmt.Errorf("%w: answered after %v (limit %v + tolerance %v)", bot.ErrTimeout,
+			took.Round(time.Millisecond), limit, clock.Tolerance)
+	}
+	rec := game.MoveRecord{Side: side, Output: reply.Output, TimeMs: float64(took.Microseconds()) / 1000}
+	return func() {
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			m.fault(side, Classify(err))
+			return
+		}
+		rec.Move = reply.Move.String()
+		if perr := m.ref.Play(side, reply.Move); perr != nil {
+			m.fault(side, game.Fault{Reason: game.ReasonIllegal, Detail: perr.Error()})
+			return
+		}
+		m.out.Moves = append(m.out.Moves, rec)
+		if m.cfg.OnMove != nil {
+			m.cfg.OnMove(MoveEvent{Ply: len(m.out.Moves), Move: rec})
+		}
+	}
+}
+
+func (m *runner[M]) request(side int, limit time.Duration) Request {
+	req := Request{TurnLimit: m.cfg.Clock.Turn, Clock: m.cfg.Clock, Ply: len(m.out.Moves)}
+	if m.cfg.Clock.Match > 0 {
+		req.TimeLeft = m.left[side]
+	} else {
+		req.Unlimited = true
+	}
+	if limit > 0 {
+		req.Deadline = time.Now().Add(limit + m.cfg.Clock.Tolerance)
+	}
+	return req
+}
+
+func (m *runner[M]) fault(side int, f game.Fault) {
+	if m.out.Sides[side].Fault == nil {
+		m.out.Sides[side].Fault = &f
+	}
+	m.ref.Forfeit(side, f)
+}
+
+func (m *runner[M]) finishAll(ctx context.Context) {
+	res, _ := m.ref.Result()
+	grace := m.cfg.Grace
+	if grace <= 0 {
+		grace = time.Second
+	}
+	var wg sync.WaitGroup
+	for i, s := range m.seats {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if p, ok := s.(Pauser); ok {
+				p.Resume()
+			}
+			m.out.Sides[i].Farewell = s.Finish(ctx, res, grace)
+		}()
+	}
+	wg.Wait()
+}
+
+func (m *runner[M]) killAll() {
+	for _, s := range m.seats {
+		if k, ok := s.(Killer); ok {
+			k.Kill()
+		}
+	}
+}
+
+// Classify turns a seat's error into the verdict the game records.
+// Seats may return a game.Fault directly; otherwise timeouts, exits,
+// memory kills and over-long lines are recognised, and anything else is a
+// protocol violation.
+func Classify(err error) game.Fault {
+	var f game.Fault
+	var exit *bot.ExitError
+	switch {
+	case errors.As(err, &f):
+		if f.Detail == "" {
+			f.Detail = err.Error()
+		}
+		return f
+	case errors.As(err, &exit) && exit.OOM:
+		return game.Fault{Reason: game.ReasonMemory, Detail: err.Error()}
+	case errors.As(err, &exit):
+		return game.Fault{Reason: game.ReasonCrash, Detail: err.Error()}
+	case errors.Is(err, bot.ErrTimeout), errors.Is(err, os.ErrDeadlineExceeded), errors.Is(err, context.DeadlineExceeded):
+		return game.Fault{Reason: game.ReasonTimeout, Detail: err.Error()}
+	}
+	return game.Fault{Reason: game.ReasonProtocol, Detail: err.Error()}
+}
