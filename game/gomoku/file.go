@@ -1,0 +1,286 @@
+package gomoku
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"arena/bot"
+	"arena/game"
+	"arena/match"
+)
+
+// The files of the old protocol, in upper case as the protocol text
+// writes them.
+const (
+	fileBoard    = "PLOCHA.DAT"
+	fileTurn     = "TAH.DAT"
+	fileTimeouts = "TIMEOUTS.DAT"
+	fileInfo     = "INFO.DAT"
+	fileMsg      = "MSG.DAT"
+)
+
+// maxFileRead caps what is read back from TAH.DAT and MSG.DAT.
+const maxFileRead = 64 << 10
+
+// FileSeat plays one side with a brain that speaks the old file protocol:
+// for every move the manager writes PLOCHA.DAT, TAH.DAT, TIMEOUTS.DAT,
+// INFO.DAT and an empty MSG.DAT into the working folder, starts the brain
+// there with its path as argv[0], waits for it to exit, logs MSG.DAT and
+// reads the move "x,y" from TAH.DAT.
+type FileSeat struct {
+	state *State
+	me    Stone
+	opts  SeatOptions
+	group *bot.Group
+	eol   string
+	buf   bytes.Buffer
+
+	mu   sync.Mutex // guards proc against Kill from another goroutine
+	proc *bot.Process
+	last *bot.Process
+}
+
+// NewFileSeat prepares a seat for side me. opts.Dir must exist; the brain
+// may keep a sub-folder named after itself there.
+func NewFileSeat(state *State, me Stone, opts SeatOptions) *FileSeat {
+	if opts.GameType == 0 {
+		opts.GameType = 1
+	}
+	eol := "\n"
+	if opts.CRLF {
+		eol = "\r\n"
+	}
+	return &FileSeat{state: state, me: me, opts: opts, eol: eol}
+}
+
+// Start prepares the seat's process group; the brain itself runs only
+// during its moves.
+func (s *FileSeat) Start(ctx context.Context, req match.Request) (match.Greeting, error) {
+	if s.opts.Dir == "" {
+		return match.Greeting{}, errors.New("file protocol: no working folder")
+	}
+	s.group = bot.NewGroup(s.opts.MemoryLimit)
+	return match.Greeting{}, nil
+}
+
+// Move runs the brain once and returns the move it wrote.
+func (s *FileSeat) Move(ctx context.Context, req match.Request) (match.Reply[Point], error) {
+	if err := s.writeFiles(req); err != nil {
+		return match.Reply[Point]{}, err
+	}
+	p, err := bot.Start(bot.Config{
+		Args: s.opts.Args, Env: s.opts.Env, Dir: s.opts.Dir, Group: s.group, MaxLine: s.opts.MaxLine,
+	})
+	if err != nil {
+		return match.Reply[Point]{}, game.Fault{Reason: game.ReasonCrash, Detail: err.Error()}
+	}
+	s.setProc(p)
+	finished := s.wait(ctx, p, req.Deadline)
+	p.Kill() // whatever it left running in its process group
+	s.group.KillAll()
+	s.setProc(nil)
+	s.last = p
+
+	reply := match.Reply[Point]{Output: s.readMsg()}
+	if s.group.MemoryExceeded() {
+		return reply, game.Fault{Reason: game.ReasonMemory,
+			Detail: "exceeded its memory limit of " + strconv.FormatInt(s.opts.MemoryLimit, 10) + " bytes"}
+	}
+	if !finished {
+		return reply, fmt.Errorf("did not exit in time: %w", bot.ErrTimeout)
+	}
+	reply.Move, err = s.readMove(p)
+	return reply, err
+}
+
+func (s *FileSeat) setProc(p *bot.Process) {
+	s.mu.Lock()
+	s.proc = p
+	s.mu.Unlock()
+}
+
+// wait waits for the brain to exit; false means the deadline (or the
+// match's end) came first.
+func (s *FileSeat) wait(ctx context.Context, p *bot.Process, deadline time.Time) bool {
+	var timeout <-chan time.Time
+	if !deadline.IsZero() {
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case <-p.Done():
+		return true
+	case <-timeout:
+	case <-ctx.Done():
+	}
+	return false
+}
+
+// readMove reads TAH.DAT. A valid move counts whatever the exit status
+// was; without one, a brain that failed (non-zero status, signal) crashed,
+// and one that exited cleanly broke the protocol.
+func (s *FileSeat) readMove(p *bot.Process) (Point, error) {
+	failed := ""
+	if p.ExitCode() != 0 {
+		failed = p.Exit().Error()
+	}
+	fault := func(format string, args ...any) error {
+		detail := fmt.Sprintf(format, args...)
+		if failed != "" {
+			return game.Fault{Reason: game.ReasonCrash, Detail: detail + " (" + failed + ")"}
+		}
+		return game.Fault{Reason: game.ReasonProtocol, Detail: detail}
+	}
+	data, err := readCapped(filepath.Join(s.opts.Dir, fileTurn))
+	if errors.Is(err, os.ErrNotExist) {
+		return Point{}, fault("wrote no %s", fileTurn)
+	}
+	if err != nil {
+		return Point{}, fault("%s: %v", fileTurn, err)
+	}
+	text := strings.TrimSpace(string(data))
+	if first, _, _ := strings.Cut(text, "\n"); first != "" {
+		text = strings.TrimSpace(first)
+	}
+	if text == string(s.me.Char()) {
+		return Point{}, fault("left %s unchanged (no move)", fileTurn)
+	}
+	pt, err := ParsePoint(text)
+	if err != nil {
+		return Point{}, fault("%s holds %q, not a move x,y", fileTurn, clip(text))
+	}
+	return pt, nil
+}
+
+// readMsg returns the lines of MSG.DAT.
+func (s *FileSeat) readMsg() []string {
+	data, err := readCapped(filepath.Join(s.opts.Dir, fileMsg))
+	if err != nil || len(data) == 0 {
+		return nil
+	}
+	out := output{max: s.opts.maxOutput()}
+	for _, line := range strings.FieldsFunc(string(data), func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if strings.TrimSpace(line) != "" {
+			out.add(line)
+		}
+	}
+	return out.take()
+}
+
+// readCapped reads at most maxFileRead bytes of a file; a longer file is
+// an error.
+func readCapped(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFileRead+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFileRead {
+		return data[:maxFileRead], fmt.Errorf("longer than %d bytes", maxFileRead)
+	}
+	return data, nil
+}
+
+// writeFiles writes the five files of the protocol for the coming move.
+func (s *FileSeat) writeFiles(req match.Request) error {
+	cfg := s.state.Config()
+	b := &s.buf
+
+	b.Reset()
+	for y := 0; y < cfg.Height; y++ {
+		for x := 0; x < cfg.Width; x++ {
+			p := Point{x, y}
+			c := s.state.At(p).Char()
+			if s.state.Blocked(p) {
+				c = '#'
+			}
+			b.WriteByte(c)
+		}
+		b.WriteString(s.eol)
+	}
+	if err := s.write(fileBoard); err != nil {
+		return err
+	}
+
+	b.Reset()
+	b.WriteByte(s.me.Char())
+	b.WriteString(s.eol)
+	if err := s.write(fileTurn); err != nil {
+		return err
+	}
+
+	// Line 1 is the turn limit in whole seconds (as the protocol says, so
+	// 2500 ms is 2); with no turn limit the largest value is written, as
+	// 0 would mean "answer at once".
+	b.Reset()
+	turn := int64(Unlimited / 1000)
+	if req.Clock.Turn > 0 {
+		turn = int64(req.Clock.Turn / time.Second)
+	}
+	b.WriteString(strconv.FormatInt(turn, 10) + s.eol + strconv.FormatInt(timeLeftMs(req), 10) + s.eol)
+	if err := s.write(fileTimeouts); err != nil {
+		return err
+	}
+
+	b.Reset()
+	for _, l := range infoLines(cfg, req, s.opts) {
+		b.WriteString(l + s.eol)
+	}
+	b.WriteString("time_left " + strconv.FormatInt(timeLeftMs(req), 10) + s.eol)
+	if s.opts.Folder != "" {
+		b.WriteString("folder " + s.opts.Folder + s.eol)
+	}
+	if err := s.write(fileInfo); err != nil {
+		return err
+	}
+
+	b.Reset()
+	return s.write(fileMsg)
+}
+
+func (s *FileSeat) write(name string) error {
+	if err := os.WriteFile(filepath.Join(s.opts.Dir, name), s.buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("file protocol: %w", err)
+	}
+	return nil
+}
+
+// Finish removes the protocol files (the brain's own sub-folder stays)
+// and kills anything left.
+func (s *FileSeat) Finish(ctx context.Context, res game.Result, grace time.Duration) match.Farewell {
+	s.Kill()
+	if s.group != nil {
+		s.group.Close()
+	}
+	for _, name := range []string{fileBoard, fileTurn, fileTimeouts, fileInfo, fileMsg} {
+		os.Remove(filepath.Join(s.opts.Dir, name))
+	}
+	if s.last == nil {
+		return match.Farewell{}
+	}
+	return farewell(s.last, nil)
+}
+
+// Kill ends a running brain at once; it may be called from any goroutine.
+func (s *FileSeat) Kill() {
+	s.mu.Lock()
+	p := s.proc
+	s.mu.Unlock()
+	if p != nil {
+		p.Kill()
+	}
+}

@@ -1,0 +1,330 @@
+package gomoku
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"arena/bot"
+	"arena/game"
+	"arena/match"
+)
+
+// PipeSeat plays one side with a brain that speaks the Piskvork pipe
+// protocol on its stdin and stdout. The manager writes CRLF and accepts
+// CR, LF or CRLF; MESSAGE and DEBUG lines are kept with the move, stray
+// OK/ERROR/UNKNOWN lines are kept and skipped, SUGGEST is answered with
+// PLAY.
+type PipeSeat struct {
+	state *State
+	me    Stone
+	opts  SeatOptions
+	out   output
+
+	mu   sync.Mutex // guards proc against Kill from another goroutine
+	proc *bot.Process
+
+	// known is how many moves of the history the brain knows (after
+	// START it knows the empty board; then its own answers and what it
+	// was sent); blocked counts the blocked squares it knows of, so a new
+	// five in a continuous game resends the board.
+	known   int
+	blocked int
+	about   string
+	stray   string // the last stray line, quoted when the brain then times out
+	buf     []byte
+}
+
+// NewPipeSeat prepares a seat for side me of the game in state. The state
+// is read, never changed, by the seat.
+func NewPipeSeat(state *State, me Stone, opts SeatOptions) *PipeSeat {
+	if opts.GameType == 0 {
+		opts.GameType = 1
+	}
+	return &PipeSeat{state: state, me: me, opts: opts, out: output{max: opts.maxOutput()}}
+}
+
+// Start launches the brain, sends START (RECTSTART for a board that is not
+// square) and waits for OK, then asks ABOUT and sends the INFO limits.
+func (s *PipeSeat) Start(ctx context.Context, req match.Request) (match.Greeting, error) {
+	p, err := bot.Start(bot.Config{
+		Args: s.opts.Args, Env: s.opts.Env, Dir: s.opts.Dir,
+		MemoryLimit: s.opts.MemoryLimit, MaxLine: s.opts.MaxLine, Interactive: true,
+	})
+	if err != nil {
+		return match.Greeting{}, game.Fault{Reason: game.ReasonCrash, Detail: err.Error()}
+	}
+	s.mu.Lock()
+	s.proc = p
+	s.mu.Unlock()
+	cfg := s.state.Config()
+	start := "START " + strconv.Itoa(cfg.Width)
+	if cfg.Width != cfg.Height {
+		start = "RECTSTART " + strconv.Itoa(cfg.Width) + "," + strconv.Itoa(cfg.Height)
+	}
+	if err := s.send(req.Deadline, start); err != nil {
+		return s.greeting(), err
+	}
+	if err := s.expectOK(req.Deadline, start); err != nil {
+		return s.greeting(), err
+	}
+	if err := s.send(req.Deadline, "ABOUT"); err != nil {
+		return s.greeting(), err
+	}
+	if err := s.readAbout(req.Deadline); err != nil {
+		return s.greeting(), err
+	}
+	lines := infoLines(cfg, req, s.opts)
+	if s.opts.Folder != "" {
+		lines = append(lines, "folder "+s.opts.Folder)
+	}
+	for i := range lines {
+		lines[i] = "INFO " + lines[i]
+	}
+	return s.greeting(), s.send(req.Deadline, lines...)
+}
+
+func (s *PipeSeat) greeting() match.Greeting {
+	return match.Greeting{About: s.about, Output: s.out.take()}
+}
+
+// expectOK reads the answer to START: OK, or ERROR with the brain's reason.
+func (s *PipeSeat) expectOK(deadline time.Time, cmd string) error {
+	for {
+		line, err := s.readLine(deadline)
+		if err != nil {
+			return s.explain(err, "no OK to "+cmd)
+		}
+		word, _ := splitWord(line)
+		switch word {
+		case "OK":
+			return nil
+		case "ERROR", "UNKNOWN":
+			return protocolFault("brain refused %s: %s", cmd, strings.TrimSpace(line))
+		case "MESSAGE", "DEBUG", "":
+			if word != "" {
+				s.out.add(line)
+			}
+		default:
+			return protocolFault("answered %q to %s, want OK", clip(line), cmd)
+		}
+	}
+}
+
+// readAbout reads the answer to ABOUT: key="value" pairs, or UNKNOWN.
+func (s *PipeSeat) readAbout(deadline time.Time) error {
+	for {
+		line, err := s.readLine(deadline)
+		if err != nil {
+			return s.explain(err, "no answer to ABOUT")
+		}
+		word, _ := splitWord(line)
+		switch word {
+		case "":
+		case "MESSAGE", "DEBUG":
+			s.out.add(line)
+		case "UNKNOWN", "ERROR", "OK":
+			s.out.add(line)
+			return nil
+		default:
+			s.about = strings.TrimSpace(line)
+			return nil
+		}
+	}
+}
+
+// Move sends time_left and the position (TURN with the opponent's last
+// move when the brain knows the rest, BEGIN on an empty board, BOARD
+// otherwise) and reads lines until a move.
+func (s *PipeSeat) Move(ctx context.Context, req match.Request) (match.Reply[Point], error) {
+	moves := s.state.Moves()
+	cmd := s.position(moves)
+	s.stray = ""
+	err := s.send(req.Deadline, append([]string{"INFO time_left " + strconv.FormatInt(timeLeftMs(req), 10)}, cmd...)...)
+	if err != nil {
+		return match.Reply[Point]{Output: s.out.take()}, err
+	}
+	p, err := s.readMove(req.Deadline)
+	if err == nil && s.proc.Group().MemoryExceeded() {
+		err = game.Fault{Reason: game.ReasonMemory, Detail: "exceeded its memory limit of " + strconv.FormatInt(s.opts.MemoryLimit, 10) + " bytes"}
+	}
+	s.known = len(moves) + 1
+	return match.Reply[Point]{Move: p, Output: s.out.take()}, err
+}
+
+// position returns the command lines that bring the brain up to date.
+func (s *PipeSeat) position(moves []Point) []string {
+	blocked := 0
+	if s.state.Config().Rule.Has(Continuous) {
+		for _, m := range moves {
+			if s.state.Blocked(m) {
+				blocked++
+			}
+		}
+	}
+	switch {
+	case len(moves) == 0:
+		return []string{"BEGIN"}
+	case len(moves) == s.known+1 && blocked == s.blocked:
+		return []string{"TURN " + moves[len(moves)-1].String()}
+	}
+	s.blocked = blocked
+	lines := make([]string, 0, len(moves)+2)
+	lines = append(lines, "BOARD")
+	for _, m := range moves {
+		f := "2"
+		switch {
+		case s.state.Blocked(m):
+			f = "3"
+		case s.state.At(m) == s.me:
+			f = "1"
+		}
+		lines = append(lines, m.String()+","+f)
+	}
+	return append(lines, "DONE")
+}
+
+// readMove reads until a line that is a move. A SUGGEST is accepted at
+// once (PLAY is sent back and the brain's echo is read as the answer).
+func (s *PipeSeat) readMove(deadline time.Time) (Point, error) {
+	var suggested *Point
+	for {
+		line, err := s.readLine(deadline)
+		if err != nil {
+			return Point{}, s.explain(err, "no move")
+		}
+		word, rest := splitWord(line)
+		switch word {
+		case "":
+			continue
+		case "MESSAGE", "DEBUG":
+			s.out.add(line)
+			continue
+		case "OK", "UNKNOWN", "ERROR":
+			s.out.add(line)
+			s.stray = line
+			if s.opts.Strict {
+				return Point{}, protocolFault("answered %q instead of a move", clip(line))
+			}
+			continue
+		case "SUGGEST":
+			p, err := ParsePoint(rest)
+			if err != nil {
+				return Point{}, protocolFault("bad SUGGEST: %q", clip(line))
+			}
+			s.out.add(line)
+			if err := s.send(deadline, "PLAY "+p.String()); err != nil {
+				return Point{}, err
+			}
+			suggested = &p
+			continue
+		}
+		p, err := ParsePoint(line)
+		if err != nil {
+			return Point{}, protocolFault("answered %q, not a move x,y", clip(line))
+		}
+		if suggested != nil && p != *suggested {
+			s.out.add("[arena: answered " + p.String() + " after PLAY " + suggested.String() + "]")
+		}
+		return p, nil
+	}
+}
+
+// explain adds what the brain said last to a timeout, and turns the end of
+// its output into a crash (or memory) verdict.
+func (s *PipeSeat) explain(err error, what string) error {
+	switch {
+	case errors.Is(err, bot.ErrTimeout):
+		if s.stray != "" {
+			return fmt.Errorf("%s in time (last line %q): %w", what, clip(s.stray), err)
+		}
+		return fmt.Errorf("%s in time: %w", what, err)
+	case errors.Is(err, bot.ErrLineTooLong):
+		return protocolFault("%v", err)
+	}
+	return err
+}
+
+// readLine reads one line, skipping nothing.
+func (s *PipeSeat) readLine(deadline time.Time) (string, error) {
+	return s.proc.ReadLine(deadline)
+}
+
+// send writes lines, each ended with CRLF, in one write.
+func (s *PipeSeat) send(deadline time.Time, lines ...string) error {
+	b := s.buf[:0]
+	for _, l := range lines {
+		b = append(b, l...)
+		b = append(b, '\r', '\n')
+	}
+	s.buf = b
+	return s.proc.WriteString(string(b), deadline)
+}
+
+// Finish sends END, gives the brain grace to exit, then kills it and all it
+// started.
+func (s *PipeSeat) Finish(ctx context.Context, res game.Result, grace time.Duration) match.Farewell {
+	if s.proc == nil {
+		return match.Farewell{}
+	}
+	deadline := time.Now().Add(grace)
+	if s.send(deadline, "END") == nil {
+		for {
+			line, err := s.proc.ReadLine(deadline)
+			if err != nil {
+				break
+			}
+			if line != "" {
+				s.out.add(line)
+			}
+		}
+		s.proc.WaitExit(time.Until(deadline))
+	}
+	s.proc.Close()
+	return farewell(s.proc, s.out.take())
+}
+
+// Pause stops the brain while the opponent thinks.
+func (s *PipeSeat) Pause() {
+	if s.proc != nil {
+		s.proc.Pause()
+	}
+}
+
+// Resume continues the brain.
+func (s *PipeSeat) Resume() {
+	if s.proc != nil {
+		s.proc.Resume()
+	}
+}
+
+// Kill ends the brain at once; it may be called from any goroutine.
+func (s *PipeSeat) Kill() {
+	s.mu.Lock()
+	p := s.proc
+	s.mu.Unlock()
+	if p != nil {
+		p.Kill()
+	}
+}
+
+// Pid returns the brain's process (group) id, 0 before Start.
+func (s *PipeSeat) Pid() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proc == nil {
+		return 0
+	}
+	return s.proc.Pid()
+}
+
+// splitWord returns the first word of a line in upper case (commands are
+// case-insensitive) and the rest.
+func splitWord(line string) (word, rest string) {
+	w, r, _ := strings.Cut(strings.TrimSpace(line), " ")
+	return strings.ToUpper(w), strings.TrimSpace(r)
+}

@@ -1,0 +1,126 @@
+package gomoku
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"arena/bot"
+	"arena/game"
+	"arena/match"
+)
+
+// Protocol names a Gomocup brain protocol.
+type Protocol string
+
+// The two protocols.
+const (
+	ProtoFile Protocol = "file" // the old protocol: PLOCHA.DAT, TAH.DAT, ...
+	ProtoPipe Protocol = "pipe" // the Piskvork protocol on stdin/stdout
+)
+
+// ProtocolFor chooses the protocol as Piskvork does: an executable whose
+// name starts with "pbrain-" (any case) speaks the pipe protocol, anything
+// else the file protocol.
+func ProtocolFor(program string) Protocol {
+	base := program[strings.LastIndexByte(program, '/')+1:]
+	if len(base) >= 7 && strings.EqualFold(base[:7], "pbrain-") {
+		return ProtoPipe
+	}
+	return ProtoFile
+}
+
+// Unlimited is the time_left value that means no match limit.
+const Unlimited = math.MaxInt32
+
+// SeatOptions configures one brain for either protocol.
+type SeatOptions struct {
+	Args        []string // command; Args[0] absolute (bot.ResolveProgram)
+	Env         []string
+	Dir         string // working folder (fresh per match, not the brain's own)
+	MemoryLimit int64  // bytes; 0 = none. Also sent as INFO max_memory.
+	Folder      string // persistent folder announced in INFO folder ("" = none)
+	GameType    int    // INFO game_type: 1 = opponent is a brain (default)
+	MaxLine     int    // longest accepted line (bytes)
+	Strict      bool   // pipe: a stray ERROR line is a protocol fault
+	CRLF        bool   // file: write the .DAT files with CRLF line ends
+	MaxOutput   int    // lines of output kept per move (0 = 1000)
+}
+
+func (o SeatOptions) maxOutput() int {
+	if o.MaxOutput <= 0 {
+		return 1000
+	}
+	return o.MaxOutput
+}
+
+// infoLines returns the INFO keys in Piskvork's order (without time_left
+// and folder), each as "key value".
+func infoLines(cfg Config, req match.Request, o SeatOptions) []string {
+	match := int64(0)
+	if !req.Unlimited {
+		match = req.Clock.Match.Milliseconds()
+	}
+	return []string{
+		"max_memory " + strconv.FormatInt(o.MemoryLimit, 10),
+		"timeout_match " + strconv.FormatInt(match, 10),
+		"timeout_turn " + strconv.FormatInt(req.Clock.Turn.Milliseconds(), 10),
+		"game_type " + strconv.Itoa(o.GameType),
+		"rule " + strconv.Itoa(int(cfg.Rule)),
+	}
+}
+
+// timeLeftMs is the INFO time_left value: the match time left in ms, or
+// 2147483647 when the match is not limited.
+func timeLeftMs(req match.Request) int64 {
+	if req.Unlimited {
+		return Unlimited
+	}
+	return req.TimeLeft.Milliseconds()
+}
+
+// output collects the lines a brain prints, up to a cap, counting the
+// rest so a flood costs no memory.
+type output struct {
+	lines   []string
+	max     int
+	dropped int
+}
+
+func (o *output) add(line string) {
+	if len(o.lines) < o.max {
+		if len(line) > 1000 {
+			line = line[:1000] + "..."
+		}
+		o.lines = append(o.lines, line)
+		return
+	}
+	o.dropped++
+}
+
+func (o *output) take() []string {
+	lines := o.lines
+	if o.dropped > 0 {
+		lines = append(lines, "[arena: "+strconv.Itoa(o.dropped)+" more lines not kept]")
+	}
+	o.lines, o.dropped = nil, 0
+	return lines
+}
+
+func protocolFault(format string, args ...any) game.Fault {
+	return game.Fault{Reason: game.ReasonProtocol, Detail: fmt.Sprintf(format, args...)}
+}
+
+// farewell gathers what is left of a process after it has been killed.
+func farewell(p *bot.Process, lines []string) match.Farewell {
+	f := match.Farewell{Output: lines, Stderr: p.Stderr()}
+	if e := p.Exit(); e != nil {
+		f.Exit = e.Error()
+	}
+	return f
+}
+
+// ms formats a duration in whole milliseconds for messages.
+func ms(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) + "ms" }
