@@ -22,6 +22,10 @@ func TestMain(m *testing.M) {
 		os.Exit(scriptedPipeBrain())
 	case "file":
 		os.Exit(scriptedFileBrain())
+	case "echo-pipe":
+		os.Exit(echoPipeBrain())
+	case "echo-file":
+		os.Exit(echoFileBrain())
 	}
 	os.Exit(m.Run())
 }

@@ -1,0 +1,222 @@
+package gomoku
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"arena/game"
+	"arena/match"
+)
+
+// The benchmarks compare the manager's cost per move with the physical
+// floor of each protocol, using the same brain process for both:
+//   - pipe: a bare round trip (write "TURN x,y", read the answer) against
+//     PipeSeat.Move plus the referee;
+//   - file: a bare spawn-and-wait of the brain against FileSeat.Move
+//     (write the five files, spawn, wait, read MSG.DAT and TAH.DAT) plus
+//     the referee.
+// The echo brains answer instantly. Moves are taken from squares where
+// (x+2y) mod 5 != 0 on the left half (opponent) and their mirror images on
+// the right half (brain), so nobody ever makes five.
+
+const benchSize = 20
+
+func safeSquares() []Point {
+	var pts []Point
+	for y := 0; y < benchSize; y++ {
+		for x := 0; x < benchSize/2; x++ {
+			if (x+2*y)%5 != 0 {
+				pts = append(pts, Point{x, y})
+			}
+		}
+	}
+	return pts
+}
+
+func mirror(p Point) Point { return Point{benchSize - 1 - p.X, p.Y} }
+
+// echoPipeBrain answers TURN x,y (or a BOARD) with the mirror square.
+func echoPipeBrain() int {
+	in := bufio.NewReader(os.Stdin)
+	out := bufio.NewWriter(os.Stdout)
+	var last string
+	for {
+		line, err := in.ReadString('\n')
+		if err != nil {
+			return 0
+		}
+		line = strings.TrimSpace(line)
+		word, rest, _ := strings.Cut(line, " ")
+		reply := ""
+		switch word {
+		case "START", "RECTSTART", "RESTART":
+			reply = "OK"
+		case "ABOUT":
+			reply = `name="echo"`
+		case "TURN":
+			last = rest
+			fallthrough
+		case "DONE":
+			p, _ := ParsePoint(last)
+			reply = mirror(p).String()
+		case "END":
+			return 0
+		default:
+			if strings.Count(line, ",") == 2 { // a BOARD line
+				last = line[:strings.LastIndexByte(line, ',')]
+			}
+		}
+		if reply != "" {
+			out.WriteString(reply + "\r\n")
+			out.Flush()
+		}
+	}
+}
+
+// echoFileBrain reads PLOCHA.DAT and TAH.DAT and writes the first free
+// square of the brain's half.
+func echoFileBrain() int {
+	board, err := os.ReadFile(fileBoard)
+	if err != nil {
+		return 1
+	}
+	if _, err := os.ReadFile(fileTurn); err != nil {
+		return 1
+	}
+	rows := strings.Fields(string(board))
+	for _, p := range safeSquares() {
+		m := mirror(p)
+		if m.Y < len(rows) && m.X < len(rows[m.Y]) && rows[m.Y][m.X] == '-' {
+			os.WriteFile(fileTurn, []byte(m.String()+"\n"), 0o644)
+			return 0
+		}
+	}
+	return 1
+}
+
+func echoCommand(b *testing.B, mode string) *exec.Cmd {
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), "ARENA_SCRIPTED_BRAIN="+mode)
+	return cmd
+}
+
+// BenchmarkPipeBare is the floor: one round trip over the pipes of the
+// echo brain.
+func BenchmarkPipeBare(b *testing.B) {
+	cmd := echoCommand(b, "echo-pipe")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer stdin.Close()
+	r := bufio.NewReader(stdout)
+	sq := safeSquares()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		fmt.Fprintf(stdin, "TURN %s\r\n", sq[i%len(sq)])
+		if _, err := r.ReadString('\n'); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPipeSeat is the manager's path for one move of the pipe
+// protocol: INFO time_left and TURN, the answer read with a deadline and
+// parsed, the move judged by the referee.
+func BenchmarkPipeSeat(b *testing.B) { benchPipeSeat(b, false) }
+
+// BenchmarkPipeSeatPaused adds what the match loop does around a move
+// when pondering is off: SIGCONT before, SIGSTOP after.
+func BenchmarkPipeSeatPaused(b *testing.B) { benchPipeSeat(b, true) }
+
+func benchPipeSeat(b *testing.B, pause bool) {
+	exe, _ := os.Executable()
+	state, _ := NewState(Config{Width: benchSize, Height: benchSize})
+	seat := NewPipeSeat(state, White, SeatOptions{Args: []string{exe}, Env: []string{"ARENA_SCRIPTED_BRAIN=echo-pipe"}})
+	req := match.Request{Clock: match.Clock{Turn: time.Second, Match: time.Minute}, TimeLeft: time.Minute}
+	req.Deadline = time.Now().Add(time.Hour)
+	if _, err := seat.Start(context.Background(), req); err != nil {
+		b.Fatal(err)
+	}
+	defer seat.Finish(context.Background(), game.Result{}, time.Second)
+	benchSeat(b, state, seat, req, pause)
+}
+
+func benchSeat(b *testing.B, state *State, seat match.Seat[Point], req match.Request, pause bool) {
+	sq := safeSquares()
+	ref := Referee{state}
+	pauser, _ := seat.(match.Pauser)
+	ctx := context.Background()
+	k := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if k == len(sq) {
+			b.StopTimer()
+			fresh, _ := NewState(state.Config())
+			*state = *fresh
+			k = 0
+			b.StartTimer()
+		}
+		if _, err := state.Play(sq[k]); err != nil {
+			b.Fatal(err)
+		}
+		k++
+		if pause {
+			pauser.Resume()
+		}
+		reply, err := seat.Move(ctx, req)
+		if pause {
+			pauser.Pause()
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := ref.Play(1, reply.Move); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFileBare is the floor of the file protocol: spawn the brain in
+// a folder holding the files and wait for it.
+func BenchmarkFileBare(b *testing.B) {
+	dir := b.TempDir()
+	os.WriteFile(filepath.Join(dir, fileBoard), []byte(strings.Repeat(strings.Repeat("-", benchSize)+"\n", benchSize)), 0o644)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		os.WriteFile(filepath.Join(dir, fileTurn), []byte("o\n"), 0o644)
+		cmd := echoCommand(b, "echo-file")
+		cmd.Dir = dir
+		if err := cmd.Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFileSeat is the manager's path for one move of the file
+// protocol.
+func BenchmarkFileSeat(b *testing.B) {
+	exe, _ := os.Executable()
+	state, _ := NewState(Config{Width: benchSize, Height: benchSize})
+	seat := NewFileSeat(state, White, SeatOptions{Args: []string{exe}, Dir: b.TempDir(), Env: []string{"ARENA_SCRIPTED_BRAIN=echo-file"}})
+	req := match.Request{Clock: match.Clock{Turn: time.Second, Match: time.Minute}, TimeLeft: time.Minute}
+	req.Deadline = time.Now().Add(time.Hour)
+	if _, err := seat.Start(context.Background(), req); err != nil {
+		b.Fatal(err)
+	}
+	defer seat.Finish(context.Background(), game.Result{}, time.Second)
+	benchSeat(b, state, seat, req, false)
+}
