@@ -1,0 +1,478 @@
+package gomokubot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"time"
+
+	"arena/game/gomoku"
+)
+
+// pad is the number of wall squares kept around the board, enough for the
+// five neighbours a line key looks at.
+const pad = 5
+
+// Errors returned by Place, Remove and Block.
+var (
+	ErrOffBoard = errors.New("square is off the board")
+	ErrOccupied = errors.New("square is not empty")
+	ErrNoStone  = errors.New("square holds no stone")
+)
+
+// Engine is a Gomoku position with its incremental pattern bookkeeping and
+// the search that picks moves. It is not safe for concurrent use.
+type Engine struct {
+	// MaxDepth limits the iterative deepening (0: no limit).
+	MaxDepth int
+	// Log, when set, receives one line per finished iteration.
+	Log io.Writer
+
+	w, h, stride int
+	rule         gomoku.Rule
+	dirs         [4]int
+
+	cells []uint8     // padded board: cEmpty, cBlack, cWhite, cWall
+	keys  [][4]uint32 // per square and direction: its ten neighbours
+	pat   [][2]uint16 // per empty square and colour: four packed line patterns
+	near  []uint8     // stones within two squares (5x5 box)
+	real  []int32     // indices of the board's squares, row by row
+	plain []gomoku.Stone
+
+	zob   [][3]uint64
+	hash  uint64
+	sum   [2]int32         // evaluation sums per colour
+	cnt   [2][nLevel]int32 // empty squares per colour and level
+	empty int              // empty squares
+	stone int              // stones (not walls) on the board
+	fives [2]int           // continuous games: fives completed per colour
+	lines [2]*lineTable    // per colour
+	comb  *[1 << 16]cellInfo
+
+	tt []ttEntry
+
+	search searchState
+}
+
+// NewEngine returns an engine for an empty width x height board (each side
+// 5..32; other sizes are clamped) under rule.
+func NewEngine(width, height int, rule gomoku.Rule) *Engine {
+	width = min(max(width, gomoku.MinSize), gomoku.MaxSize)
+	height = min(max(height, gomoku.MinSize), gomoku.MaxSize)
+	e := &Engine{w: width, h: height, rule: rule, comb: combTable()}
+	e.stride = width + pad
+	e.dirs = [4]int{1, e.stride, e.stride + 1, e.stride - 1}
+	n := (height + 2*pad + 1) * e.stride
+	e.cells = make([]uint8, n)
+	e.keys = make([][4]uint32, n)
+	e.pat = make([][2]uint16, n)
+	e.near = make([]uint8, n)
+	e.plain = make([]gomoku.Stone, width*height)
+	e.zob = make([][3]uint64, n)
+	rng := rand.New(rand.NewPCG(0x9e3779b97f4a7c15, uint64(width)<<8|uint64(height)))
+	for i := range e.zob {
+		e.zob[i] = [3]uint64{rng.Uint64(), rng.Uint64(), rng.Uint64()}
+	}
+	for y := 0; y < height; y++ {
+		for x := 0; x < width; x++ {
+			e.real = append(e.real, int32(e.index(x, y)))
+		}
+	}
+	e.setTTBits(defaultTTBits)
+	e.makeTables()
+	e.Reset()
+	return e
+}
+
+// Width returns the number of columns.
+func (e *Engine) Width() int { return e.w }
+
+// Height returns the number of rows.
+func (e *Engine) Height() int { return e.h }
+
+// Rule returns the rule the engine plays.
+func (e *Engine) Rule() gomoku.Rule { return e.rule }
+
+// Fives returns how many fives each colour completed (continuous games).
+func (e *Engine) Fives(s gomoku.Stone) int {
+	if s != gomoku.Black && s != gomoku.White {
+		return 0
+	}
+	return e.fives[s-1]
+}
+
+// makeTables creates the line tables for the current rule.
+func (e *Engine) makeTables() {
+	for c := cBlack; c <= cWhite; c++ {
+		e.lines[c-1] = newLineTable(ruleFor(e.rule, c), c)
+	}
+}
+
+// SetRule switches the rule and keeps the stones.
+func (e *Engine) SetRule(rule gomoku.Rule) {
+	if rule == e.rule {
+		return
+	}
+	e.rule = rule
+	e.makeTables()
+	e.rebuild()
+	e.clearTT()
+}
+
+// index returns the padded index of column x, row y.
+func (e *Engine) index(x, y int) int { return (y+pad)*e.stride + x + pad }
+
+// point returns the square of a padded index.
+func (e *Engine) point(i int) gomoku.Point {
+	return gomoku.Point{X: i%e.stride - pad, Y: i/e.stride - pad}
+}
+
+// onBoard reports whether p is a square of the board.
+func (e *Engine) onBoard(p gomoku.Point) bool {
+	return p.X >= 0 && p.Y >= 0 && p.X < e.w && p.Y < e.h
+}
+
+// Reset empties the board (walls included) and the transposition table.
+func (e *Engine) Reset() {
+	for i := range e.cells {
+		e.cells[i] = cWall
+		e.near[i] = 0
+	}
+	for _, i := range e.real {
+		e.cells[i] = cEmpty
+	}
+	for i := range e.plain {
+		e.plain[i] = gomoku.Empty
+	}
+	e.hash = 0
+	e.stone = 0
+	e.fives = [2]int{}
+	e.rebuild()
+	e.clearTT()
+}
+
+// rebuild recomputes keys, patterns and sums from the cells.
+func (e *Engine) rebuild() {
+	e.sum = [2]int32{}
+	e.cnt = [2][nLevel]int32{}
+	e.empty = 0
+	for _, i := range e.real {
+		t := int(i)
+		for d, off := range e.dirs {
+			var k uint32
+			for j := 0; j < 11; j++ {
+				if j == 5 {
+					continue
+				}
+				k |= uint32(e.cells[t+(j-5)*off]) << (2 * slotOf(j))
+			}
+			e.keys[t][d] = k
+		}
+		e.pat[t] = [2]uint16{}
+		if e.cells[t] == cEmpty {
+			e.empty++
+			e.fillSquare(t)
+		}
+	}
+}
+
+// fillSquare computes the patterns of the empty square t from its keys
+// and adds them to the sums.
+func (e *Engine) fillSquare(t int) {
+	for b := 0; b < 2; b++ {
+		var p uint16
+		for d := 0; d < 4; d++ {
+			p |= uint16(e.lines[b].get(e.keys[t][d])) << (4 * d)
+		}
+		e.pat[t][b] = p
+		ci := &e.comb[p]
+		e.sum[b] += ci.score
+		e.cnt[b][ci.level]++
+	}
+}
+
+// clearSquare removes the empty square t from the sums before it is
+// occupied.
+func (e *Engine) clearSquare(t int) {
+	for b := 0; b < 2; b++ {
+		ci := &e.comb[e.pat[t][b]]
+		e.sum[b] -= ci.score
+		e.cnt[b][ci.level]--
+		e.pat[t][b] = 0
+	}
+}
+
+// updateDir recomputes the patterns of empty square t along direction d.
+func (e *Engine) updateDir(t, d int) {
+	k := e.keys[t][d]
+	shift := 4 * d
+	for b := 0; b < 2; b++ {
+		old := e.pat[t][b]
+		nw := old&^(0xF<<shift) | uint16(e.lines[b].get(k))<<shift
+		if nw == old {
+			continue
+		}
+		oi, ni := &e.comb[old], &e.comb[nw]
+		e.sum[b] += ni.score - oi.score
+		e.cnt[b][oi.level]--
+		e.cnt[b][ni.level]++
+		e.pat[t][b] = nw
+	}
+}
+
+// put places code c (a colour or cWall) on the empty square i.
+func (e *Engine) put(i int, c uint8) {
+	e.clearSquare(i)
+	e.cells[i] = c
+	e.empty--
+	e.hash ^= e.zob[i][c-1]
+	for d, off := range e.dirs {
+		for k := 1; k <= 5; k++ {
+			t := i + k*off
+			e.keys[t][d] |= uint32(c) << (2 * (5 - k))
+			if e.cells[t] == cEmpty {
+				e.updateDir(t, d)
+			}
+			t = i - k*off
+			e.keys[t][d] |= uint32(c) << (2 * (k + 4))
+			if e.cells[t] == cEmpty {
+				e.updateDir(t, d)
+			}
+		}
+	}
+	if c == cWall {
+		e.plain[e.plainIndex(i)] = gomoku.White
+		return
+	}
+	e.stone++
+	e.plain[e.plainIndex(i)] = gomoku.Stone(c)
+	for dy := -2; dy <= 2; dy++ {
+		row := i + dy*e.stride
+		for dx := -2; dx <= 2; dx++ {
+			e.near[row+dx]++
+		}
+	}
+}
+
+// take empties the occupied square i.
+func (e *Engine) take(i int) {
+	c := e.cells[i]
+	e.cells[i] = cEmpty
+	e.empty++
+	e.hash ^= e.zob[i][c-1]
+	for d, off := range e.dirs {
+		for k := 1; k <= 5; k++ {
+			t := i + k*off
+			e.keys[t][d] &^= 3 << (2 * (5 - k))
+			if e.cells[t] == cEmpty {
+				e.updateDir(t, d)
+			}
+			t = i - k*off
+			e.keys[t][d] &^= 3 << (2 * (k + 4))
+			if e.cells[t] == cEmpty {
+				e.updateDir(t, d)
+			}
+		}
+	}
+	e.fillSquare(i)
+	e.plain[e.plainIndex(i)] = gomoku.Empty
+	if c == cWall {
+		return
+	}
+	e.stone--
+	for dy := -2; dy <= 2; dy++ {
+		row := i + dy*e.stride
+		for dx := -2; dx <= 2; dx++ {
+			e.near[row+dx]--
+		}
+	}
+}
+
+// plainIndex maps a padded index to the row-major index of plain.
+func (e *Engine) plainIndex(i int) int {
+	return (i/e.stride-pad)*e.w + i%e.stride - pad
+}
+
+// At returns the stone on p (Empty for empty, off-board and blocked
+// squares).
+func (e *Engine) At(p gomoku.Point) gomoku.Stone {
+	if !e.onBoard(p) {
+		return gomoku.Empty
+	}
+	c := e.cells[e.index(p.X, p.Y)]
+	if c == cBlack || c == cWhite {
+		return gomoku.Stone(c)
+	}
+	return gomoku.Empty
+}
+
+// Blocked reports whether p is a blocked square (a wall).
+func (e *Engine) Blocked(p gomoku.Point) bool {
+	return e.onBoard(p) && e.cells[e.index(p.X, p.Y)] == cWall
+}
+
+// Stones returns the number of stones on the board (walls not counted).
+func (e *Engine) Stones() int { return e.stone }
+
+// EmptySquares returns the number of empty squares.
+func (e *Engine) EmptySquares() int { return e.empty }
+
+// Place puts a stone of colour s on the empty square p. In continuous
+// games a five it completes becomes blocked squares and is counted.
+func (e *Engine) Place(p gomoku.Point, s gomoku.Stone) error {
+	if s != gomoku.Black && s != gomoku.White {
+		return fmt.Errorf("place %v: colour %d is not a stone", p, s)
+	}
+	if !e.onBoard(p) {
+		return fmt.Errorf("place %v: %w", p, ErrOffBoard)
+	}
+	i := e.index(p.X, p.Y)
+	if e.cells[i] != cEmpty {
+		return fmt.Errorf("place %v: %w", p, ErrOccupied)
+	}
+	e.put(i, uint8(s))
+	if e.rule&gomoku.Continuous != 0 {
+		e.blockFives(i)
+	}
+	return nil
+}
+
+// Remove takes the stone off p (TAKEBACK).
+func (e *Engine) Remove(p gomoku.Point) error {
+	if !e.onBoard(p) {
+		return fmt.Errorf("remove %v: %w", p, ErrOffBoard)
+	}
+	i := e.index(p.X, p.Y)
+	if c := e.cells[i]; c != cBlack && c != cWhite {
+		return fmt.Errorf("remove %v: %w", p, ErrNoStone)
+	}
+	e.take(i)
+	return nil
+}
+
+// Block turns p into a blocked square: a stone of a completed five in a
+// continuous game ('#' in PLOCHA.DAT, field 3 in BOARD). A stone already
+// there is replaced.
+func (e *Engine) Block(p gomoku.Point) error {
+	if !e.onBoard(p) {
+		return fmt.Errorf("block %v: %w", p, ErrOffBoard)
+	}
+	i := e.index(p.X, p.Y)
+	switch e.cells[i] {
+	case cWall:
+		return nil
+	case cBlack, cWhite:
+		e.take(i)
+	}
+	e.put(i, cWall)
+	return nil
+}
+
+// blockFives turns the winning lines through the stone on i into walls.
+func (e *Engine) blockFives(i int) {
+	c := e.cells[i]
+	var run []int
+	for _, off := range e.dirs {
+		lo, hi := i, i
+		for e.cells[lo-off] == c {
+			lo -= off
+		}
+		for e.cells[hi+off] == c {
+			hi += off
+		}
+		n := (hi-lo)/off + 1
+		if n < 5 || (n > 5 && e.rule&gomoku.ExactFive != 0) {
+			continue
+		}
+		for t := lo; t <= hi; t += off {
+			run = append(run, t)
+		}
+	}
+	if len(run) == 0 {
+		return
+	}
+	e.fives[c-1]++
+	for _, t := range run {
+		if e.cells[t] != cWall {
+			e.take(t)
+			e.put(t, cWall)
+		}
+	}
+}
+
+// level returns the threat level of the empty square i for colour c.
+func (e *Engine) level(i int, c uint8) uint8 { return e.comb[e.pat[i][c-1]].level }
+
+// info returns the cellInfo of the empty square i for colour c.
+func (e *Engine) info(i int, c uint8) *cellInfo { return &e.comb[e.pat[i][c-1]] }
+
+// renjuBlack reports whether colour c is Black in a renju game.
+func (e *Engine) renjuBlack(c uint8) bool {
+	return c == cBlack && e.rule&gomoku.Renju != 0
+}
+
+// legal reports whether colour c may play the empty square i: always,
+// except for Black's renju fouls.
+func (e *Engine) legal(i int, c uint8) bool {
+	if !e.renjuBlack(c) || !e.info(i, c).foul {
+		return true
+	}
+	return gomoku.ForbiddenAt(e.plain, e.w, e.h, e.point(i)) == gomoku.NoFoul
+}
+
+// Legal reports whether colour s may play p now: p is an empty square
+// and, for Black under renju, not a foul.
+func (e *Engine) Legal(p gomoku.Point, s gomoku.Stone) bool {
+	if !e.onBoard(p) || (s != gomoku.Black && s != gomoku.White) {
+		return false
+	}
+	i := e.index(p.X, p.Y)
+	return e.cells[i] == cEmpty && e.legal(i, uint8(s))
+}
+
+// findLevel returns an empty square where colour c reaches level lv, or
+// -1.
+func (e *Engine) findLevel(c uint8, lv uint8) int {
+	for _, i := range e.real {
+		if e.cells[i] == cEmpty && e.level(int(i), c) == lv {
+			return int(i)
+		}
+	}
+	return -1
+}
+
+// fivesThrough counts the empty squares on the lines through i where
+// colour c would complete a five, and returns one of them.
+func (e *Engine) fivesThrough(i int, c uint8) (n, sq int) {
+	sq = -1
+	for _, off := range e.dirs {
+		for k := -4; k <= 4; k++ {
+			t := i + k*off
+			if k == 0 || e.cells[t] != cEmpty {
+				continue
+			}
+			if e.level(t, c) == lvFive {
+				n++
+				sq = t
+			}
+		}
+	}
+	return n, sq
+}
+
+// searchState is the per-search bookkeeping.
+type searchState struct {
+	ctx      context.Context
+	start    time.Time
+	deadline time.Time
+	nodes    int64
+	stop     bool
+	vcfLimit int64 // node budget of the current VCF probe (0: none)
+	vcfNodes int64
+	vcfLine  []int32
+	vcfFail  []uint64 // positions known to have no VCF (key | depth)
+	vcfMoves [vcfDepth + 1][]move
+	moves    [maxPly][]move
+}

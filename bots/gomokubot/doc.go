@@ -1,0 +1,32 @@
+// Package gomokubot is the arena's built-in Gomoku brain.
+//
+// It speaks both Gomocup protocols: the Piskvork pipe protocol (RunPipe,
+// one process for a whole match) and the old file protocol (RunFile, one
+// process per move reading PLOCHA.DAT, TAH.DAT, TIMEOUTS.DAT and INFO.DAT).
+// The engine itself (Engine) can also be used in-process.
+//
+// How the engine thinks:
+//
+//   - The board is a padded one-dimensional array; every square keeps, for
+//     each of the four line directions, a 20-bit key describing the five
+//     squares on either side of it. Placing or removing a stone updates the
+//     keys of the forty squares in reach, so the line pattern of every empty
+//     square (what a stone of either colour would make there: five, open
+//     four, four, open three, three, twos, ...) is known incrementally. Line
+//     patterns come from a per-engine table filled lazily, which respects the
+//     rule (exactly five, renju overlines for Black, caro's blocked fives).
+//   - The four line patterns of a square combine into a threat level and a
+//     score; the evaluation is the sum of those scores over the empty squares
+//     for the side to move minus the opponent's, kept up to date as stones
+//     come and go.
+//   - The search first plays an immediate five, blocks the opponent's five,
+//     looks for a victory by continuous fours (VCF) and checks whether the
+//     opponent has one; then it runs iterative-deepening principal-variation
+//     alpha-beta with a Zobrist transposition table. Forced replies to fours
+//     do not use up depth; when the opponent can make an open four the only
+//     moves tried are own fours and the squares that defend.
+//   - Renju: Black never plays a square that gomoku.ForbiddenAt calls a foul,
+//     and a four whose only defence is a foul square wins for White.
+//     Continuous games: blocked squares ('#', BOARD field 3) are walls, and a
+//     completed five turns into walls too.
+package gomokubot

@@ -1,0 +1,506 @@
+package gomokubot
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"arena/game/gomoku"
+)
+
+// Scores. A forced win in n plies scores scoreWin-n; anything at or above
+// winMin is a proven win, at or below -winMin a proven loss.
+const (
+	scoreWin = 30000
+	winMin   = 29000
+	infinity = 32000
+	maxPly   = 96
+	// maxBreadth is how many quiet moves an inner node tries.
+	maxBreadth = 18
+	// vcfDepth is the longest chain of fours a VCF probe follows.
+	vcfDepth = 24
+	// vcfCacheBits sizes the table of positions known to have no VCF.
+	vcfCacheBits = 16
+	// softShare is the share of the budget after which no new iteration
+	// starts.
+	softShare = 0.45
+)
+
+// SearchInfo describes a finished search.
+type SearchInfo struct {
+	// Depth is the last fully searched depth (0: the move needed no
+	// search or came from the static order).
+	Depth int
+	// Nodes counts the positions visited.
+	Nodes int64
+	// Score is the evaluation for the side that moved, in engine units;
+	// beyond ±29000 it is a proven win or loss.
+	Score int
+	// Elapsed is the wall time the search took.
+	Elapsed time.Duration
+	// Reason says how the move was found: "five", "block", "vcf",
+	// "search", "static", "opening" or "none" (no empty square).
+	Reason string
+}
+
+// NPS returns the nodes searched per second.
+func (i SearchInfo) NPS() int64 {
+	if i.Elapsed <= 0 {
+		return 0
+	}
+	return int64(float64(i.Nodes) / i.Elapsed.Seconds())
+}
+
+// String formats the info as the MESSAGE line the brains print.
+func (i SearchInfo) String() string {
+	return fmt.Sprintf("depth %d nodes %d nps %d score %d", i.Depth, i.Nodes, i.NPS(), i.Score)
+}
+
+// move is a candidate square with its ordering score.
+type move struct {
+	sq    int32
+	score int32
+}
+
+// Search picks a move for colour me within budget (wall time; 0 or less
+// answers at once from the static move order). It always returns a legal
+// square unless the board is full, in which case the point is (-1,-1).
+// ctx cancels the search early; the best move found so far is returned.
+func (e *Engine) Search(ctx context.Context, me gomoku.Stone, budget time.Duration) (gomoku.Point, SearchInfo) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if me != gomoku.White {
+		me = gomoku.Black
+	}
+	st := &e.search
+	st.ctx = ctx
+	st.start = time.Now()
+	st.deadline = st.start.Add(budget)
+	st.nodes = 0
+	st.stop = false
+	if st.vcfFail == nil {
+		st.vcfFail = make([]uint64, 1<<vcfCacheBits)
+	}
+	sq, info := e.think(uint8(me), budget)
+	info.Nodes = st.nodes
+	info.Elapsed = time.Since(st.start)
+	st.ctx = nil
+	if sq < 0 {
+		return gomoku.Point{X: -1, Y: -1}, info
+	}
+	return e.point(sq), info
+}
+
+// think is Search on padded indices.
+func (e *Engine) think(me uint8, budget time.Duration) (int, SearchInfo) {
+	opp := 3 - me
+	if e.empty == 0 {
+		return -1, SearchInfo{Reason: "none"}
+	}
+	if e.cnt[me-1][lvFive] > 0 {
+		return e.findLevel(me, lvFive), SearchInfo{Score: scoreWin - 1, Reason: "five"}
+	}
+	if n := e.cnt[opp-1][lvFive]; n > 0 {
+		sq := e.findLevel(opp, lvFive)
+		if e.legal(sq, me) {
+			score := 0
+			if n > 1 {
+				score = -(scoreWin - 2)
+			}
+			return sq, SearchInfo{Score: score, Reason: "block"}
+		}
+	}
+	if e.stone == 0 {
+		return e.centre(me), SearchInfo{Reason: "opening"}
+	}
+	moves := e.rootMoves(me)
+	if len(moves) == 0 {
+		return e.anyMove(me), SearchInfo{Reason: "static"}
+	}
+	info := SearchInfo{Reason: "static", Score: int(moves[0].score)}
+	if budget <= 0 || len(moves) == 1 {
+		return int(moves[0].sq), info
+	}
+	st := &e.search
+	share := func(f float64) time.Time { return st.start.Add(time.Duration(float64(budget) * f)) }
+
+	// A victory by continuous fours ends the thinking.
+	var line []int32
+	ok := false
+	e.limited(share(0.15), func() { line, ok = e.findVCF(me, 200000) })
+	if ok && len(line) > 0 {
+		return int(line[0]), SearchInfo{Score: scoreWin - len(line), Reason: "vcf"}
+	}
+	if st.stop {
+		return int(moves[0].sq), info
+	}
+	// Against the opponent's VCF keep only the moves that stop it.
+	e.limited(share(0.3), func() {
+		if line, ok = e.findVCF(opp, 100000); ok {
+			moves = e.vcfDefences(me, moves, append([]int32(nil), line...))
+		}
+	})
+	if st.stop {
+		return int(moves[0].sq), info
+	}
+	return e.deepen(me, moves, budget)
+}
+
+// limited runs f with the deadline moved forward to until, then restores
+// it; a stop caused only by the earlier deadline is forgotten.
+func (e *Engine) limited(until time.Time, f func()) {
+	st := &e.search
+	saved := st.deadline
+	if until.Before(saved) {
+		st.deadline = until
+	}
+	f()
+	st.deadline = saved
+	if st.stop && time.Now().Before(saved) && st.ctx.Err() == nil {
+		st.stop = false
+	}
+}
+
+// deepen runs the iterative-deepening search over the root moves.
+func (e *Engine) deepen(me uint8, moves []move, budget time.Duration) (int, SearchInfo) {
+	st := &e.search
+	soft := time.Duration(float64(budget) * softShare)
+	info := SearchInfo{Reason: "static", Score: int(moves[0].score)}
+	best := int(moves[0].sq)
+	limit := maxPly - 8
+	if e.MaxDepth > 0 {
+		limit = min(limit, e.MaxDepth)
+	}
+	for d := 1; d <= limit; d++ {
+		i, score, done := e.rootSearch(me, moves, d)
+		if !done {
+			if i > 0 {
+				best = int(moves[i].sq)
+				info.Score = score
+			}
+			break
+		}
+		best = int(moves[i].sq)
+		info = SearchInfo{Depth: d, Score: score, Reason: "search"}
+		if e.Log != nil {
+			fmt.Fprintf(e.Log, "depth %d best %v score %d nodes %d time %v\n", d, e.point(best), score, st.nodes, time.Since(st.start).Round(time.Millisecond))
+		}
+		// Put the best move first for the next iteration.
+		m := moves[i]
+		copy(moves[1:i+1], moves[:i])
+		moves[0] = m
+		if score >= winMin || score <= -winMin || time.Since(st.start) > soft {
+			break
+		}
+	}
+	return best, info
+}
+
+// rootSearch searches every root move to depth d. It returns the index of
+// the best move, its score and whether the iteration finished; an
+// unfinished iteration still reports a move that beat the first one.
+func (e *Engine) rootSearch(me uint8, moves []move, d int) (int, int, bool) {
+	st := &e.search
+	opp := 3 - me
+	alpha, beta := -infinity, infinity
+	best, bestScore := 0, -infinity
+	for i, m := range moves {
+		sq := int(m.sq)
+		e.put(sq, me)
+		var s int
+		if i == 0 {
+			s = -e.negamax(opp, d-1, -beta, -alpha, 1)
+		} else {
+			s = -e.negamax(opp, d-1, -alpha-1, -alpha, 1)
+			if s > alpha && !st.stop {
+				s = -e.negamax(opp, d-1, -beta, -alpha, 1)
+			}
+		}
+		e.take(sq)
+		if st.stop {
+			return best, bestScore, false
+		}
+		if s > bestScore {
+			best, bestScore = i, s
+			alpha = max(alpha, s)
+		}
+	}
+	return best, bestScore, true
+}
+
+// checkTime sets the stop flag once the deadline passed or the context
+// ended.
+func (e *Engine) checkTime() {
+	st := &e.search
+	if time.Now().After(st.deadline) || st.ctx.Err() != nil {
+		st.stop = true
+	}
+}
+
+// tick counts a node and looks at the clock every 1024 nodes.
+func (e *Engine) tick() bool {
+	st := &e.search
+	st.nodes++
+	if st.nodes&1023 == 0 {
+		e.checkTime()
+	}
+	return st.stop
+}
+
+// negamax is the principal-variation alpha-beta search; me is to move.
+func (e *Engine) negamax(me uint8, depth, alpha, beta, ply int) int {
+	if e.tick() {
+		return 0
+	}
+	opp := 3 - me
+	if e.cnt[me-1][lvFive] > 0 {
+		return scoreWin - ply
+	}
+	if e.empty == 0 {
+		return 0
+	}
+	if ply >= maxPly-1 {
+		return e.evaluate(me)
+	}
+	if n := e.cnt[opp-1][lvFive]; n > 0 {
+		// The opponent threatens five: the block is forced and costs no
+		// depth.
+		sq := e.findLevel(opp, lvFive)
+		if n > 1 || !e.legal(sq, me) {
+			return -(scoreWin - ply - 1)
+		}
+		e.put(sq, me)
+		s := -e.negamax(opp, depth, -beta, -alpha, ply+1)
+		e.take(sq)
+		return s
+	}
+	if depth <= 0 {
+		return e.leaf(me, ply)
+	}
+	if a := -(scoreWin - ply - 2); a > alpha {
+		// Nobody can win before ply+3 here.
+		alpha = a
+		if alpha >= beta {
+			return alpha
+		}
+	}
+	if b := scoreWin - ply - 1; b < beta {
+		beta = b
+		if alpha >= beta {
+			return alpha
+		}
+	}
+	key := ttKey(e.hash, me)
+	ttMove := -1
+	if ent, ok := e.probe(key); ok {
+		ttMove = int(ent.move)
+		if int(ent.depth) >= depth {
+			s := ttScore(int(ent.score), ply)
+			switch {
+			case ent.bound == bExact,
+				ent.bound == bLower && s >= beta,
+				ent.bound == bUpper && s <= alpha:
+				return s
+			}
+		}
+	}
+	moves := e.genMoves(me, ply, ttMove)
+	alpha0 := alpha
+	best, bestSq := -infinity, -1
+	searched := 0
+	for _, m := range moves {
+		sq := int(m.sq)
+		if !e.legal(sq, me) {
+			continue
+		}
+		e.put(sq, me)
+		var s int
+		if searched == 0 {
+			s = -e.negamax(opp, depth-1, -beta, -alpha, ply+1)
+		} else {
+			s = -e.negamax(opp, depth-1, -alpha-1, -alpha, ply+1)
+			if s > alpha && s < beta && !e.search.stop {
+				s = -e.negamax(opp, depth-1, -beta, -alpha, ply+1)
+			}
+		}
+		e.take(sq)
+		if e.search.stop {
+			return 0
+		}
+		searched++
+		if s > best {
+			best, bestSq = s, sq
+			if s > alpha {
+				alpha = s
+				if alpha >= beta {
+					break
+				}
+			}
+		}
+	}
+	if searched == 0 {
+		return e.evaluate(me)
+	}
+	bound := bExact
+	switch {
+	case best <= alpha0:
+		bound = bUpper
+	case best >= beta:
+		bound = bLower
+	}
+	e.store(key, depth, best, ply, bound, bestSq)
+	return best
+}
+
+// fours counts colour c's empty squares that make a four or better.
+func (e *Engine) fours(c uint8) int32 {
+	n := &e.cnt[c-1]
+	return n[lvB4] + n[lv43] + n[lvFlex4] + n[lvFive]
+}
+
+// leaf scores a quiet position at the search horizon.
+func (e *Engine) leaf(me uint8, ply int) int {
+	opp := 3 - me
+	if e.cnt[me-1][lvFlex4] > 0 && e.fours(opp) == 0 && e.hasLegal(me, lvFlex4) {
+		// An open four the opponent cannot answer with a four.
+		return scoreWin - ply - 3
+	}
+	return e.evaluate(me)
+}
+
+// evaluate is the static score for the side to move.
+func (e *Engine) evaluate(me uint8) int {
+	opp := 3 - me
+	s := int(e.sum[me-1]) - int(e.sum[opp-1])
+	if e.fours(opp) == 0 {
+		mc := &e.cnt[me-1]
+		switch {
+		case mc[lvFlex4] > 0 || mc[lv43] > 0:
+			s += 3000
+		case mc[lv33] > 0 && !e.renjuBlack(me) && e.cnt[opp-1][lvFlex4] == 0:
+			s += 1500
+		}
+	}
+	return min(max(s, -(winMin-1)), winMin-1)
+}
+
+// hasLegal reports whether colour c has a legal square at level lv.
+func (e *Engine) hasLegal(c uint8, lv uint8) bool {
+	if !e.renjuBlack(c) {
+		return e.cnt[c-1][lv] > 0
+	}
+	for _, i := range e.real {
+		if e.cells[i] == cEmpty && e.level(int(i), c) == lv && e.legal(int(i), c) {
+			return true
+		}
+	}
+	return false
+}
+
+// genMoves lists the moves worth trying for me at ply, best first. When
+// the opponent can make an open four (or two fours) next move, only own
+// fours and squares that take part in the opponent's fours are tried.
+func (e *Engine) genMoves(me uint8, ply, ttMove int) []move {
+	opp := 3 - me
+	threat := e.cnt[opp-1][lvFlex4] > 0 && e.hasLegal(opp, lvFlex4)
+	buf := e.search.moves[ply][:0]
+	for _, i := range e.real {
+		t := int(i)
+		if e.cells[t] != cEmpty {
+			continue
+		}
+		mi, oi := e.info(t, me), e.info(t, opp)
+		if threat {
+			if !mi.four && !oi.four {
+				continue
+			}
+		} else if e.near[t] == 0 {
+			continue
+		}
+		sc := mi.score + oi.score
+		if t == ttMove {
+			sc = 1 << 30
+		}
+		buf = append(buf, move{int32(t), sc})
+	}
+	sortMoves(buf)
+	if !threat && ply > 0 && len(buf) > maxBreadth {
+		buf = buf[:maxBreadth]
+	}
+	e.search.moves[ply] = buf
+	return buf
+}
+
+// sortMoves orders moves by descending score (insertion sort: the lists
+// are short).
+func sortMoves(ms []move) {
+	for i := 1; i < len(ms); i++ {
+		m := ms[i]
+		j := i
+		for j > 0 && ms[j-1].score < m.score {
+			ms[j] = ms[j-1]
+			j--
+		}
+		ms[j] = m
+	}
+}
+
+// rootMoves lists the legal root moves, best first.
+func (e *Engine) rootMoves(me uint8) []move {
+	all := e.genMoves(me, 0, -1)
+	out := make([]move, 0, len(all))
+	for _, m := range all {
+		if e.legal(int(m.sq), me) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// centre returns the legal empty square nearest the centre.
+func (e *Engine) centre(me uint8) int {
+	cx, cy := (e.w-1)/2, (e.h-1)/2
+	best, bestD := -1, 1<<30
+	for _, i := range e.real {
+		t := int(i)
+		if e.cells[t] != cEmpty || !e.legal(t, me) {
+			continue
+		}
+		p := e.point(t)
+		d := (p.X-cx)*(p.X-cx) + (p.Y-cy)*(p.Y-cy)
+		if d < bestD {
+			best, bestD = t, d
+		}
+	}
+	if best < 0 {
+		return e.anyMove(me)
+	}
+	return best
+}
+
+// anyMove returns the best-scored legal square, or any empty square if
+// every one is a foul.
+func (e *Engine) anyMove(me uint8) int {
+	opp := 3 - me
+	best, bestScore, fallback := -1, int32(-1), -1
+	for _, i := range e.real {
+		t := int(i)
+		if e.cells[t] != cEmpty {
+			continue
+		}
+		if fallback < 0 {
+			fallback = t
+		}
+		if !e.legal(t, me) {
+			continue
+		}
+		if sc := e.info(t, me).score + e.info(t, opp).score; sc > bestScore {
+			best, bestScore = t, sc
+		}
+	}
+	if best < 0 {
+		return fallback
+	}
+	return best
+}

@@ -1,0 +1,53 @@
+// Command arena runs matches and tournaments between game-playing
+// programs and referees them. See README.md for the two commands to start
+// with.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := newRoot().ExecuteContext(ctx)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "arena:", err)
+		os.Exit(1)
+	}
+}
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "arena",
+		Short:         "Run and referee matches between game-playing programs",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newMatchCmd(), newBotCmd())
+	return root
+}
+
+func newMatchCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "match GAME",
+		Short: "Play games between two bots and report the score",
+	}
+	cmd.AddCommand(newGomokuMatchCmd())
+	return cmd
+}
+
+func newBotCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "bot GAME",
+		Short: "Run one of arena's own bots on stdin/stdout (or the game's file protocol)",
+	}
+	cmd.AddCommand(newGomokuBotCmd())
+	return cmd
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"arena/bot"
+)
+
+// player is a bot given on the command line.
+type player struct {
+	Name    string
+	Command string   // as written
+	Args    []string // resolved
+	Builtin bool
+}
+
+// parsePlayers reads the --bot flags: "CMD" or "NAME=CMD". The command
+// "builtin" (followed by options) is arena's own bot for the game, run as
+// "arena bot GAME". Names default to the program's base name and are made
+// unique.
+func parsePlayers(specs []string, gameName string) ([]player, error) {
+	var out []player
+	seen := map[string]int{}
+	for _, spec := range specs {
+		name, cmdline := "", spec
+		if i := strings.IndexByte(spec, '='); i > 0 && !strings.ContainsAny(spec[:i], " \t/\\'\"") {
+			name, cmdline = spec[:i], spec[i+1:]
+		}
+		args, err := bot.SplitCommand(cmdline)
+		if err != nil {
+			return nil, fmt.Errorf("--bot %q: %w", spec, err)
+		}
+		p := player{Name: name, Command: cmdline}
+		if args[0] == "builtin" {
+			self, err := os.Executable()
+			if err != nil {
+				return nil, fmt.Errorf("--bot %q: find arena itself: %w", spec, err)
+			}
+			p.Args = append([]string{self, "bot", gameName}, args[1:]...)
+			p.Builtin = true
+			if p.Name == "" {
+				p.Name = "builtin"
+			}
+		} else {
+			prog, err := bot.ResolveProgram(args[0])
+			if err != nil {
+				return nil, fmt.Errorf("--bot %q: %w", spec, err)
+			}
+			p.Args = append([]string{prog}, args[1:]...)
+			if p.Name == "" {
+				p.Name = programName(args)
+			}
+		}
+		seen[p.Name]++
+		if n := seen[p.Name]; n > 1 {
+			p.Name = fmt.Sprintf("%s#%d", p.Name, n)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// programName names a bot after its program, or after the script an
+// interpreter runs ("python3 bot.py" is "bot").
+func programName(args []string) string {
+	prog := filepath.Base(args[0])
+	interpreters := map[string]bool{"python": true, "python3": true, "node": true, "java": true, "sh": true, "bash": true, "perl": true, "ruby": true}
+	if interpreters[prog] {
+		for _, a := range args[1:] {
+			if !strings.HasPrefix(a, "-") {
+				prog = filepath.Base(a)
+				break
+			}
+		}
+	}
+	return strings.TrimSuffix(prog, filepath.Ext(prog))
+}

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"arena/game"
+)
+
+// series plays a number of games between the same players, one after the
+// other, and reports each as it ends: a JSON line on stdout with --json, a
+// progress bar (or a line per game) and a summary table for people.
+type series struct {
+	game    string
+	players []player
+	games   int
+	// play plays game i and returns its record and the path it was
+	// written to.
+	play     func(ctx context.Context, i int, progress *progress) (*game.Record, string, error)
+	json     bool
+	stdout   io.Writer
+	stderr   io.Writer
+	terminal bool // stderr is a terminal: draw a live progress bar
+}
+
+// summaryLine is the JSON object printed for every finished game.
+type summaryLine struct {
+	ID      string      `json:"id"`
+	Game    string      `json:"game"`
+	Players []string    `json:"players"`
+	First   int         `json:"first"`
+	Winner  *int        `json:"winner"`
+	Scores  []int       `json:"scores,omitempty"`
+	Reason  game.Reason `json:"reason"`
+	Detail  string      `json:"detail,omitempty"`
+	Moves   int         `json:"moves"`
+	Record  string      `json:"record"`
+}
+
+// tally counts one player's results.
+type tally struct {
+	Wins, Losses, Draws int
+	Faults              map[game.Reason]int // losses by timeout, crash, ...
+	TimeMs              float64
+	Moves               int
+}
+
+func (s *series) run(ctx context.Context) error {
+	tallies := make([]tally, len(s.players))
+	for i := range tallies {
+		tallies[i].Faults = map[game.Reason]int{}
+	}
+	prog := newProgress(s.stderr, s.terminal, s.games, s.players)
+	for i := 0; i < s.games; i++ {
+		rec, path, err := s.play(ctx, i, prog)
+		if err != nil {
+			prog.clear()
+			if errors.Is(err, context.Canceled) {
+				fmt.Fprintf(s.stderr, "interrupted: %d of %d games finished\n", i, s.games)
+				s.summary(tallies)
+				return err
+			}
+			return fmt.Errorf("game %d: %w", i+1, err)
+		}
+		s.count(tallies, rec)
+		if s.json {
+			if err := s.emit(rec, path); err != nil {
+				return err
+			}
+		}
+		prog.gameOver(i+1, rec, tallies)
+	}
+	prog.clear()
+	s.summary(tallies)
+	return nil
+}
+
+func (s *series) count(tallies []tally, rec *game.Record) {
+	for pi := range s.players {
+		t := &tallies[pi]
+		switch {
+		case rec.Winner == nil:
+			t.Draws++
+		case *rec.Winner == pi:
+			t.Wins++
+		default:
+			t.Losses++
+			switch rec.Reason {
+			case game.ReasonTimeout, game.ReasonCrash, game.ReasonIllegal, game.ReasonProtocol, game.ReasonMemory:
+				t.Faults[rec.Reason]++
+			}
+		}
+		t.TimeMs += rec.Players[pi].TimeMs
+	}
+	for _, m := range rec.Moves {
+		tallies[rec.Seats[m.Side]].Moves++
+	}
+}
+
+func (s *series) emit(rec *game.Record, path string) error {
+	line := summaryLine{
+		ID: rec.ID, Game: rec.Game, First: rec.FirstPlayer(), Winner: rec.Winner, Scores: rec.Scores,
+		Reason: rec.Reason, Detail: rec.Detail, Moves: len(rec.Moves), Record: path,
+	}
+	for _, p := range rec.Players {
+		line.Players = append(line.Players, p.Name)
+	}
+	data, err := json.Marshal(line)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(s.stdout, "%s\n", data)
+	return err
+}
+
+// summary prints the standings table and, for two players, the Elo
+// difference the score implies with its 95 % interval.
+func (s *series) summary(tallies []tally) {
+	order := make([]int, len(s.players))
+	for i := range order {
+		order[i] = i
+	}
+	points := func(t tally) float64 { return float64(t.Wins) + float64(t.Draws)/2 }
+	sort.SliceStable(order, func(a, b int) bool { return points(tallies[order[a]]) > points(tallies[order[b]]) })
+
+	w := tabwriter.NewWriter(s.stderr, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "player\tgames\twins\tdraws\tlosses\tpoints\ttimeout\tcrash\tillegal\tprotocol\tmemory\tms/move\t")
+	for _, i := range order {
+		t := tallies[i]
+		n := t.Wins + t.Draws + t.Losses
+		perMove := 0.0
+		if t.Moves > 0 {
+			perMove = t.TimeMs / float64(t.Moves)
+		}
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%.1f\t%d\t%d\t%d\t%d\t%d\t%.1f\t\n", s.players[i].Name, n,
+			t.Wins, t.Draws, t.Losses, points(t), t.Faults[game.ReasonTimeout], t.Faults[game.ReasonCrash],
+			t.Faults[game.ReasonIllegal], t.Faults[game.ReasonProtocol], t.Faults[game.ReasonMemory], perMove)
+	}
+	w.Flush()
+	if len(tallies) == 2 {
+		t := tallies[0]
+		if n := t.Wins + t.Draws + t.Losses; n > 0 {
+			diff, margin := eloDiff(t.Wins, t.Draws, t.Losses)
+			fmt.Fprintf(s.stderr, "%s vs %s: %s\n", s.players[0].Name, s.players[1].Name, formatElo(diff, margin))
+		}
+	}
+}
+
+// eloDiff estimates the Elo difference from a score and a 95 % margin
+// from the trinomial variance of the per-game score.
+func eloDiff(wins, draws, losses int) (diff, margin float64) {
+	n := float64(wins + draws + losses)
+	score := (float64(wins) + float64(draws)/2) / n
+	variance := (float64(wins)*math.Pow(1-score, 2) + float64(draws)*math.Pow(0.5-score, 2) +
+		float64(losses)*math.Pow(score, 2)) / n
+	elo := func(p float64) float64 { return -400 * math.Log10(1/p-1) }
+	se := math.Sqrt(variance / n)
+	lo, hi := score-1.96*se, score+1.96*se
+	return elo(score), (elo(math.Min(hi, 1)) - elo(math.Max(lo, 0))) / 2
+}
+
+func formatElo(diff, margin float64) string {
+	switch {
+	case math.IsInf(diff, 1):
+		return "all points to the first (Elo difference unbounded)"
+	case math.IsInf(diff, -1):
+		return "all points to the second (Elo difference unbounded)"
+	case math.IsNaN(margin) || math.IsInf(margin, 0):
+		return fmt.Sprintf("Elo difference %+.0f", diff)
+	}
+	return fmt.Sprintf("Elo difference %+.0f ± %.0f (95 %%)", diff, margin)
+}
+
+// progress shows the running score on stderr: a redrawn line on a
+// terminal, one line per finished game elsewhere.
+type progress struct {
+	w        io.Writer
+	terminal bool
+	total    int
+	players  []player
+	done     int
+	status   string
+	drawn    bool
+}
+
+func newProgress(w io.Writer, terminal bool, total int, players []player) *progress {
+	return &progress{w: w, terminal: terminal, total: total, players: players}
+}
+
+// moved reports live play of the game in progress (terminal only).
+func (p *progress) moved(ply int) {
+	if p.terminal && ply%4 == 0 {
+		p.draw(fmt.Sprintf("game %d: move %d", p.done+1, ply))
+	}
+}
+
+func (p *progress) gameOver(n int, rec *game.Record, tallies []tally) {
+	p.done = n
+	score := make([]string, len(tallies))
+	for i, t := range tallies {
+		score[i] = fmt.Sprintf("%s %.1f", p.players[i].Name, float64(t.Wins)+float64(t.Draws)/2)
+	}
+	p.status = strings.Join(score, " - ")
+	if !p.terminal {
+		fmt.Fprintf(p.w, "game %d/%d %s: %s  [%s]\n", n, p.total, rec.ID, describeResult(rec), p.status)
+		return
+	}
+	p.draw("")
+}
+
+func (p *progress) draw(extra string) {
+	const width = 24
+	filled := width * p.done / max(p.total, 1)
+	bar := strings.Repeat("=", filled) + strings.Repeat(" ", width-filled)
+	line := fmt.Sprintf("\r[%s] %d/%d  %s", bar, p.done, p.total, p.status)
+	if extra != "" {
+		line += "  | " + extra
+	}
+	fmt.Fprintf(p.w, "%s\x1b[K", line)
+	p.drawn = true
+}
+
+func (p *progress) clear() {
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.drawn = false
+	}
+}
+
+// describeResult says who won and why in words.
+func describeResult(rec *game.Record) string {
+	moves := fmt.Sprintf("%d moves", len(rec.Moves))
+	if rec.Winner == nil {
+		return fmt.Sprintf("draw (%s) after %s", rec.Reason, moves)
+	}
+	w := rec.Players[*rec.Winner].Name
+	s := fmt.Sprintf("%s won by %s after %s", w, rec.Reason, moves)
+	if rec.Detail != "" && rec.Reason != "five" {
+		s += ": " + rec.Detail
+	}
+	return s
+}
+
+// isTerminal reports whether f is a terminal.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,227 @@
+package gomoku
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"arena/game"
+	"arena/match"
+)
+
+// Player is a brain entered in a match.
+type Player struct {
+	Name     string
+	Command  string   // as the user wrote it
+	Args     []string // resolved command (Args[0] absolute)
+	Protocol Protocol
+}
+
+// MatchConfig holds everything that is the same for every game of a
+// match.
+type MatchConfig struct {
+	Config      Config
+	Clock       match.Clock
+	Ponder      bool
+	MemoryLimit int64  // bytes per brain, 0 = none
+	Folder      string // persistent folder for INFO folder
+	Strict      bool   // pipe protocol: stray ERROR lines are faults
+	CRLF        bool   // file protocol: CRLF line ends
+	// WorkDir holds one working folder per player (the brains may keep a
+	// sub-folder named after themselves there for the whole match).
+	WorkDir string
+	OnMove  func(match.MoveEvent)
+}
+
+// Options is the part of a record that describes the game's parameters.
+type Options struct {
+	Width       int     `json:"width"`
+	Height      int     `json:"height"`
+	Rule        Rule    `json:"rule"`
+	EndEmpty    int     `json:"end_empty,omitempty"`
+	MaxMoves    int     `json:"max_moves,omitempty"`
+	TurnMs      int64   `json:"turn_ms"`
+	MatchMs     int64   `json:"match_ms"`
+	ToleranceMs int64   `json:"tolerance_ms"`
+	Opening     []Point `json:"-"`
+}
+
+// Game is one game to play: the players in the order the user gave them,
+// which of them plays Black, and the opening stones.
+type Game struct {
+	ID      string
+	Players []Player // two
+	Black   int      // index into Players of the player with Black
+	Opening []Point
+}
+
+// PlayGame plays one game and returns its record. It returns an error only
+// when the game could not be played at all (bad opening, cancelled).
+func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error) {
+	state, err := NewState(mc.Config)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range g.Opening {
+		if _, err := state.Play(p); err != nil {
+			return nil, fmt.Errorf("opening stone %d (%v): %w", i+1, p, err)
+		}
+		if state.Over() {
+			return nil, fmt.Errorf("opening ends the game at stone %d", i+1)
+		}
+	}
+	seating := []int{g.Black, 1 - g.Black} // side -> player
+	seats := make([]match.Seat[Point], 2)
+	for side, pi := range seating {
+		pl := g.Players[pi]
+		dir := filepath.Join(mc.WorkDir, fmt.Sprintf("player%d", pi+1))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("working folder: %w", err)
+		}
+		opts := SeatOptions{
+			Args: pl.Args, Dir: dir, MemoryLimit: mc.MemoryLimit, Folder: mc.Folder,
+			Strict: mc.Strict, CRLF: mc.CRLF,
+		}
+		if pl.Protocol == ProtoFile {
+			seats[side] = NewFileSeat(state, StoneOf(side), opts)
+		} else {
+			seats[side] = NewPipeSeat(state, StoneOf(side), opts)
+		}
+	}
+	out := match.Run[Point](ctx, Referee{state}, seats, match.Config{
+		Clock: mc.Clock, Ponder: mc.Ponder, OnMove: mc.OnMove,
+	})
+	if out.Canceled {
+		return nil, ctx.Err()
+	}
+	return makeRecord(mc, g, seating, state, out), nil
+}
+
+func makeRecord(mc MatchConfig, g Game, seating []int, state *State, out match.Outcome) *game.Record {
+	cfg := mc.Config
+	opts, _ := json.Marshal(Options{
+		Width: cfg.Width, Height: cfg.Height, Rule: cfg.Rule, EndEmpty: cfg.EndEmpty, MaxMoves: cfg.MaxMoves,
+		TurnMs: mc.Clock.Turn.Milliseconds(), MatchMs: mc.Clock.Match.Milliseconds(),
+		ToleranceMs: mc.Clock.Tolerance.Milliseconds(),
+	})
+	rec := &game.Record{
+		ID: g.ID, Game: "gomoku", Options: opts, Seats: seating,
+		Moves: out.Moves, Reason: out.Result.Reason, Detail: out.Result.Detail,
+		Start: out.Start, End: out.End,
+	}
+	for _, p := range g.Opening {
+		rec.Opening = append(rec.Opening, p.String())
+	}
+	rec.Players = make([]game.PlayerRecord, len(g.Players))
+	for pi, p := range g.Players {
+		rec.Players[pi] = game.PlayerRecord{Name: p.Name, Command: p.Command, Protocol: string(p.Protocol)}
+	}
+	for side, rep := range out.Sides {
+		pr := &rec.Players[seating[side]]
+		pr.About = rep.Greeting.About
+		pr.Output = append(append(pr.Output, rep.Greeting.Output...), rep.Farewell.Output...)
+		pr.Stderr = rep.Farewell.Stderr
+		pr.Exit = rep.Farewell.Exit
+		pr.TimeMs = float64(rep.Time.Microseconds()) / 1000
+	}
+	if !out.Result.Draw() {
+		w := seating[out.Result.Winner]
+		rec.Winner = &w
+	}
+	if out.Result.Scores != nil {
+		rec.Scores = make([]int, len(g.Players))
+		for side, sc := range out.Result.Scores {
+			rec.Scores[seating[side]] = sc
+		}
+	}
+	return rec
+}
+
+// WriteFiles writes the record's Piskvork .psq and SGF files next to its
+// JSON record in dir, and the JSON record itself; it returns the path of
+// the JSON record.
+func WriteFiles(dir string, rec *game.Record, turn time.Duration) (string, error) {
+	var opts Options
+	if err := json.Unmarshal(rec.Options, &opts); err != nil {
+		return "", fmt.Errorf("record %s: options: %w", rec.ID, err)
+	}
+	base := filepath.Join(dir, rec.ID)
+	if err := writeWith(base+".psq", func(f *os.File) error { return WritePSQ(f, psqOf(rec, opts, turn)) }); err != nil {
+		return "", err
+	}
+	if err := writeWith(base+".sgf", func(f *os.File) error { return WriteSGF(f, sgfOf(rec, opts)) }); err != nil {
+		return "", err
+	}
+	path := base + ".json"
+	return path, rec.WriteFile(path)
+}
+
+func writeWith(path string, write func(*os.File) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("write record: %w", err)
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// recordMoves returns every stone of a record in order, with its time in
+// ms (opening stones take 0).
+func recordMoves(rec *game.Record) ([]Point, []int) {
+	var pts []Point
+	var times []int
+	for _, s := range rec.Opening {
+		p, _ := ParsePoint(s)
+		pts = append(pts, p)
+		times = append(times, 0)
+	}
+	for _, m := range rec.Moves {
+		p, _ := ParsePoint(m.Move)
+		pts = append(pts, p)
+		times = append(times, int(m.TimeMs+0.5))
+	}
+	return pts, times
+}
+
+func psqOf(rec *game.Record, opts Options, turn time.Duration) PSQ {
+	level := PSQLevel(int(turn.Milliseconds()))
+	pts, times := recordMoves(rec)
+	g := PSQ{Width: opts.Width, Height: opts.Height, Level1: level, Level2: level, First: rec.FirstPlayer()}
+	for i, p := range pts {
+		g.Moves = append(g.Moves, PSQMove{P: p, Ms: times[i]})
+	}
+	for _, p := range rec.Players {
+		g.Names = append(g.Names, p.Name)
+	}
+	switch rec.Reason {
+	case game.ReasonTimeout:
+		g.ErrorCode = 15
+	case game.ReasonCrash, game.ReasonIllegal, game.ReasonProtocol, game.ReasonMemory:
+		g.ErrorCode = -2
+	}
+	return g
+}
+
+func sgfOf(rec *game.Record, opts Options) SGF {
+	pts, _ := recordMoves(rec)
+	black, white := rec.Players[rec.Seats[0]].Name, rec.Players[rec.Seats[1]].Name
+	o := Outcome{Reason: string(rec.Reason)}
+	if rec.Winner != nil {
+		o.Winner = White
+		if *rec.Winner == rec.Seats[0] {
+			o.Winner = Black
+		}
+	}
+	return SGF{
+		Width: opts.Width, Height: opts.Height, Rule: opts.Rule, Black: black, White: white,
+		Event: strings.Join([]string{black, white}, " vs "), Date: rec.Start.Format("2006-01-02"),
+		Result: SGFResult(o), Termination: string(rec.Reason), Moves: pts,
+	}
+}
