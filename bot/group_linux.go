@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,9 +23,10 @@ import (
 // that left the process group. Elsewhere it falls back to process groups
 // and sampling the resident memory of the process group.
 type Group struct {
-	limit int64 // bytes; 0 = none
-	dir   string
-	v2    bool
+	limit  int64 // bytes; 0 = none
+	dir    string
+	v2     bool
+	parent string // v1: the arena's own memory cgroup, where forking threads return
 
 	mu      sync.Mutex
 	pgids   map[int]bool
@@ -41,7 +44,7 @@ func NewGroup(limit int64) *Group {
 	g := &Group{limit: limit, pgids: map[int]bool{}}
 	name := fmt.Sprintf("arena-%d-%d", os.Getpid(), groupSeq.Add(1))
 	if dir, v2, ok := makeCgroup(name); ok {
-		g.dir, g.v2 = dir, v2
+		g.dir, g.v2, g.parent = dir, v2, filepath.Dir(dir)
 		if limit > 0 && !g.setLimit(limit) {
 			os.Remove(dir)
 			g.dir = ""
@@ -85,24 +88,61 @@ func (g *Group) setLimit(limit int64) bool {
 	return true
 }
 
-// add puts a freshly started process (the leader of its own process
-// group) into the group.
-func (g *Group) add(pid int) {
-	g.mu.Lock()
-	g.pgids[pid] = true
-	g.mu.Unlock()
-	if g.dir != "" {
-		os.WriteFile(filepath.Join(g.dir, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0)
+// start starts cmd so that the new process is born inside the group's
+// cgroup, leaving no instant in which a child it forks could escape. On
+// cgroup v2 the kernel does it (CLONE_INTO_CGROUP). On v1 the thread that
+// forks joins the cgroup for the instant of the fork and then returns;
+// should it fail to return, the thread is thrown away rather than left
+// running arena goroutines inside a bot's cgroup.
+func (g *Group) start(cmd *exec.Cmd) error {
+	if err := g.startInside(cmd); err != nil {
+		return err
 	}
+	g.mu.Lock()
+	g.pgids[cmd.Process.Pid] = true
+	g.mu.Unlock()
+	return nil
 }
 
-// cgroupFD opens the cgroup v2 directory for CLONE_INTO_CGROUP.
-func (g *Group) cgroupFD() (int, bool) {
-	if g.dir == "" || !g.v2 {
-		return 0, false
+func (g *Group) startInside(cmd *exec.Cmd) error {
+	switch {
+	case g.dir == "":
+		return cmd.Start()
+	case g.v2:
+		fd, err := syscall.Open(g.dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			return g.startThenMove(cmd)
+		}
+		defer syscall.Close(fd)
+		cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, fd
+		return cmd.Start()
 	}
-	fd, err := syscall.Open(g.dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
-	return fd, err == nil
+	done := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		tid := []byte(strconv.Itoa(syscall.Gettid()))
+		if os.WriteFile(filepath.Join(g.dir, "tasks"), tid, 0) != nil {
+			runtime.UnlockOSThread()
+			done <- g.startThenMove(cmd)
+			return
+		}
+		err := cmd.Start()
+		if os.WriteFile(filepath.Join(g.parent, "tasks"), tid, 0) == nil {
+			runtime.UnlockOSThread()
+		}
+		done <- err
+	}()
+	return <-done
+}
+
+// startThenMove is the fallback with a short window: start, then move the
+// new process into the cgroup.
+func (g *Group) startThenMove(cmd *exec.Cmd) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	os.WriteFile(filepath.Join(g.dir, "cgroup.procs"), []byte(strconv.Itoa(cmd.Process.Pid)), 0)
+	return nil
 }
 
 // forget drops a process group whose leader has been reaped and whose
@@ -203,16 +243,24 @@ func (g *Group) PeakMemory() int64 {
 	return readInt(filepath.Join(g.dir, "memory.max_usage_in_bytes"))
 }
 
+// cgroupPids lists the processes in the cgroup, never the arena itself
+// (one of its threads is inside for the instant it starts a bot).
 func (g *Group) cgroupPids() []int {
 	data, err := os.ReadFile(filepath.Join(g.dir, "cgroup.procs"))
 	if err != nil {
 		return nil
 	}
+	self := os.Getpid()
 	var pids []int
 	for _, f := range strings.Fields(string(data)) {
-		if pid, err := strconv.Atoi(f); err == nil {
-			pids = append(pids, pid)
+		pid, err := strconv.Atoi(f)
+		if err != nil {
+			continue
 		}
+		if pid == self {
+			continue
+		}
+		pids = append(pids, pid)
 	}
 	return pids
 }
@@ -283,9 +331,15 @@ func rssOfGroups(pgids map[int]bool, page int64) int64 {
 	return total
 }
 
-// makeCgroup creates a cgroup for a seat next to the arena's own one.
+// makeCgroup creates a cgroup for a seat next to the arena's own one,
+// first removing those left behind by arenas that were killed.
 func makeCgroup(name string) (dir string, v2 bool, ok bool) {
 	v1, v2path := ownCgroups()
+	for _, d := range []string{v1, v2path} {
+		if d != "" {
+			sweepStale(d)
+		}
+	}
 	if v1 != "" {
 		d := filepath.Join(v1, name)
 		if os.Mkdir(d, 0o755) == nil {
@@ -304,11 +358,13 @@ func makeCgroup(name string) (dir string, v2 bool, ok bool) {
 	return "", false, false
 }
 
-// ownCgroups finds the directories of this process's memory cgroup (v1)
-// and of its unified cgroup (v2).
+// ownCgroups finds the directories of the arena's memory cgroup (v1) and
+// of its unified cgroup (v2). It reads the calling thread's cgroups:
+// /proc/self would show the main thread's, which may be inside a bot's
+// cgroup for the instant it starts one.
 func ownCgroups() (v1, v2 string) {
 	mounts := cgroupMounts()
-	f, err := os.Open("/proc/self/cgroup")
+	f, err := os.Open("/proc/thread-self/cgroup")
 	if err != nil {
 		return "", ""
 	}
@@ -391,4 +447,37 @@ func readKey(path, key string) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// sweepStale removes the empty cgroups named arena-PID-N below dir whose
+// arena process PID no longer exists.
+func sweepStale(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		var pid, n int
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), "arena-") {
+			continue
+		}
+		if _, err := fmt.Sscanf(e.Name(), "arena-%d-%d", &pid, &n); err != nil || pid == os.Getpid() {
+			continue
+		}
+		if syscall.Kill(pid, 0) == syscall.ESRCH {
+			removeCgroupTree(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// removeCgroupTree removes a cgroup and the cgroups below it; cgroups
+// that still hold processes stay.
+func removeCgroupTree(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.IsDir() {
+			removeCgroupTree(filepath.Join(dir, e.Name()))
+		}
+	}
+	os.Remove(dir)
 }

@@ -101,12 +101,6 @@ func Start(cfg Config) (*Process, error) {
 		cmd.Env = append(os.Environ(), cfg.Env...)
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if fd, ok := p.group.cgroupFD(); ok {
-		// cgroup v2: the bot is born inside its cgroup, with no window in
-		// which a child could escape it.
-		defer syscall.Close(fd)
-		cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, fd
-	}
 
 	// The pipes are made here rather than by os/exec so that Wait never
 	// waits for a grandchild that keeps a pipe open.
@@ -140,7 +134,7 @@ func Start(cfg Config) (*Process, error) {
 	}
 
 	p.started = time.Now()
-	err = cmd.Start()
+	err = p.group.start(cmd)
 	for _, f := range closeAfterStart {
 		f.Close()
 	}
@@ -153,7 +147,6 @@ func Start(cfg Config) (*Process, error) {
 		return nil, p.fail(fmt.Errorf("start bot %s: %w", cfg.Args[0], err))
 	}
 	p.cmd = cmd
-	p.group.add(cmd.Process.Pid)
 	go drain(errR, p.stderr)
 	go func() {
 		cmd.Wait()
@@ -228,6 +221,9 @@ func (p *Process) ReadLine(deadline time.Time) (string, error) {
 			p.skipLF = false
 		}
 		if i := bytes.IndexAny(p.buf[p.r:p.w], "\r\n"); i >= 0 {
+			if i > p.maxLine {
+				return "", fmt.Errorf("%w: more than %d bytes without a line end", ErrLineTooLong, p.maxLine)
+			}
 			line := string(p.buf[p.r : p.r+i])
 			if p.buf[p.r+i] == '\r' {
 				p.skipLF = true
@@ -235,7 +231,7 @@ func (p *Process) ReadLine(deadline time.Time) (string, error) {
 			p.r += i + 1
 			return line, nil
 		}
-		if p.w-p.r >= p.maxLine {
+		if p.w-p.r > p.maxLine {
 			return "", fmt.Errorf("%w: more than %d bytes without a line end", ErrLineTooLong, p.maxLine)
 		}
 		if p.r > 0 {
@@ -243,7 +239,7 @@ func (p *Process) ReadLine(deadline time.Time) (string, error) {
 			p.r = 0
 		}
 		if p.w == cap(p.buf) {
-			grown := make([]byte, p.w, min(2*cap(p.buf), p.maxLine+1))
+			grown := make([]byte, p.w, max(min(2*cap(p.buf), p.maxLine+1), cap(p.buf)+1))
 			copy(grown, p.buf[:p.w])
 			p.buf = grown
 		}

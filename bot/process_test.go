@@ -150,10 +150,7 @@ func TestKillEscapedChild(t *testing.T) {
 	if !strings.HasPrefix(g.Enforcement(), "cgroup") {
 		t.Skip("no cgroup: a child in a new session cannot be tracked")
 	}
-	// The pause before forking stays clear of the instant between the
-	// start and the move into the cgroup (on cgroup v1 there is no way to
-	// be born inside it).
-	p := startSh(t, `sleep 0.05; setsid sleep 60 & echo $!; wait`, Config{Group: g})
+	p := startSh(t, `setsid sleep 60 & echo $!; wait`, Config{Group: g})
 	line, err := p.ReadLine(soon())
 	if err != nil {
 		t.Fatal(err)

@@ -51,7 +51,11 @@ type Engine struct {
 	lines [2]*lineTable    // per colour
 	comb  *[1 << 16]cellInfo
 
-	tt []ttEntry
+	tune tuning
+
+	tt     []ttEntry
+	ttBits int
+	salt   uint64 // mixed into table keys; changed to forget them
 
 	search searchState
 }
@@ -61,7 +65,7 @@ type Engine struct {
 func NewEngine(width, height int, rule gomoku.Rule) *Engine {
 	width = min(max(width, gomoku.MinSize), gomoku.MaxSize)
 	height = min(max(height, gomoku.MinSize), gomoku.MaxSize)
-	e := &Engine{w: width, h: height, rule: rule, comb: combTable()}
+	e := &Engine{w: width, h: height, rule: rule, comb: combTable(), tune: defaultTuning()}
 	e.stride = width + pad
 	e.dirs = [4]int{1, e.stride, e.stride + 1, e.stride - 1}
 	n := (height + 2*pad + 1) * e.stride
@@ -460,6 +464,20 @@ func (e *Engine) fivesThrough(i int, c uint8) (n, sq int) {
 		}
 	}
 	return n, sq
+}
+
+// tuning holds the search and evaluation knobs.
+type tuning struct {
+	breadth  int   // quiet moves tried at inner nodes
+	oppPct   int32 // weight of the opponent's sum in the evaluation, percent
+	tempoPct int32 // share of the side to move's best square added, percent
+	leafVCF  int   // VCF node budget at the horizon (0: none)
+	lmr      bool  // reduce late quiet moves
+}
+
+// defaultTuning returns the tuned knobs.
+func defaultTuning() tuning {
+	return tuning{breadth: maxBreadth, oppPct: 65}
 }
 
 // searchState is the per-search bookkeeping.

@@ -72,8 +72,12 @@ func RunFile(ctx context.Context, dir string, opts Options) error {
 	if err := writeFile(tahName, fmt.Sprintf("%d,%d", p.X, p.Y)); err != nil {
 		return err
 	}
+	msgName, _, err := readDat(dir, "MSG.DAT")
+	if err != nil {
+		msgName = filepath.Join(dir, "MSG.DAT")
+	}
 	msg := fmt.Sprintf("%s %s: %s (%s)\n", opts.name(), Version, info, info.Reason)
-	return writeFile(filepath.Join(dir, "MSG.DAT"), msg)
+	return writeFile(msgName, msg)
 }
 
 // writeFile replaces the file name with text.

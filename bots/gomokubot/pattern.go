@@ -199,36 +199,46 @@ type cellInfo struct {
 	foul  bool // Black under renju might be fouling here: ask the referee
 }
 
-// patWeight is the value of each line pattern on an empty square.
-var patWeight = [nPat]int32{
-	pDead: 0, pOL: 0, pB1: 1, pF1: 3, pB2: 5, pF2: 14, pB3: 18,
-	pF3: 60, pB4: 70, pF4: 350, pF5: 3000,
+// weights are the evaluation constants: the value of each line pattern
+// on an empty square and the bonus for squares where threats combine.
+type weights struct {
+	pat   [nPat]int32
+	bonus [nLevel]int32
 }
 
-// levelBonus rewards squares where threats combine.
-var levelBonus = [nLevel]int32{
-	lvF2: 0, lvB3: 0, lvF3: 0, lvB4: 0, lv33: 250, lv43: 450, lvFlex4: 700, lvFive: 3000,
+// defaultWeights returns the tuned weights.
+func defaultWeights() weights {
+	return weights{
+		pat: [nPat]int32{
+			pDead: 0, pOL: 0, pB1: 1, pF1: 3, pB2: 5, pF2: 14, pB3: 18,
+			pF3: 60, pB4: 70, pF4: 350, pF5: 3000,
+		},
+		bonus: [nLevel]int32{lv33: 250, lv43: 450, lvFlex4: 700, lvFive: 3000},
+	}
 }
 
-// combTable maps four packed line patterns (4 bits each) to cellInfo. It is
-// built once and only read afterwards.
-var combTable = sync.OnceValue(func() *[1 << 16]cellInfo {
+// combTable maps four packed line patterns (4 bits each) to cellInfo
+// with the default weights. It is built once and only read afterwards.
+var combTable = sync.OnceValue(func() *[1 << 16]cellInfo { return buildComb(defaultWeights()) })
+
+// buildComb computes the cellInfo of every packed pattern quadruple.
+func buildComb(w weights) *[1 << 16]cellInfo {
 	var t [1 << 16]cellInfo
 	for k := range t {
-		t[k] = combine(uint16(k))
+		t[k] = combine(uint16(k), &w)
 	}
 	return &t
-})
+}
 
 // combine computes the cellInfo of four packed line patterns.
-func combine(k uint16) cellInfo {
+func combine(k uint16, w *weights) cellInfo {
 	var n [16]int
 	var score int32
 	for d := 0; d < 4; d++ {
 		p := uint8(k>>(4*d)) & 0xF
 		n[p]++
 		if p < nPat {
-			score += patWeight[p]
+			score += w.pat[p]
 		}
 	}
 	var lv uint8
@@ -254,7 +264,7 @@ func combine(k uint16) cellInfo {
 	}
 	threes := n[pF3] + n[pB4] + n[pF4]
 	return cellInfo{
-		score: score + levelBonus[lv],
+		score: score + w.bonus[lv],
 		level: lv,
 		four:  n[pB4]+n[pF4]+n[pF5] > 0,
 		foul:  n[pF5] == 0 && (n[pOL] > 0 || n[pF4] > 0 || threes >= 2),

@@ -106,12 +106,11 @@ func (r *referee) wins(n int, s, a, b gomoku.Stone) bool {
 func (r *referee) fiveLines(p gomoku.Point, s gomoku.Stone) [][]gomoku.Point {
 	var out [][]gomoku.Point
 	for _, d := range refDirs {
-		line := r.run(p, s, d)
-		// Neighbours beyond both ends.
+		// Count the run and look at the neighbours beyond both ends.
+		n := 1
 		var ends [2]gomoku.Stone
-		for i, sign := range []int{-1, 1} {
-			k := 1
-			for {
+		for i, sign := range [2]int{-1, 1} {
+			for k := 1; ; k++ {
 				c, ok := r.at(p.X+sign*k*d[0], p.Y+sign*k*d[1])
 				if !ok || c != s {
 					if ok {
@@ -119,11 +118,11 @@ func (r *referee) fiveLines(p gomoku.Point, s gomoku.Stone) [][]gomoku.Point {
 					}
 					break
 				}
-				k++
+				n++
 			}
 		}
-		if r.wins(len(line), s, ends[0], ends[1]) {
-			out = append(out, line)
+		if r.wins(n, s, ends[0], ends[1]) {
+			out = append(out, r.run(p, s, d))
 		}
 	}
 	return out

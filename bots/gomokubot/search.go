@@ -165,6 +165,7 @@ func (e *Engine) limited(until time.Time, f func()) {
 // deepen runs the iterative-deepening search over the root moves.
 func (e *Engine) deepen(me uint8, moves []move, budget time.Duration) (int, SearchInfo) {
 	st := &e.search
+	e.ensureTT()
 	soft := time.Duration(float64(budget) * softShare)
 	info := SearchInfo{Reason: "static", Score: int(moves[0].score)}
 	best := int(moves[0].sq)
@@ -291,7 +292,7 @@ func (e *Engine) negamax(me uint8, depth, alpha, beta, ply int) int {
 			return alpha
 		}
 	}
-	key := ttKey(e.hash, me)
+	key := e.ttKey(me)
 	ttMove := -1
 	if ent, ok := e.probe(key); ok {
 		ttMove = int(ent.move)
@@ -314,12 +315,19 @@ func (e *Engine) negamax(me uint8, depth, alpha, beta, ply int) int {
 		if !e.legal(sq, me) {
 			continue
 		}
+		reduce := 0
+		if e.tune.lmr && searched >= 3 && depth >= 3 && !e.info(sq, me).four && e.info(sq, opp).level < lvF3 {
+			reduce = 1
+		}
 		e.put(sq, me)
 		var s int
 		if searched == 0 {
 			s = -e.negamax(opp, depth-1, -beta, -alpha, ply+1)
 		} else {
-			s = -e.negamax(opp, depth-1, -alpha-1, -alpha, ply+1)
+			s = -e.negamax(opp, depth-1-reduce, -alpha-1, -alpha, ply+1)
+			if reduce > 0 && s > alpha && !e.search.stop {
+				s = -e.negamax(opp, depth-1, -alpha-1, -alpha, ply+1)
+			}
 			if s > alpha && s < beta && !e.search.stop {
 				s = -e.negamax(opp, depth-1, -beta, -alpha, ply+1)
 			}
@@ -366,13 +374,29 @@ func (e *Engine) leaf(me uint8, ply int) int {
 		// An open four the opponent cannot answer with a four.
 		return scoreWin - ply - 3
 	}
+	if e.tune.leafVCF > 0 && e.fours(me) > 0 {
+		st := &e.search
+		saved := st.vcfLimit
+		st.vcfLimit, st.vcfNodes = int64(e.tune.leafVCF), 0
+		n0 := len(st.vcfLine)
+		won := e.vcf(me, 8)
+		length := len(st.vcfLine) - n0
+		st.vcfLine = st.vcfLine[:n0]
+		st.vcfLimit = saved
+		if won {
+			return scoreWin - ply - length - 1
+		}
+	}
 	return e.evaluate(me)
 }
 
 // evaluate is the static score for the side to move.
 func (e *Engine) evaluate(me uint8) int {
 	opp := 3 - me
-	s := int(e.sum[me-1]) - int(e.sum[opp-1])
+	s := int(e.sum[me-1]) - int(e.sum[opp-1]*e.tune.oppPct/100)
+	if e.tune.tempoPct != 0 {
+		s += int(e.bestScore(me) * e.tune.tempoPct / 100)
+	}
 	if e.fours(opp) == 0 {
 		mc := &e.cnt[me-1]
 		switch {
@@ -383,6 +407,17 @@ func (e *Engine) evaluate(me uint8) int {
 		}
 	}
 	return min(max(s, -(winMin-1)), winMin-1)
+}
+
+// bestScore returns the highest square score of colour c.
+func (e *Engine) bestScore(c uint8) int32 {
+	best := int32(0)
+	for _, i := range e.real {
+		if e.cells[i] == cEmpty {
+			best = max(best, e.info(int(i), c).score)
+		}
+	}
+	return best
 }
 
 // hasLegal reports whether colour c has a legal square at level lv.
@@ -425,8 +460,8 @@ func (e *Engine) genMoves(me uint8, ply, ttMove int) []move {
 		buf = append(buf, move{int32(t), sc})
 	}
 	sortMoves(buf)
-	if !threat && ply > 0 && len(buf) > maxBreadth {
-		buf = buf[:maxBreadth]
+	if !threat && ply > 0 && len(buf) > e.tune.breadth {
+		buf = buf[:e.tune.breadth]
 	}
 	e.search.moves[ply] = buf
 	return buf

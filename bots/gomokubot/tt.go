@@ -20,14 +20,21 @@ type ttEntry struct {
 	bound uint8
 }
 
-// setTTBits resizes (and clears) the transposition table to 2^bits slots.
+// setTTBits sets the transposition table size to 2^bits slots; the table
+// itself is allocated by the first search that needs it.
 func (e *Engine) setTTBits(bits int) {
 	bits = min(max(bits, 10), 24)
-	if len(e.tt) == 1<<bits {
-		e.clearTT()
-		return
+	if e.ttBits != bits {
+		e.ttBits = bits
+		e.tt = nil
 	}
-	e.tt = make([]ttEntry, 1<<bits)
+}
+
+// ensureTT allocates the transposition table.
+func (e *Engine) ensureTT() {
+	if len(e.tt) != 1<<e.ttBits {
+		e.tt = make([]ttEntry, 1<<e.ttBits)
+	}
 }
 
 // SetMemory sizes the transposition table to use at most about a quarter
@@ -44,17 +51,19 @@ func (e *Engine) SetMemory(maxBytes int64) {
 	e.setTTBits(bits)
 }
 
-// clearTT forgets every stored position.
+// clearTT forgets every stored position (in the transposition table and
+// the VCF cache) by changing the salt mixed into every key.
 func (e *Engine) clearTT() {
-	clear(e.tt)
+	e.salt = e.salt*6364136223846793005 + 1442695040888963407
 }
 
-// ttKey mixes the side to move into the position hash.
-func ttKey(hash uint64, me uint8) uint64 {
+// ttKey mixes the side to move and the salt into the position hash.
+func (e *Engine) ttKey(me uint8) uint64 {
+	k := e.hash ^ e.salt
 	if me == cWhite {
-		return hash ^ 0x5bd1e9955bd1e995
+		k ^= 0x5bd1e9955bd1e995
 	}
-	return hash
+	return k
 }
 
 // probe returns the slot for key if it holds that position.

@@ -53,7 +53,7 @@ func (e *Engine) vcf(me uint8, depth int) bool {
 	if depth <= 0 {
 		return false
 	}
-	key := ttKey(e.hash, me) ^ 0x2545f4914f6cdd1d
+	key := e.ttKey(me) ^ 0x2545f4914f6cdd1d
 	slot := &st.vcfFail[key&(1<<vcfCacheBits-1)]
 	if *slot&^0xFF == key&^0xFF && int(*slot&0xFF) >= depth {
 		return false

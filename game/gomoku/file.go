@@ -129,10 +129,10 @@ func (s *FileSeat) wait(ctx context.Context, p *bot.Process, deadline time.Time)
 // readMove reads TAH.DAT. A valid move counts whatever the exit status
 // was; without one, a brain that failed (non-zero status, signal) crashed,
 // and one that exited cleanly broke the protocol.
-func (s *FileSeat) readMove(p *bot.Process) (Point, error) {
+func (s *FileSeat) readMove(brain *bot.Process) (Point, error) {
 	failed := ""
-	if p.ExitCode() != 0 {
-		failed = p.Exit().Error()
+	if brain.ExitCode() != 0 {
+		failed = brain.Exit().Error()
 	}
 	fault := func(format string, args ...any) error {
 		detail := fmt.Sprintf(format, args...)
@@ -148,18 +148,29 @@ func (s *FileSeat) readMove(p *bot.Process) (Point, error) {
 	if err != nil {
 		return Point{}, fault("%s: %v", fileTurn, err)
 	}
+	move, problem := parseTAH(data, s.me)
+	if problem != "" {
+		return Point{}, fault("%s", problem)
+	}
+	return move, nil
+}
+
+// parseTAH reads the brain's answer from the bytes of TAH.DAT: "x,y" on
+// the first line (spaces and CR/LF around it are allowed). It returns a
+// description of the problem when there is no move.
+func parseTAH(data []byte, me Stone) (Point, string) {
 	text := strings.TrimSpace(string(data))
 	if first, _, _ := strings.Cut(text, "\n"); first != "" {
 		text = strings.TrimSpace(first)
 	}
-	if text == string(s.me.Char()) {
-		return Point{}, fault("left %s unchanged (no move)", fileTurn)
+	if text == string(me.Char()) {
+		return Point{}, "left " + fileTurn + " unchanged (no move)"
 	}
-	pt, err := ParsePoint(text)
+	p, err := ParsePoint(text)
 	if err != nil {
-		return Point{}, fault("%s holds %q, not a move x,y", fileTurn, clip(text))
+		return Point{}, fmt.Sprintf("%s holds %q, not a move x,y", fileTurn, clip(text))
 	}
-	return pt, nil
+	return p, ""
 }
 
 // readMsg returns the lines of MSG.DAT.

@@ -137,7 +137,13 @@ func assertNothingRuns(t *testing.T, pidFile string) {
 	}
 }
 
-var quick = match.Clock{Turn: 400 * time.Millisecond, Match: 30 * time.Second, Tolerance: 200 * time.Millisecond, Startup: time.Second}
+// Clocks for the tests: brains that should time out get a short limit;
+// the others a generous one, so a loaded machine (go test runs packages
+// in parallel) never turns a good move into a timeout.
+var (
+	quick    = match.Clock{Turn: 400 * time.Millisecond, Match: 30 * time.Second, Tolerance: 200 * time.Millisecond, Startup: 500 * time.Millisecond}
+	generous = match.Clock{Turn: 5 * time.Second, Match: 60 * time.Second, Tolerance: time.Second, Startup: 10 * time.Second}
+)
 
 // TestMisbehaviour plays games in which Black's brain fails in one of the
 // ways real brains fail, and checks the verdict, that the good brain wins,
@@ -185,7 +191,11 @@ func TestMisbehaviour(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			bad := tc.bad(t)
 			good := tb(t, bad.proto, "--policy=random", "--seed=1")
-			res := playTest(t, bad, good, quick, tc.memory)
+			clock := generous
+			if tc.reason == game.ReasonTimeout {
+				clock = quick
+			}
+			res := playTest(t, bad, good, clock, tc.memory)
 			r := res.Result
 			if r.Winner != 1 || r.Reason != tc.reason || !strings.Contains(r.Detail, tc.detail) {
 				t.Errorf("result %+v, want White to win by %s with %q in the detail", r, tc.reason, tc.detail)
@@ -238,7 +248,7 @@ func TestToleratedQuirks(t *testing.T) {
 			if strings.HasPrefix(filepath.Base(odd.args[0]), "pbrain-tb") || filepath.Base(odd.args[0]) == "tb" {
 				odd.args = append(odd.args, "--policy=greedy")
 			}
-			res := playTest(t, odd, good, quick, 0)
+			res := playTest(t, odd, good, generous, 0)
 			if f := res.Sides[0].Fault; f != nil {
 				t.Fatalf("the odd brain lost by a fault: %v", f)
 			}

@@ -188,6 +188,42 @@ func (s *PipeSeat) position(moves []Point) []string {
 	return append(lines, "DONE")
 }
 
+// replyKind classifies a line a brain prints while the manager waits for
+// its move.
+type replyKind int
+
+const (
+	replyEmpty   replyKind = iota // blank: ignored
+	replyMessage                  // MESSAGE or DEBUG: logged
+	replyStray                    // OK, UNKNOWN or ERROR: logged, skipped
+	replySuggest                  // SUGGEST x,y: answered with PLAY x,y
+	replyMove                     // x,y
+	replyBad                      // anything else: a protocol fault
+)
+
+// parseReply classifies one line and reads its square (for SUGGEST and
+// moves). Keywords are case-insensitive.
+func parseReply(line string) (replyKind, Point) {
+	word, rest := splitWord(line)
+	switch word {
+	case "":
+		return replyEmpty, Point{}
+	case "MESSAGE", "DEBUG":
+		return replyMessage, Point{}
+	case "OK", "UNKNOWN", "ERROR":
+		return replyStray, Point{}
+	case "SUGGEST":
+		if p, err := ParsePoint(rest); err == nil {
+			return replySuggest, p
+		}
+		return replyBad, Point{}
+	}
+	if p, err := ParsePoint(line); err == nil {
+		return replyMove, p
+	}
+	return replyBad, Point{}
+}
+
 // readMove reads until a line that is a move. A SUGGEST is accepted at
 // once (PLAY is sent back and the brain's echo is read as the answer).
 func (s *PipeSeat) readMove(deadline time.Time) (Point, error) {
@@ -197,40 +233,31 @@ func (s *PipeSeat) readMove(deadline time.Time) (Point, error) {
 		if err != nil {
 			return Point{}, s.explain(err, "no move")
 		}
-		word, rest := splitWord(line)
-		switch word {
-		case "":
-			continue
-		case "MESSAGE", "DEBUG":
+		kind, p := parseReply(line)
+		switch kind {
+		case replyEmpty:
+		case replyMessage:
 			s.out.add(line)
-			continue
-		case "OK", "UNKNOWN", "ERROR":
+		case replyStray:
 			s.out.add(line)
 			s.stray = line
 			if s.opts.Strict {
 				return Point{}, protocolFault("answered %q instead of a move", clip(line))
 			}
-			continue
-		case "SUGGEST":
-			p, err := ParsePoint(rest)
-			if err != nil {
-				return Point{}, protocolFault("bad SUGGEST: %q", clip(line))
-			}
+		case replySuggest:
 			s.out.add(line)
 			if err := s.send(deadline, "PLAY "+p.String()); err != nil {
 				return Point{}, err
 			}
 			suggested = &p
-			continue
-		}
-		p, err := ParsePoint(line)
-		if err != nil {
+		case replyMove:
+			if suggested != nil && p != *suggested {
+				s.out.add("[arena: answered " + p.String() + " after PLAY " + suggested.String() + "]")
+			}
+			return p, nil
+		default:
 			return Point{}, protocolFault("answered %q, not a move x,y", clip(line))
 		}
-		if suggested != nil && p != *suggested {
-			s.out.add("[arena: answered " + p.String() + " after PLAY " + suggested.String() + "]")
-		}
-		return p, nil
 	}
 }
 

@@ -181,8 +181,8 @@ func (s *State) ToMove() Stone { return s.toMove }
 
 // Moves returns every stone played so far, opening stones included, in
 // order; Black played the even indices. The slice is the State's own
-// storage: callers must not modify it.
-func (s *State) Moves() []Point { return s.moves }
+// storage: callers must not modify it (appending to it copies).
+func (s *State) Moves() []Point { return s.moves[:len(s.moves):len(s.moves)] }
 
 // Over reports whether the game has ended.
 func (s *State) Over() bool { return s.over }
@@ -216,10 +216,14 @@ func (s *State) Clone() *State {
 // Forfeit ends the game: loser loses with the given reason (for example
 // "timeout", "crash" or "illegal") and detail, and the other colour wins.
 // With loser Empty the game ends as a draw with that reason (an
-// adjudication). Forfeit does nothing when the game is already over.
+// adjudication). An empty reason is recorded as "forfeit". Forfeit does
+// nothing when the game is already over.
 func (s *State) Forfeit(loser Stone, reason, detail string) {
 	if s.over {
 		return
+	}
+	if reason == "" {
+		reason = "forfeit"
 	}
 	s.finish(loser.Opponent(), reason, detail)
 }

@@ -472,6 +472,19 @@ func TestPlayErrors(t *testing.T) {
 	if want := (Outcome{Empty, "adjudication", "both crashed"}); d.Outcome() != want {
 		t.Errorf("Forfeit(Empty) = %+v", d.Outcome())
 	}
+	e, _ := NewState(DefaultConfig())
+	e.Forfeit(Empty, "", "")
+	if want := (Outcome{Reason: "forfeit"}); !e.Over() || e.Outcome() != want {
+		t.Errorf("Forfeit without a reason = %+v", e.Outcome())
+	}
+	// Appending to Moves copies instead of writing into the history.
+	f, _ := NewState(DefaultConfig())
+	if _, err := f.Play(Point{1, 1}); err != nil {
+		t.Fatal(err)
+	}
+	if m := f.Moves(); cap(m) != len(m) {
+		t.Errorf("Moves has room to append: len %d cap %d", len(m), cap(m))
+	}
 }
 
 // sameState reports whether two States hold the same game.
@@ -825,10 +838,11 @@ func FuzzParsePoint(f *testing.F) {
 }
 
 // FuzzPlay plays arbitrary bytes as moves: the first bytes choose the
-// board and the rule, then each pair of bytes is a square (off-board ones
-// included). Nothing may panic and the invariants must hold throughout.
+// board and the rule, then each pair of bytes is a square (one row and
+// column past each edge included, so some moves are off the board).
+// Nothing may panic and the invariants must hold throughout.
 func FuzzPlay(f *testing.F) {
-	f.Add([]byte{15, 15, 4, 7, 7, 8, 8, 7, 8, 8, 7, 6, 6})
+	f.Add([]byte{10, 10, 4, 8, 8, 9, 9, 8, 9, 9, 8, 7, 7, 8, 10, 10, 10, 9, 7})
 	f.Add([]byte{5, 5, 2, 0, 0, 1, 1, 0, 1, 1, 0, 0, 2, 2, 2})
 	f.Add([]byte{20, 20, 0, 255, 255, 3, 3, 3, 3})
 	f.Add([]byte{9, 7, 8, 1, 1, 2, 2, 3, 3})
@@ -846,7 +860,7 @@ func FuzzPlay(f *testing.F) {
 			t.Fatal(err)
 		}
 		for i := 3; i+1 < len(data); i += 2 {
-			p := Point{int(int8(data[i])), int(int8(data[i+1]))}
+			p := Point{int(data[i])%(cfg.Width+2) - 1, int(data[i+1])%(cfg.Height+2) - 1}
 			before := len(s.Moves())
 			_, err := s.Play(p)
 			if err != nil {
@@ -861,21 +875,21 @@ func FuzzPlay(f *testing.F) {
 	})
 }
 
-// benchGames plays random games to the end and returns their moves.
-func benchGames(b *testing.B, cfg Config, n int) [][]Point {
-	b.Helper()
-	rng := rand.New(rand.NewPCG(7, 8))
+// randomGames plays n random games to the end and returns their moves.
+func randomGames(tb testing.TB, cfg Config, n int, seed uint64) [][]Point {
+	tb.Helper()
+	rng := rand.New(rand.NewPCG(seed, 8))
 	games := make([][]Point, n)
 	for g := range games {
 		s, err := NewState(cfg)
 		if err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 		for !s.Over() {
 			p := Point{rng.IntN(cfg.Width), rng.IntN(cfg.Height)}
 			if s.At(p) == Empty {
 				if _, err := s.Play(p); err != nil {
-					b.Fatal(err)
+					tb.Fatal(err)
 				}
 			}
 		}
@@ -885,7 +899,7 @@ func benchGames(b *testing.B, cfg Config, n int) [][]Point {
 }
 
 func benchmarkPlay(b *testing.B, cfg Config) {
-	games := benchGames(b, cfg, 64)
+	games := randomGames(b, cfg, 64, 7)
 	moves := 0
 	g := 0
 	b.ReportAllocs()
@@ -912,4 +926,56 @@ func BenchmarkPlay(b *testing.B) {
 			benchmarkPlay(b, Config{Width: 20, Height: 20, Rule: rule})
 		})
 	}
+}
+
+// TestPlayDoesNotAllocate checks that a move that completes no line
+// allocates nothing, for every rule (renju: Black's foul check included).
+func TestPlayDoesNotAllocate(t *testing.T) {
+	for _, rule := range allRules {
+		base, err := NewState(Config{Width: 20, Height: 20, Rule: rule})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []Point{{9, 9}, {10, 10}, {9, 10}, {10, 9}, {8, 11}, {11, 8}} {
+			if _, err := base.Play(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		const runs = 50
+		states := make([]*State, runs+1)
+		for i := range states {
+			states[i] = base.Clone()
+		}
+		k := 0
+		allocs := testing.AllocsPerRun(runs, func() {
+			if _, err := states[k].Play(Point{8, 9}); err != nil {
+				t.Fatal(err)
+			}
+			k++
+		})
+		if allocs != 0 {
+			t.Errorf("rule %d: Play allocates %.1f times", rule, allocs)
+		}
+	}
+}
+
+func ExampleState_Play() {
+	s, err := NewState(Config{Width: 15, Height: 15, Rule: Freestyle})
+	if err != nil {
+		panic(err)
+	}
+	for _, p := range []Point{{7, 7}, {7, 8}, {8, 7}, {8, 8}, {9, 7}, {9, 8}, {10, 7}, {10, 8}} {
+		if _, err := s.Play(p); err != nil {
+			panic(err)
+		}
+	}
+	ev, _ := s.Play(Point{11, 7})
+	fmt.Println(ev.Fives, ev.Over)
+	fmt.Printf("%+v\n", s.Outcome())
+	_, err = s.Play(Point{0, 0})
+	fmt.Println(err)
+	// Output:
+	// [[7,7 8,7 9,7 10,7 11,7]] true
+	// {Winner:1 Reason:five Detail:black five at 11,7}
+	// play 0,0: game is over
 }

@@ -67,6 +67,12 @@ func run(t *testing.T, bin, dir, input string, env []string, args ...string) res
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
+	// A fixed seed keeps the brain's moves, and so the transcripts, the
+	// same on every run (a random first move could land on the square a
+	// later TURN names).
+	if !hasSeed(args) {
+		args = append(args, "--seed=1")
+	}
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
 	cmd.Env = cleanEnv(env...)
@@ -143,6 +149,9 @@ func start(t *testing.T, bin, dir string, env []string, args ...string) *session
 	t.Helper()
 	if dir == "" {
 		dir = t.TempDir()
+	}
+	if !hasSeed(args) {
+		args = append(args, "--seed=1")
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
@@ -297,4 +306,13 @@ func readFile(t *testing.T, dir, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+func hasSeed(args []string) bool {
+	for _, a := range args {
+		if strings.HasPrefix(a, "--seed") {
+			return true
+		}
+	}
+	return false
 }
