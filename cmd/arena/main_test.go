@@ -16,6 +16,10 @@ import (
 // The test binary doubles as the arena binary: "builtin" bots run
 // os.Executable() with "bot GAME", which lands here.
 func TestMain(m *testing.M) {
+	if os.Getenv("ARENA_TEST_AS_ARENA") != "" {
+		main()
+		os.Exit(0)
+	}
 	if len(os.Args) > 1 && os.Args[1] == "bot" {
 		root := newRoot()
 		root.SetArgs(os.Args[1:])
