@@ -11,6 +11,9 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"arena/game"
+	"arena/game/gomoku"
 )
 
 func main() {
@@ -30,8 +33,35 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newMatchCmd(), newBotCmd())
+	root.AddCommand(newMatchCmd(), newBotCmd(), newGamesCmd())
 	return root
+}
+
+// games is the registry of the games this arena plays.
+func games() *game.Registry {
+	var r game.Registry
+	for _, info := range []game.Info{gomoku.Info()} {
+		if err := r.Register(info); err != nil {
+			panic(err) // two games of one name is a programming error
+		}
+	}
+	return &r
+}
+
+func newGamesCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "games",
+		Short: "List the games arena can referee",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			reg := games()
+			for _, name := range reg.Names() {
+				info, _ := reg.Lookup(name)
+				fmt.Fprintf(cmd.OutOrStdout(), "%-8s %s (%d players)\n", info.Name, info.Title, info.Players[0])
+			}
+			return nil
+		},
+	}
 }
 
 func newMatchCmd() *cobra.Command {

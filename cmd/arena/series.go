@@ -131,7 +131,7 @@ func (s *series) summary(tallies []tally) {
 	points := func(t tally) float64 { return float64(t.Wins) + float64(t.Draws)/2 }
 	sort.SliceStable(order, func(a, b int) bool { return points(tallies[order[a]]) > points(tallies[order[b]]) })
 
-	w := tabwriter.NewWriter(s.stderr, 0, 0, 2, ' ', tabwriter.AlignRight)
+	w := tabwriter.NewWriter(s.stderr, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "player\tgames\twins\tdraws\tlosses\tpoints\ttimeout\tcrash\tillegal\tprotocol\tmemory\tms/move\t")
 	for _, i := range order {
 		t := tallies[i]
@@ -174,9 +174,9 @@ func formatElo(diff, margin float64) string {
 	case math.IsInf(diff, -1):
 		return "all points to the second (Elo difference unbounded)"
 	case math.IsNaN(margin) || math.IsInf(margin, 0):
-		return fmt.Sprintf("Elo difference %+.0f", diff)
+		return fmt.Sprintf("Elo difference %+.0f (too few games for an interval)", diff+0)
 	}
-	return fmt.Sprintf("Elo difference %+.0f ± %.0f (95 %%)", diff, margin)
+	return fmt.Sprintf("Elo difference %+.0f ± %.0f (95 %%)", diff+0, margin)
 }
 
 // progress shows the running score on stderr: a redrawn line on a

@@ -19,3 +19,10 @@
 // The referee (State) is pure: no I/O, no clocks. The first mover plays
 // Black, written 'x' in PLOCHA.DAT; the second plays White, 'o'.
 package gomoku
+
+import "arena/game"
+
+// Info describes Gomoku to the arena's registry of games.
+func Info() game.Info {
+	return game.Info{Name: "gomoku", Title: "Gomoku", Players: [2]int{2, 2}}
+}
