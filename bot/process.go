@@ -54,6 +54,8 @@ type Config struct {
 	Interactive bool
 	MaxLine     int // longest accepted line, bytes
 	StderrTail  int // bytes of stderr (and stdout when not interactive) kept
+	// Transcript, if set, logs every line to and from the bot.
+	Transcript *Transcript
 }
 
 // Process is one running bot. Its methods are meant to be called from one
@@ -66,6 +68,7 @@ type Process struct {
 	stdout   *os.File
 	stderr   *tail
 	maxLine  int
+	log      *Transcript
 
 	buf    []byte // stdout bytes read but not yet returned as lines
 	r, w   int
@@ -82,7 +85,7 @@ func Start(cfg Config) (*Process, error) {
 	if len(cfg.Args) == 0 {
 		return nil, errors.New("start bot: empty command")
 	}
-	p := &Process{maxLine: cfg.MaxLine, group: cfg.Group, done: make(chan struct{})}
+	p := &Process{maxLine: cfg.MaxLine, group: cfg.Group, log: cfg.Transcript, done: make(chan struct{})}
 	if p.maxLine <= 0 {
 		p.maxLine = DefaultMaxLine
 	}
@@ -147,10 +150,12 @@ func Start(cfg Config) (*Process, error) {
 		return nil, p.fail(fmt.Errorf("start bot %s: %w", cfg.Args[0], err))
 	}
 	p.cmd = cmd
-	go drain(errR, p.stderr)
+	p.log.Log('#', fmt.Sprintf("started %q, pid %d", cfg.Args, cmd.Process.Pid))
+	go drain(errR, p.stderr, p.log)
 	go func() {
 		cmd.Wait()
 		p.state = cmd.ProcessState
+		p.log.Log('#', describe(p.state))
 		close(p.done)
 	}()
 	return p, nil
@@ -165,12 +170,13 @@ func (p *Process) fail(err error) error {
 
 // drain copies r into t until EOF, so a bot never blocks on a full stderr
 // pipe.
-func drain(r *os.File, t *tail) {
+func drain(r *os.File, t *tail, log *Transcript) {
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
 			t.Write(buf[:n])
+			log.Log('!', string(buf[:n]))
 		}
 		if err != nil {
 			r.Close()
@@ -194,6 +200,7 @@ func (p *Process) WriteString(s string, deadline time.Time) error {
 	if p.stdin == nil {
 		return errors.New("bot has no input pipe")
 	}
+	p.log.Log('>', s)
 	p.stdin.SetWriteDeadline(deadline)
 	_, err := p.stdin.WriteString(s)
 	switch {
@@ -225,6 +232,9 @@ func (p *Process) ReadLine(deadline time.Time) (string, error) {
 				return "", fmt.Errorf("%w: more than %d bytes without a line end", ErrLineTooLong, p.maxLine)
 			}
 			line := string(p.buf[p.r : p.r+i])
+			if p.log != nil {
+				p.log.Log('<', line)
+			}
 			if p.buf[p.r+i] == '\r' {
 				p.skipLF = true
 			}

@@ -25,6 +25,7 @@ type matchFlags struct {
 	seed      int64
 	ponder    bool
 	name      string
+	debug     bool
 }
 
 func (f *matchFlags) register(cmd *cobra.Command, turn, matchTime time.Duration) {
@@ -41,6 +42,7 @@ func (f *matchFlags) register(cmd *cobra.Command, turn, matchTime time.Duration)
 	fl.Int64Var(&f.seed, "seed", 0, "seed for random choices such as the order of openings (0 = none)")
 	fl.BoolVar(&f.ponder, "ponder", false, "let bots think while the opponent is on move (otherwise they are paused)")
 	fl.StringVar(&f.name, "name", "", "name of this match, the prefix of game ids (default: game and time)")
+	fl.BoolVar(&f.debug, "debug", false, "write every line to and from each bot, with times, to OUT/ID-PLAYER.log")
 }
 
 func (f *matchFlags) clock() (match.Clock, error) {

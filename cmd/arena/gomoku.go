@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"arena/bot"
 	"arena/bots/gomokubot"
 	"arena/game"
 	"arena/game/gomoku"
@@ -125,6 +126,14 @@ Without --bot, arena's own brain plays itself.`,
 				}
 				mc := mc
 				mc.OnMove = func(ev match.MoveEvent) { prog.moved(ev.Ply) }
+				if f.debug {
+					logs, closeLogs, err := openTranscripts(f.out, g.ID, players)
+					if err != nil {
+						return nil, "", err
+					}
+					defer closeLogs()
+					mc.Transcripts = func(_ string, pi int) *bot.Transcript { return logs[pi] }
+				}
 				rec, err := gomoku.PlayGame(ctx, mc, g)
 				if err != nil {
 					return nil, "", err

@@ -94,7 +94,7 @@ func TestMatchJSON(t *testing.T) {
 	stdout, stderr, err := arena(t, "match", "gomoku",
 		"--bot", "builtin", "--bot", "rnd="+filepath.Join(dir, "tb")+" --policy=random --seed=5",
 		"--games", "2", "--turn-time", "300ms", "--match-time", "60s", "--rule", "0", "--size", "15",
-		"--out", out, "--json")
+		"--out", out, "--json", "--debug")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
@@ -127,6 +127,13 @@ func TestMatchJSON(t *testing.T) {
 				t.Errorf("game %d: %v", i, err)
 			}
 		}
+	}
+	logs, _ := filepath.Glob(filepath.Join(out, "*-builtin.log"))
+	if len(logs) != 2 {
+		t.Fatalf("want a --debug transcript of the builtin brain per game, got %v", logs)
+	}
+	if data, _ := os.ReadFile(logs[0]); !strings.Contains(string(data), "> START 15") || !strings.Contains(string(data), "< OK") {
+		t.Errorf("transcript lacks the START exchange:\n%s", data)
 	}
 	if !strings.Contains(stderr, "points") || !strings.Contains(stderr, "builtin") {
 		t.Errorf("no summary table on stderr:\n%s", stderr)

@@ -78,3 +78,34 @@ func programName(args []string) string {
 	}
 	return strings.TrimSuffix(prog, filepath.Ext(prog))
 }
+
+// openTranscripts creates the debug transcript of each player of a game.
+func openTranscripts(dir, gameID string, players []player) ([]*bot.Transcript, func(), error) {
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	logs := make([]*bot.Transcript, len(players))
+	for i, p := range players {
+		f, err := os.Create(filepath.Join(dir, gameID+"-"+safeName(p.Name)+".log"))
+		if err != nil {
+			closeAll()
+			return nil, nil, fmt.Errorf("--debug: %w", err)
+		}
+		files = append(files, f)
+		logs[i] = bot.NewTranscript(f)
+	}
+	return logs, closeAll, nil
+}
+
+// safeName keeps a player's name usable in a file name.
+func safeName(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == 0 || r == ' ' {
+			return '_'
+		}
+		return r
+	}, name)
+}

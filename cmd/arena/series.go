@@ -132,7 +132,7 @@ func (s *series) summary(tallies []tally) {
 	sort.SliceStable(order, func(a, b int) bool { return points(tallies[order[a]]) > points(tallies[order[b]]) })
 
 	w := tabwriter.NewWriter(s.stderr, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "player\tgames\twins\tdraws\tlosses\tpoints\ttimeout\tcrash\tillegal\tprotocol\tmemory\tms/move\t")
+	fmt.Fprintln(w, "player\tgames\twins\tdraws\tlosses\tpoints\ttimeout\tcrash\tillegal\tprotocol\tmemory\tms/move")
 	for _, i := range order {
 		t := tallies[i]
 		n := t.Wins + t.Draws + t.Losses
@@ -140,7 +140,7 @@ func (s *series) summary(tallies []tally) {
 		if t.Moves > 0 {
 			perMove = t.TimeMs / float64(t.Moves)
 		}
-		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%.1f\t%d\t%d\t%d\t%d\t%d\t%.1f\t\n", s.players[i].Name, n,
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%.1f\t%d\t%d\t%d\t%d\t%d\t%.1f\n", s.players[i].Name, n,
 			t.Wins, t.Draws, t.Losses, points(t), t.Faults[game.ReasonTimeout], t.Faults[game.ReasonCrash],
 			t.Faults[game.ReasonIllegal], t.Faults[game.ReasonProtocol], t.Faults[game.ReasonMemory], perMove)
 	}

@@ -79,6 +79,7 @@ func (s *FileSeat) Move(ctx context.Context, req match.Request) (match.Reply[Poi
 	}
 	p, err := bot.Start(bot.Config{
 		Args: s.opts.Args, Env: s.opts.Env, Dir: s.opts.Dir, Group: s.group, MaxLine: s.opts.MaxLine,
+		Transcript: s.opts.Transcript,
 	})
 	if err != nil {
 		return match.Reply[Point]{}, game.Fault{Reason: game.ReasonCrash, Detail: err.Error()}
@@ -91,6 +92,9 @@ func (s *FileSeat) Move(ctx context.Context, req match.Request) (match.Reply[Poi
 	s.last = p
 
 	reply := match.Reply[Point]{Output: s.readMsg()}
+	for _, line := range reply.Output {
+		s.opts.Transcript.Log('<', fileMsg+": "+line)
+	}
 	if s.group.MemoryExceeded() {
 		return reply, game.Fault{Reason: game.ReasonMemory,
 			Detail: "exceeded its memory limit of " + strconv.FormatInt(s.opts.MemoryLimit, 10) + " bytes"}
@@ -145,6 +149,7 @@ func (s *FileSeat) readMove(brain *bot.Process) (Point, error) {
 	if errors.Is(err, os.ErrNotExist) {
 		return Point{}, fault("wrote no %s", fileTurn)
 	}
+	s.opts.Transcript.Log('<', fileTurn+": "+clip(string(data)))
 	if err != nil {
 		return Point{}, fault("%s: %v", fileTurn, err)
 	}
@@ -264,6 +269,9 @@ func (s *FileSeat) writeFiles(req match.Request) error {
 }
 
 func (s *FileSeat) write(name string) error {
+	if s.opts.Transcript != nil && name != fileBoard {
+		s.opts.Transcript.Log('>', name+": "+strings.ReplaceAll(strings.TrimSpace(s.buf.String()), s.eol, " | "))
+	}
 	if err := os.WriteFile(filepath.Join(s.opts.Dir, name), s.buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("file protocol: %w", err)
 	}

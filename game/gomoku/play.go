@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"arena/bot"
 	"arena/game"
 	"arena/match"
 )
@@ -35,6 +36,9 @@ type MatchConfig struct {
 	// sub-folder named after themselves there for the whole match).
 	WorkDir string
 	OnMove  func(match.MoveEvent)
+	// Transcripts, if set, gives the transcript for a player of a game
+	// (nil: none).
+	Transcripts func(gameID string, player int) *bot.Transcript
 }
 
 // Options is the part of a record that describes the game's parameters.
@@ -85,6 +89,9 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 		opts := SeatOptions{
 			Args: pl.Args, Dir: dir, MemoryLimit: mc.MemoryLimit, Folder: mc.Folder,
 			Strict: mc.Strict, CRLF: mc.CRLF,
+		}
+		if mc.Transcripts != nil {
+			opts.Transcript = mc.Transcripts(g.ID, pi)
 		}
 		if pl.Protocol == ProtoFile {
 			seats[side] = NewFileSeat(state, StoneOf(side), opts)

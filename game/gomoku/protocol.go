@@ -47,6 +47,8 @@ type SeatOptions struct {
 	Strict      bool   // pipe: a stray ERROR line is a protocol fault
 	CRLF        bool   // file: write the .DAT files with CRLF line ends
 	MaxOutput   int    // lines of output kept per move (0 = 1000)
+	// Transcript, if set, logs everything sent to and read from the brain.
+	Transcript *bot.Transcript
 }
 
 func (o SeatOptions) maxOutput() int {
