@@ -44,6 +44,9 @@ type PlayerRecord struct {
 	// TimeMs is the time the player spent thinking over the whole game.
 	TimeMs float64 `json:"time_ms"`
 	Exit   string  `json:"exit,omitempty"` // how the process ended
+	// PeakMemory is the most memory the player's processes used, in
+	// bytes, where the machine measures it.
+	PeakMemory int64 `json:"peak_memory,omitempty"`
 }
 
 // MoveRecord is one move: who made it, in the game's notation, how long

@@ -80,9 +80,10 @@ type Reply[M any] struct {
 
 // Farewell is what remains of a player after the game.
 type Farewell struct {
-	Output []string // lines printed after the last move
-	Stderr string   // the last part of its stderr
-	Exit   string   // how its process ended
+	Output     []string // lines printed after the last move
+	Stderr     string   // the last part of its stderr
+	Exit       string   // how its process ended
+	PeakMemory int64    // bytes, where the machine measures it (0 otherwise)
 }
 
 // Clock holds the time controls of a game, applied to each side.

@@ -282,16 +282,20 @@ func (s *FileSeat) write(name string) error {
 // and kills anything left.
 func (s *FileSeat) Finish(ctx context.Context, res game.Result, grace time.Duration) match.Farewell {
 	s.Kill()
+	var peak int64
 	if s.group != nil {
+		peak = s.group.PeakMemory()
 		s.group.Close()
 	}
 	for _, name := range []string{fileBoard, fileTurn, fileTimeouts, fileInfo, fileMsg} {
 		os.Remove(filepath.Join(s.opts.Dir, name))
 	}
 	if s.last == nil {
-		return match.Farewell{}
+		return match.Farewell{PeakMemory: peak}
 	}
-	return farewell(s.last, nil)
+	f := farewell(s.last, nil)
+	f.PeakMemory = peak
+	return f
 }
 
 // Kill ends a running brain at once; it may be called from any goroutine.

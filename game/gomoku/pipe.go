@@ -311,8 +311,11 @@ func (s *PipeSeat) Finish(ctx context.Context, res game.Result, grace time.Durat
 		}
 		s.proc.WaitExit(time.Until(deadline))
 	}
+	peak := s.proc.Group().PeakMemory()
 	s.proc.Close()
-	return farewell(s.proc, s.out.take())
+	f := farewell(s.proc, s.out.take())
+	f.PeakMemory = peak
+	return f
 }
 
 // Pause stops the brain while the opponent thinks.

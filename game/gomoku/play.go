@@ -133,6 +133,7 @@ func makeRecord(mc MatchConfig, g Game, seating []int, state *State, out match.O
 		pr.Output = append(append(pr.Output, rep.Greeting.Output...), rep.Farewell.Output...)
 		pr.Stderr = rep.Farewell.Stderr
 		pr.Exit = rep.Farewell.Exit
+		pr.PeakMemory = rep.Farewell.PeakMemory
 		pr.TimeMs = float64(rep.Time.Microseconds()) / 1000
 	}
 	if !out.Result.Draw() {
