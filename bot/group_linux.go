@@ -2,7 +2,6 @@ package bot
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -40,9 +39,16 @@ var groupSeq atomic.Int64
 // NewGroup prepares a group with the given memory limit in bytes (0: no
 // limit). It never fails: when cgroups are unavailable it degrades to
 // process groups, which Enforcement reports.
-func NewGroup(limit int64) *Group {
+func NewGroup(limit int64) *Group { return newGroup(limit, true) }
+
+// newGroup makes a group; without useCgroup it takes the fallback that
+// machines without cgroups get.
+func newGroup(limit int64, useCgroup bool) *Group {
 	g := &Group{limit: limit, pgids: map[int]bool{}}
 	name := fmt.Sprintf("arena-%d-%d", os.Getpid(), groupSeq.Add(1))
+	if !useCgroup {
+		name = ""
+	}
 	if dir, v2, ok := makeCgroup(name); ok {
 		g.dir, g.v2, g.parent = dir, v2, filepath.Dir(dir)
 		if limit > 0 && !g.setLimit(limit) {
@@ -296,44 +302,21 @@ func (g *Group) sample() {
 // rssOfGroups sums the resident set size of every process whose process
 // group is in pgids.
 func rssOfGroups(pgids map[int]bool, page int64) int64 {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return 0
-	}
 	var total int64
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
+	eachProcess(func(st procStat) {
+		if pgids[st.pgrp] {
+			total += st.rssPages * page
 		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// Fields after the command name (which may hold spaces): state,
-		// ppid, pgrp, ...; rss is field 24 overall.
-		i := bytes.LastIndexByte(stat, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(stat[i+1:]))
-		if len(f) < 22 {
-			continue
-		}
-		pgrp, _ := strconv.Atoi(f[2])
-		if !pgids[pgrp] {
-			continue
-		}
-		rss, _ := strconv.ParseInt(f[21], 10, 64)
-		total += rss * page
-		_ = pid
-	}
+	})
 	return total
 }
 
 // makeCgroup creates a cgroup for a seat next to the arena's own one,
 // first removing those left behind by arenas that were killed.
 func makeCgroup(name string) (dir string, v2 bool, ok bool) {
+	if name == "" {
+		return "", false, false
+	}
 	v1, v2path := ownCgroups()
 	for _, d := range []string{v1, v2path} {
 		if d != "" {

@@ -188,20 +188,26 @@ func TestMemoryLimit(t *testing.T) {
 	if err != nil {
 		t.Skip("no python3")
 	}
-	p, err := Start(Config{
-		Args:        []string{py, "-c", "x = bytearray(300 << 20); print('survived', flush=True)"},
-		MemoryLimit: 64 << 20,
-		Interactive: true,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	t.Logf("enforcement: %s", p.Group().Enforcement())
-	line, err := p.ReadLine(soon())
-	var exit *ExitError
-	if !errors.As(err, &exit) || !exit.OOM {
-		t.Fatalf("want memory kill, got %q %v", line, err)
+	for _, cgroup := range []bool{true, false} {
+		g := newGroup(64<<20, cgroup)
+		t.Run(g.Enforcement(), func(t *testing.T) {
+			defer g.Close()
+			// The bot grows slowly enough for the sampler to see it.
+			p, err := Start(Config{
+				Args:        []string{py, "-c", "import time\nx = []\nfor i in range(30):\n    x.append(bytearray(10 << 20)); time.sleep(0.02)\nprint('survived', flush=True)"},
+				Group:       g,
+				Interactive: true,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			line, err := p.ReadLine(soon())
+			var exit *ExitError
+			if !errors.As(err, &exit) || !exit.OOM {
+				t.Fatalf("want memory kill, got %q %v", line, err)
+			}
+		})
 	}
 }
 

@@ -11,31 +11,50 @@ import (
 // pgid. The arena's tests use it to prove that nothing a bot started is
 // left running.
 func Survivors(pgid int) []int {
+	var pids []int
+	eachProcess(func(st procStat) {
+		if st.pgrp == pgid && st.state != 'Z' && st.state != 'X' {
+			pids = append(pids, st.pid)
+		}
+	})
+	return pids
+}
+
+// procStat is what the arena reads from /proc/PID/stat.
+type procStat struct {
+	pid, pgrp int
+	state     byte
+	rssPages  int64
+}
+
+// eachProcess calls f with the stat of every process on the machine.
+func eachProcess(f func(procStat)) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
-		return nil
+		return
 	}
-	var pids []int
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
 			continue
 		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")
 		if err != nil {
 			continue
 		}
-		i := bytes.LastIndexByte(stat, ')')
+		// The fields after the command name (which may hold spaces and
+		// parentheses) are: state ppid pgrp ...; rss is the 22nd of them.
+		i := bytes.LastIndexByte(data, ')')
 		if i < 0 {
 			continue
 		}
-		f := strings.Fields(string(stat[i+1:]))
-		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
+		fields := strings.Fields(string(data[i+1:]))
+		if len(fields) < 22 || len(fields[0]) != 1 {
 			continue
 		}
-		if pg, _ := strconv.Atoi(f[2]); pg == pgid {
-			pids = append(pids, pid)
-		}
+		st := procStat{pid: pid, state: fields[0][0]}
+		st.pgrp, _ = strconv.Atoi(fields[2])
+		st.rssPages, _ = strconv.ParseInt(fields[21], 10, 64)
+		f(st)
 	}
-	return pids
 }

@@ -6,11 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"arena/internal/testbrain"
 )
 
 // The test binary doubles as the arena binary: "builtin" bots run
@@ -29,7 +30,11 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if brainDir != "" {
+		os.RemoveAll(brainDir)
+	}
+	os.Exit(code)
 }
 
 // arena runs the command line in-process and returns stdout and stderr.
@@ -55,16 +60,9 @@ func testBrain(t *testing.T) string {
 	t.Helper()
 	brainOnce.Do(func() {
 		brainDir, brainErr = os.MkdirTemp("", "arena-cli-")
-		if brainErr != nil {
-			return
+		if brainErr == nil {
+			brainErr = testbrain.Build(brainDir)
 		}
-		var out []byte
-		out, brainErr = exec.Command("go", "build", "-o", filepath.Join(brainDir, "pbrain-tb"), "arena/internal/cmd/testbrain").CombinedOutput()
-		if brainErr != nil {
-			t.Logf("%s", out)
-			return
-		}
-		brainErr = os.Link(filepath.Join(brainDir, "pbrain-tb"), filepath.Join(brainDir, "tb"))
 	})
 	if brainErr != nil {
 		t.Fatal(brainErr)

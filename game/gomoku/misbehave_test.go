@@ -16,6 +16,7 @@ import (
 
 	"arena/bot"
 	"arena/game"
+	"arena/internal/testbrain"
 	"arena/match"
 )
 
@@ -31,19 +32,12 @@ func testBrain(t *testing.T) string {
 	t.Helper()
 	testBrainOnce.Do(func() {
 		testBrainDir, testBrainErr = os.MkdirTemp("", "arena-testbrain-")
-		if testBrainErr != nil {
-			return
+		if testBrainErr == nil {
+			testBrainErr = testbrain.Build(testBrainDir)
 		}
-		out, err := exec.Command("go", "build", "-o", filepath.Join(testBrainDir, "pbrain-tb"), "arena/internal/cmd/testbrain").CombinedOutput()
-		if err != nil {
-			testBrainErr = err
-			t.Logf("%s", out)
-			return
-		}
-		testBrainErr = os.Link(filepath.Join(testBrainDir, "pbrain-tb"), filepath.Join(testBrainDir, "tb"))
 	})
 	if testBrainErr != nil {
-		t.Fatalf("build test brain: %v", testBrainErr)
+		t.Fatal(testBrainErr)
 	}
 	return testBrainDir
 }

@@ -27,7 +27,11 @@ func TestMain(m *testing.M) {
 	case "echo-file":
 		os.Exit(echoFileBrain())
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if testBrainDir != "" {
+		os.RemoveAll(testBrainDir)
+	}
+	os.Exit(code)
 }
 
 func scriptedMoves() []string { return strings.Split(os.Getenv("ARENA_SCRIPTED_MOVES"), ";") }
