@@ -240,12 +240,11 @@ func (s *FileSeat) writeFiles(req match.Request) error {
 	}
 
 	// Line 1 is the turn limit in whole seconds (as the protocol says, so
-	// 2500 ms is 2); with no turn limit the largest value is written, as
-	// 0 would mean "answer at once".
+	// 2500 ms is 2); with no limit at all the largest value is written.
 	b.Reset()
 	turn := int64(Unlimited / 1000)
-	if req.Clock.Turn > 0 {
-		turn = int64(req.Clock.Turn / time.Second)
+	if d, ok := announcedTurn(req); ok {
+		turn = int64(d / time.Second)
 	}
 	b.WriteString(strconv.FormatInt(turn, 10) + s.eol + strconv.FormatInt(timeLeftMs(req), 10) + s.eol)
 	if err := s.write(fileTimeouts); err != nil {

@@ -61,17 +61,34 @@ func (o SeatOptions) maxOutput() int {
 // infoLines returns the INFO keys in Piskvork's order (without time_left
 // and folder), each as "key value".
 func infoLines(cfg Config, req match.Request, o SeatOptions) []string {
-	match := int64(0)
+	matchMs := int64(0)
 	if !req.Unlimited {
-		match = req.Clock.Match.Milliseconds()
+		matchMs = req.Clock.Match.Milliseconds()
 	}
-	return []string{
+	lines := []string{
 		"max_memory " + strconv.FormatInt(o.MemoryLimit, 10),
-		"timeout_match " + strconv.FormatInt(match, 10),
-		"timeout_turn " + strconv.FormatInt(req.Clock.Turn.Milliseconds(), 10),
-		"game_type " + strconv.Itoa(o.GameType),
-		"rule " + strconv.Itoa(int(cfg.Rule)),
+		"timeout_match " + strconv.FormatInt(matchMs, 10),
 	}
+	if turn, ok := announcedTurn(req); ok {
+		lines = append(lines, "timeout_turn "+strconv.FormatInt(max(turn.Milliseconds(), 1), 10))
+	}
+	return append(lines,
+		"game_type "+strconv.Itoa(o.GameType),
+		"rule "+strconv.Itoa(int(cfg.Rule)),
+	)
+}
+
+// announcedTurn is the per-move limit told to brains. A limit of 0 would
+// tell them to answer at once, so without a per-move limit it is the match
+// time; ok is false when nothing is limited.
+func announcedTurn(req match.Request) (time.Duration, bool) {
+	switch {
+	case req.Clock.Turn > 0:
+		return req.Clock.Turn, true
+	case !req.Unlimited && req.Clock.Match > 0:
+		return req.Clock.Match, true
+	}
+	return 0, false
 }
 
 // timeLeftMs is the INFO time_left value: the match time left in ms, or
