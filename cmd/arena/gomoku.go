@@ -94,6 +94,9 @@ Without --bot, arena's own brain plays itself.`,
 			if err := os.MkdirAll(f.out, 0o755); err != nil {
 				return fmt.Errorf("--out: %w", err)
 			}
+			if f.out, err = filepath.Abs(f.out); err != nil {
+				return fmt.Errorf("--out: %w", err)
+			}
 			work, err := os.MkdirTemp(f.out, ".work-")
 			if err != nil {
 				return fmt.Errorf("--out: %w", err)
