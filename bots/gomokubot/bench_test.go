@@ -60,3 +60,36 @@ func BenchmarkPlaceTake(b *testing.B) {
 		e.take(sq)
 	}
 }
+
+// BenchmarkSearchSecond gives the engine one second (all of it: no early
+// stop between iterations) on the midgame position and on the opening
+// after two stones, and reports the depth reached and nodes per second.
+// Run it with -benchtime 1x.
+func BenchmarkSearchSecond(b *testing.B) {
+	positions := map[string]func() (*Engine, gomoku.Stone){
+		"midgame": func() (*Engine, gomoku.Stone) { return engineFrom(b, gomoku.Freestyle, midgame...), gomoku.White },
+		"opening": func() (*Engine, gomoku.Stone) {
+			e := NewEngine(20, 20, gomoku.Freestyle)
+			e.Place(gomoku.Point{X: 9, Y: 9}, gomoku.Black)
+			e.Place(gomoku.Point{X: 10, Y: 10}, gomoku.White)
+			return e, gomoku.Black
+		},
+	}
+	for _, name := range []string{"opening", "midgame"} {
+		b.Run(name, func(b *testing.B) {
+			var nodes int64
+			var took time.Duration
+			depth := 0
+			for i := 0; i < b.N; i++ {
+				e, me := positions[name]()
+				e.tune.soft = 1
+				_, info := e.Search(context.Background(), me, time.Second)
+				nodes += info.Nodes
+				took += info.Elapsed
+				depth += info.Depth
+			}
+			b.ReportMetric(float64(nodes)/took.Seconds(), "nodes/s")
+			b.ReportMetric(float64(depth)/float64(b.N), "depth")
+		})
+	}
+}

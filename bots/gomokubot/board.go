@@ -33,6 +33,7 @@ type Engine struct {
 	w, h, stride int
 	rule         gomoku.Rule
 	dirs         [4]int
+	reach        int // how far a stone changes line patterns: 4, or 5 when exactness or caro ends matter
 
 	cells []uint8     // padded board: cEmpty, cBlack, cWhite, cWall
 	keys  [][4]uint32 // per square and direction: its ten neighbours
@@ -99,7 +100,8 @@ func (e *Engine) Height() int { return e.h }
 // Rule returns the rule the engine plays.
 func (e *Engine) Rule() gomoku.Rule { return e.rule }
 
-// Fives returns how many fives each colour completed (continuous games).
+// Fives returns how many winning lines colour s completed (continuous
+// games).
 func (e *Engine) Fives(s gomoku.Stone) int {
 	if s != gomoku.Black && s != gomoku.White {
 		return 0
@@ -109,8 +111,14 @@ func (e *Engine) Fives(s gomoku.Stone) int {
 
 // makeTables creates the line tables for the current rule.
 func (e *Engine) makeTables() {
-	for c := cBlack; c <= cWhite; c++ {
-		e.lines[c-1] = newLineTable(ruleFor(e.rule, c), c)
+	e.reach = 4
+	if e.rule&(gomoku.ExactFive|gomoku.Renju|gomoku.Caro) != 0 {
+		e.reach = 5
+	}
+	e.lines[0] = newLineTable(ruleFor(e.rule, cBlack))
+	e.lines[1] = e.lines[0]
+	if white := ruleFor(e.rule, cWhite); white != e.lines[0].rule {
+		e.lines[1] = newLineTable(white)
 	}
 }
 
@@ -188,7 +196,7 @@ func (e *Engine) fillSquare(t int) {
 	for b := 0; b < 2; b++ {
 		var p uint16
 		for d := 0; d < 4; d++ {
-			p |= uint16(e.lines[b].get(e.keys[t][d])) << (4 * d)
+			p |= uint16(e.linePattern(b, e.keys[t][d])) << (4 * d)
 		}
 		e.pat[t][b] = p
 		ci := &e.comb[p]
@@ -208,13 +216,31 @@ func (e *Engine) clearSquare(t int) {
 	}
 }
 
+// linePattern returns the line pattern for side b (0 Black, 1 White) of
+// a line key. Tables are written from Black's point of view, so White's
+// keys have their colours swapped first.
+func (e *Engine) linePattern(b int, key uint32) uint8 {
+	if b == 1 {
+		key = swapColours(key)
+	}
+	return e.lines[b].get(key)
+}
+
+// swapColours exchanges the codes cBlack and cWhite in every 2-bit field
+// of a line key.
+func swapColours(key uint32) uint32 {
+	const m = 0x55555
+	d := (key ^ key>>1) & m
+	return key ^ (d | d<<1)
+}
+
 // updateDir recomputes the patterns of empty square t along direction d.
 func (e *Engine) updateDir(t, d int) {
 	k := e.keys[t][d]
 	shift := 4 * d
 	for b := 0; b < 2; b++ {
 		old := e.pat[t][b]
-		nw := old&^(0xF<<shift) | uint16(e.lines[b].get(k))<<shift
+		nw := old&^(0xF<<shift) | uint16(e.linePattern(b, k))<<shift
 		if nw == old {
 			continue
 		}
@@ -236,12 +262,12 @@ func (e *Engine) put(i int, c uint8) {
 		for k := 1; k <= 5; k++ {
 			t := i + k*off
 			e.keys[t][d] |= uint32(c) << (2 * (5 - k))
-			if e.cells[t] == cEmpty {
+			if e.cells[t] == cEmpty && k <= e.reach {
 				e.updateDir(t, d)
 			}
 			t = i - k*off
 			e.keys[t][d] |= uint32(c) << (2 * (k + 4))
-			if e.cells[t] == cEmpty {
+			if e.cells[t] == cEmpty && k <= e.reach {
 				e.updateDir(t, d)
 			}
 		}
@@ -270,12 +296,12 @@ func (e *Engine) take(i int) {
 		for k := 1; k <= 5; k++ {
 			t := i + k*off
 			e.keys[t][d] &^= 3 << (2 * (5 - k))
-			if e.cells[t] == cEmpty {
+			if e.cells[t] == cEmpty && k <= e.reach {
 				e.updateDir(t, d)
 			}
 			t = i - k*off
 			e.keys[t][d] &^= 3 << (2 * (k + 4))
-			if e.cells[t] == cEmpty {
+			if e.cells[t] == cEmpty && k <= e.reach {
 				e.updateDir(t, d)
 			}
 		}
@@ -378,6 +404,7 @@ func (e *Engine) Block(p gomoku.Point) error {
 func (e *Engine) blockFives(i int) {
 	c := e.cells[i]
 	var run []int
+	lines := 0
 	for _, off := range e.dirs {
 		lo, hi := i, i
 		for e.cells[lo-off] == c {
@@ -393,11 +420,9 @@ func (e *Engine) blockFives(i int) {
 		for t := lo; t <= hi; t += off {
 			run = append(run, t)
 		}
+		lines++
 	}
-	if len(run) == 0 {
-		return
-	}
-	e.fives[c-1]++
+	e.fives[c-1] += lines
 	for _, t := range run {
 		if e.cells[t] != cWall {
 			e.take(t)
@@ -466,18 +491,21 @@ func (e *Engine) fivesThrough(i int, c uint8) (n, sq int) {
 	return n, sq
 }
 
-// tuning holds the search and evaluation knobs.
+// tuning holds the search and evaluation knobs. The defaults won tuning
+// matches (see TestTuneMatch); the knobs that are off did not help at
+// short time controls and stay for experiments.
 type tuning struct {
-	breadth  int   // quiet moves tried at inner nodes
-	oppPct   int32 // weight of the opponent's sum in the evaluation, percent
-	tempoPct int32 // share of the side to move's best square added, percent
-	leafVCF  int   // VCF node budget at the horizon (0: none)
-	lmr      bool  // reduce late quiet moves
+	breadth int     // quiet moves tried at inner nodes
+	oppPct  int32   // weight of the opponent's sum in the evaluation, percent
+	leafVCF int     // VCF node budget at the horizon (0: none)
+	lmr     bool    // reduce late quiet moves
+	vct     int     // depth of the root VCT probe (0: none)
+	soft    float64 // share of the budget after which no iteration starts
 }
 
 // defaultTuning returns the tuned knobs.
 func defaultTuning() tuning {
-	return tuning{breadth: maxBreadth, oppPct: 65}
+	return tuning{breadth: maxBreadth, oppPct: 65, soft: softShare}
 }
 
 // searchState is the per-search bookkeeping.

@@ -17,14 +17,23 @@
 //     rule (exactly five, renju overlines for Black, caro's blocked fives).
 //   - The four line patterns of a square combine into a threat level and a
 //     score; the evaluation is the sum of those scores over the empty squares
-//     for the side to move minus the opponent's, kept up to date as stones
-//     come and go.
+//     for the side to move minus 65% of the opponent's sum (the side to move
+//     gets to use its threats first), kept up to date as stones come and go.
 //   - The search first plays an immediate five, blocks the opponent's five,
 //     looks for a victory by continuous fours (VCF) and checks whether the
-//     opponent has one; then it runs iterative-deepening principal-variation
-//     alpha-beta with a Zobrist transposition table. Forced replies to fours
-//     do not use up depth; when the opponent can make an open four the only
-//     moves tried are own fours and the squares that defend.
+//     opponent has one (if so, only root moves that stop it are kept); then
+//     it runs iterative-deepening principal-variation alpha-beta with a
+//     Zobrist transposition table. Forced replies to fours do not use up
+//     depth; when the opponent can make an open four the only moves tried
+//     are own fours and the squares that defend; quiet nodes try the best
+//     few moves by pattern score, and more only while all of them lose. At
+//     the horizon an open four the opponent cannot answer with a four is a
+//     win. A threat-space search with threes (VCT) exists but is off: it did
+//     not pay at short time controls.
+//   - Time: the pipe and file front ends give the search at most 70% of
+//     timeout_turn (and a share of time_left); no new iteration starts after
+//     57% of that, about 40% of the turn. The clock is read every 1024
+//     nodes, and a legal move is always ready.
 //   - Renju: Black never plays a square that gomoku.ForbiddenAt calls a foul,
 //     and a four whose only defence is a foul square wins for White.
 //     Continuous games: blocked squares ('#', BOARD field 3) are walls, and a

@@ -158,12 +158,18 @@ func fileLimits(dir string) (clock, gomoku.Rule) {
 		lines := strings.Fields(text)
 		if len(lines) > 0 {
 			if s, err := strconv.ParseInt(lines[0], 10, 64); err == nil && s >= 0 {
+				// Seconds, as the protocol says; GomocupJudge writes
+				// milliseconds here, so a value of 1000 or more (over
+				// 16 minutes a move) is taken as milliseconds.
 				clk.turnMs = s * 1000
+				if s >= 1000 {
+					clk.turnMs = s
+				}
 			}
 		}
 		if len(lines) > 1 {
 			if ms, err := strconv.ParseInt(lines[1], 10, 64); err == nil {
-				clk.leftMs = ms
+				clk.setLeft(ms)
 			}
 		}
 	}
@@ -180,7 +186,7 @@ func fileLimits(dir string) (clock, gomoku.Rule) {
 			case "timeout_match":
 				clk.matchMs = max(n, 0)
 			case "time_left":
-				clk.leftMs = n
+				clk.setLeft(n)
 			case "rule":
 				rule = supportedRule(gomoku.Rule(n))
 			}

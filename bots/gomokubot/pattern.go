@@ -35,7 +35,7 @@ const (
 // lineRule says what counts as a winning five for one colour.
 type lineRule struct {
 	exact bool // overlines do not win
-	caro  bool // a five with opponent stones at both ends does not win
+	caro  bool // a line with opponent stones at both ends does not win
 }
 
 // ruleFor returns the line rule of colour c under rule r.
@@ -49,20 +49,20 @@ func ruleFor(r gomoku.Rule, c uint8) lineRule {
 	return lineRule{exact: r&gomoku.ExactFive != 0}
 }
 
-// lineTable maps a line key to the pattern a stone of one colour makes on
-// the centre square. Entries are computed on first use (value+1; 0 means
-// not yet known), so creating an engine stays cheap.
+// lineTable maps a line key to the pattern a stone makes on the centre
+// square, from Black's point of view (cBlack is own, cWhite the
+// opponent's). Entries are computed on first use (value+1; 0 means not yet
+// known), so creating an engine stays cheap.
 type lineTable struct {
-	rule  lineRule
-	color uint8
-	tab   []uint8
+	rule lineRule
+	tab  []uint8
 }
 
 // keyBits is the size of a line key: ten neighbours, two bits each.
 const keyBits = 20
 
-func newLineTable(rule lineRule, color uint8) *lineTable {
-	return &lineTable{rule: rule, color: color, tab: make([]uint8, 1<<keyBits)}
+func newLineTable(rule lineRule) *lineTable {
+	return &lineTable{rule: rule, tab: make([]uint8, 1<<keyBits)}
 }
 
 // get returns the pattern for key.
@@ -104,7 +104,7 @@ func (t *lineTable) compute(key uint32) uint8 {
 			line[i] = rEmpty
 		case c == cWall:
 			line[i] = rWall
-		case c == t.color:
+		case c == cBlack:
 			line[i] = rOwn
 		default:
 			line[i] = rOpp
@@ -139,7 +139,7 @@ func (t *lineTable) compute(key uint32) uint8 {
 		if i == 5 || line[i] != rEmpty {
 			continue
 		}
-		sub := t.get(key | uint32(t.color)<<(2*slotOf(i)))
+		sub := t.get(key | uint32(cBlack)<<(2*slotOf(i)))
 		if sub >= pB2 && sub <= pF4 && sub-2 > best {
 			best = sub - 2
 		}
@@ -161,15 +161,12 @@ func (t *lineTable) five(line *[11]uint8) (five, over bool) {
 	if n < 5 {
 		return false, false
 	}
-	if n > 5 {
-		// l == 0 or r == 10 implies n >= 6, so the window never cuts a
-		// run of exactly five.
-		if t.rule.exact {
-			return false, true
-		}
-		return true, false
+	if n > 5 && t.rule.exact {
+		return false, true
 	}
-	if t.rule.caro && line[l-1] == rOpp && line[r+1] == rOpp {
+	// l == 0 or r == 10 implies n >= 6: the run goes on beyond the
+	// window, and its far end counts as open.
+	if t.rule.caro && l > 0 && r < 10 && line[l-1] == rOpp && line[r+1] == rOpp {
 		return false, false
 	}
 	return true, false
@@ -196,6 +193,7 @@ type cellInfo struct {
 	score int32
 	level uint8
 	four  bool // some line makes a four (or five)
+	three bool // some line makes an open three
 	foul  bool // Black under renju might be fouling here: ask the referee
 }
 
@@ -267,6 +265,7 @@ func combine(k uint16, w *weights) cellInfo {
 		score: score + w.bonus[lv],
 		level: lv,
 		four:  n[pB4]+n[pF4]+n[pF5] > 0,
+		three: n[pF3] > 0,
 		foul:  n[pF5] == 0 && (n[pOL] > 0 || n[pF4] > 0 || threes >= 2),
 	}
 }

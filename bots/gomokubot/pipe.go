@@ -275,7 +275,7 @@ func (b *pipeBrain) info(rest string) {
 		}
 	case "time_left":
 		if numeric {
-			b.clock.leftMs = num
+			b.clock.setLeft(num)
 		}
 	case "max_memory":
 		if numeric {

@@ -93,8 +93,8 @@ func (r *referee) wins(n int, s, a, b gomoku.Stone) bool {
 	switch {
 	case n < 5:
 		return false
-	case n > 5:
-		return !exact
+	case n > 5 && exact:
+		return false
 	}
 	if r.rule&gomoku.Caro != 0 && a == s.Opponent() && b == s.Opponent() {
 		return false
@@ -152,7 +152,7 @@ func (r *referee) play(p gomoku.Point) error {
 			r.over, r.winner, r.reason = true, s, "five"
 			return nil
 		}
-		r.fives[s]++
+		r.fives[s] += len(lines)
 		for _, l := range lines {
 			for _, q := range l {
 				r.block[q.Y*r.w+q.X] = true

@@ -23,7 +23,7 @@ const (
 	vcfCacheBits = 16
 	// softShare is the share of the budget after which no new iteration
 	// starts.
-	softShare = 0.45
+	softShare = 0.57
 )
 
 // SearchInfo describes a finished search.
@@ -82,6 +82,7 @@ func (e *Engine) Search(ctx context.Context, me gomoku.Stone, budget time.Durati
 	if st.vcfFail == nil {
 		st.vcfFail = make([]uint64, 1<<vcfCacheBits)
 	}
+
 	sq, info := e.think(uint8(me), budget)
 	info.Nodes = st.nodes
 	info.Elapsed = time.Since(st.start)
@@ -114,6 +115,11 @@ func (e *Engine) think(me uint8, budget time.Duration) (int, SearchInfo) {
 	if e.stone == 0 {
 		return e.centre(me), SearchInfo{Reason: "opening"}
 	}
+	if e.stone == 1 {
+		if sq := e.reply(me); sq >= 0 {
+			return sq, SearchInfo{Reason: "opening"}
+		}
+	}
 	moves := e.rootMoves(me)
 	if len(moves) == 0 {
 		return e.anyMove(me), SearchInfo{Reason: "static"}
@@ -135,10 +141,19 @@ func (e *Engine) think(me uint8, budget time.Duration) (int, SearchInfo) {
 	if st.stop {
 		return int(moves[0].sq), info
 	}
+	if e.tune.vct > 0 {
+		e.limited(share(0.25), func() { line, ok = e.findThreat(me, true, e.tune.vct, 100000) })
+		if ok && len(line) > 0 {
+			return int(line[0]), SearchInfo{Score: scoreWin - len(line) - 20, Reason: "vct"}
+		}
+		if st.stop {
+			return int(moves[0].sq), info
+		}
+	}
 	// Against the opponent's VCF keep only the moves that stop it.
-	e.limited(share(0.3), func() {
+	e.limited(share(0.35), func() {
 		if line, ok = e.findVCF(opp, 100000); ok {
-			moves = e.vcfDefences(me, moves, append([]int32(nil), line...))
+			moves = e.threatDefences(me, moves, append([]int32(nil), line...), false, vcfDepth, 20000)
 		}
 	})
 	if st.stop {
@@ -166,7 +181,7 @@ func (e *Engine) limited(until time.Time, f func()) {
 func (e *Engine) deepen(me uint8, moves []move, budget time.Duration) (int, SearchInfo) {
 	st := &e.search
 	e.ensureTT()
-	soft := time.Duration(float64(budget) * softShare)
+	soft := time.Duration(float64(budget) * e.tune.soft)
 	info := SearchInfo{Reason: "static", Score: int(moves[0].score)}
 	best := int(moves[0].sq)
 	limit := maxPly - 8
@@ -306,12 +321,15 @@ func (e *Engine) negamax(me uint8, depth, alpha, beta, ply int) int {
 			}
 		}
 	}
-	moves := e.genMoves(me, ply, ttMove)
+	moves, limit := e.genMoves(me, ply, ttMove)
 	alpha0 := alpha
 	best, bestSq := -infinity, -1
 	searched := 0
-	for _, m := range moves {
-		sq := int(m.sq)
+	// Beyond the first limit moves go on only while every move so far
+	// loses: a loss must not be claimed from a cut list.
+	for k := 0; k < len(moves) && (k < limit || best <= -winMin); k++ {
+		pickBest(moves, k)
+		sq := int(moves[k].sq)
 		if !e.legal(sq, me) {
 			continue
 		}
@@ -379,7 +397,7 @@ func (e *Engine) leaf(me uint8, ply int) int {
 		saved := st.vcfLimit
 		st.vcfLimit, st.vcfNodes = int64(e.tune.leafVCF), 0
 		n0 := len(st.vcfLine)
-		won := e.vcf(me, 8)
+		won := e.attack(me, 8, false)
 		length := len(st.vcfLine) - n0
 		st.vcfLine = st.vcfLine[:n0]
 		st.vcfLimit = saved
@@ -394,9 +412,6 @@ func (e *Engine) leaf(me uint8, ply int) int {
 func (e *Engine) evaluate(me uint8) int {
 	opp := 3 - me
 	s := int(e.sum[me-1]) - int(e.sum[opp-1]*e.tune.oppPct/100)
-	if e.tune.tempoPct != 0 {
-		s += int(e.bestScore(me) * e.tune.tempoPct / 100)
-	}
 	if e.fours(opp) == 0 {
 		mc := &e.cnt[me-1]
 		switch {
@@ -407,17 +422,6 @@ func (e *Engine) evaluate(me uint8) int {
 		}
 	}
 	return min(max(s, -(winMin-1)), winMin-1)
-}
-
-// bestScore returns the highest square score of colour c.
-func (e *Engine) bestScore(c uint8) int32 {
-	best := int32(0)
-	for _, i := range e.real {
-		if e.cells[i] == cEmpty {
-			best = max(best, e.info(int(i), c).score)
-		}
-	}
-	return best
 }
 
 // hasLegal reports whether colour c has a legal square at level lv.
@@ -433,10 +437,11 @@ func (e *Engine) hasLegal(c uint8, lv uint8) bool {
 	return false
 }
 
-// genMoves lists the moves worth trying for me at ply, best first. When
-// the opponent can make an open four (or two fours) next move, only own
-// fours and squares that take part in the opponent's fours are tried.
-func (e *Engine) genMoves(me uint8, ply, ttMove int) []move {
+// genMoves lists the moves worth trying for me at ply, unsorted, and how
+// many of the best of them to try. When the opponent can make an open four
+// (or two fours) next move, only own fours and squares that take part in
+// the opponent's fours are listed, and all of them are tried.
+func (e *Engine) genMoves(me uint8, ply, ttMove int) ([]move, int) {
 	opp := 3 - me
 	threat := e.cnt[opp-1][lvFlex4] > 0 && e.hasLegal(opp, lvFlex4)
 	buf := e.search.moves[ply][:0]
@@ -459,12 +464,22 @@ func (e *Engine) genMoves(me uint8, ply, ttMove int) []move {
 		}
 		buf = append(buf, move{int32(t), sc})
 	}
-	sortMoves(buf)
-	if !threat && ply > 0 && len(buf) > e.tune.breadth {
-		buf = buf[:e.tune.breadth]
-	}
 	e.search.moves[ply] = buf
-	return buf
+	if !threat && ply > 0 {
+		return buf, e.tune.breadth
+	}
+	return buf, len(buf)
+}
+
+// pickBest moves the best-scored of ms[k:] to ms[k].
+func pickBest(ms []move, k int) {
+	b := k
+	for i := k + 1; i < len(ms); i++ {
+		if ms[i].score > ms[b].score {
+			b = i
+		}
+	}
+	ms[k], ms[b] = ms[b], ms[k]
 }
 
 // sortMoves orders moves by descending score (insertion sort: the lists
@@ -483,7 +498,8 @@ func sortMoves(ms []move) {
 
 // rootMoves lists the legal root moves, best first.
 func (e *Engine) rootMoves(me uint8) []move {
-	all := e.genMoves(me, 0, -1)
+	all, _ := e.genMoves(me, 0, -1)
+	sortMoves(all)
 	out := make([]move, 0, len(all))
 	for _, m := range all {
 		if e.legal(int(m.sq), me) {
@@ -512,6 +528,35 @@ func (e *Engine) centre(me uint8) int {
 		return e.anyMove(me)
 	}
 	return best
+}
+
+// reply answers a lone opponent stone with a diagonal neighbour on the
+// side of the centre (or a direct one), or returns -1.
+func (e *Engine) reply(me uint8) int {
+	stone := -1
+	for _, i := range e.real {
+		if c := e.cells[i]; c == cBlack || c == cWhite {
+			stone = int(i)
+		}
+	}
+	if stone < 0 || e.cells[stone] == me {
+		return -1
+	}
+	p := e.point(stone)
+	dx, dy := 1, 1
+	if p.X >= e.w/2 {
+		dx = -1
+	}
+	if p.Y >= e.h/2 {
+		dy = -1
+	}
+	for _, d := range [][2]int{{dx, dy}, {0, dy}, {dx, 0}, {-dx, dy}, {dx, -dy}, {-dx, 0}, {0, -dy}, {-dx, -dy}} {
+		q := gomoku.Point{X: p.X + d[0], Y: p.Y + d[1]}
+		if e.onBoard(q) && e.cells[e.index(q.X, q.Y)] == cEmpty && e.legal(e.index(q.X, q.Y), me) {
+			return e.index(q.X, q.Y)
+		}
+	}
+	return -1
 }
 
 // anyMove returns the best-scored legal square, or any empty square if

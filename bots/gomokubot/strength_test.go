@@ -25,6 +25,13 @@ func newEnginePlayer(t testing.TB, r *referee, budget time.Duration, maxDepth in
 }
 
 func (p *enginePlayer) move(r *referee) gomoku.Point {
+	p.sync(r)
+	m, _ := p.e.Search(context.Background(), r.toMove, p.budget)
+	return m
+}
+
+// sync tells the engine the moves it has not seen yet.
+func (p *enginePlayer) sync(r *referee) {
 	for ; p.seen < len(r.history); p.seen++ {
 		s := gomoku.Black
 		if p.seen%2 == 1 {
@@ -34,26 +41,46 @@ func (p *enginePlayer) move(r *referee) gomoku.Point {
 			p.t.Fatalf("engine refused the game's move %d: %v", p.seen, err)
 		}
 	}
-	m, _ := p.e.Search(context.Background(), r.toMove, p.budget)
-	return m
 }
 
-// playGame plays one game to its end (or maxMoves stones) and returns the
-// referee.
+// playGame plays one game to its end (or maxMoves stones) and returns
+// the referee. The package's own referee, gomoku.State, judges every move;
+// the test referee r (which the players look at) must agree with it.
 func playGame(t testing.TB, r *referee, black, white player, maxMoves int) *referee {
 	t.Helper()
-	for !r.over && r.moves < maxMoves {
+	judge, err := gomoku.NewState(gomoku.Config{Width: r.w, Height: r.h, Rule: r.rule})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range r.history {
+		if _, err := judge.Play(p); err != nil {
+			t.Fatalf("opening move %v: %v", p, err)
+		}
+	}
+	for !judge.Over() && r.moves < maxMoves {
 		pl := black
 		if r.toMove == gomoku.White {
 			pl = white
 		}
 		side := r.toMove
 		p := pl.move(r)
-		if err := r.play(p); err != nil {
+		ev, err := judge.Play(p)
+		if err != nil {
 			t.Fatalf("%v played %v: %v\n%s", side, p, err, r)
 		}
-		if r.over && r.reason == "foul" {
-			t.Fatalf("%v played the foul %v\n%s", side, p, r)
+		if ev.Foul != gomoku.NoFoul {
+			t.Fatalf("%v played the foul %v (%v)\n%s", side, p, ev.Foul, r)
+		}
+		if err := r.play(p); err != nil {
+			t.Fatalf("test referee: %v played %v: %v\n%s", side, p, err, r)
+		}
+		if r.over != judge.Over() && !(r.over && r.reason == "full") {
+			t.Fatalf("after %v at %v the referees disagree: test says over=%v (%s), gomoku.State says over=%v (%+v)\n%s", side, p, r.over, r.reason, judge.Over(), judge.Outcome(), r)
+		}
+	}
+	if judge.Over() {
+		if out := judge.Outcome(); out.Winner != r.winner {
+			t.Fatalf("referees disagree on the winner: test %v (%s), gomoku.State %+v\n%s", r.winner, r.reason, out, r)
 		}
 	}
 	return r
@@ -127,5 +154,22 @@ func TestSelfPlay(t *testing.T) {
 			}
 			t.Logf("%s after %d moves, winner %v, fives %v", r.reason, r.moves, r.winner, r.fives[1:])
 		})
+	}
+}
+
+// TestContinuousScoring: in a continuous game against a random player the
+// engine keeps making fives until the board is full and wins on score.
+func TestContinuousScoring(t *testing.T) {
+	for _, rule := range []gomoku.Rule{gomoku.Continuous, gomoku.Continuous | gomoku.ExactFive} {
+		r := newReferee(10, 10, rule)
+		eng := newEnginePlayer(t, r, 10*time.Millisecond, 2)
+		playGame(t, r, eng, randomPlayer{rand.New(rand.NewPCG(1, uint64(rule)))}, 100)
+		if !r.over || r.reason != "full" || r.winner != gomoku.Black || r.fives[gomoku.Black] < 3 {
+			t.Errorf("rule %v: %s, winner %v, fives %v\n%s", rule, r.reason, r.winner, r.fives[1:], r)
+		}
+		eng.sync(r)
+		if eng.e.Fives(gomoku.Black) != r.fives[gomoku.Black] {
+			t.Errorf("rule %v: the engine counted %d fives, the referee %d", rule, eng.e.Fives(gomoku.Black), r.fives[gomoku.Black])
+		}
 	}
 }

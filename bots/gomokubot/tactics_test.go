@@ -186,7 +186,7 @@ func TestWinsAtOnce(t *testing.T) {
 							ps.reset()
 							pat := shape
 							if me == gomoku.White {
-								pat = swapColours(shape)
+								pat = swapStones(shape)
 							}
 							if !ps.lay(t, lineCase{start, dir, pat}) {
 								continue
@@ -214,8 +214,8 @@ func TestWinsAtOnce(t *testing.T) {
 	}
 }
 
-// swapColours exchanges 'x' and 'o' in a pattern.
-func swapColours(s string) string {
+// swapStones exchanges 'x' and 'o' in a pattern.
+func swapStones(s string) string {
 	b := []byte(s)
 	for i, c := range b {
 		switch c {
@@ -398,12 +398,12 @@ func TestBlocksFour(t *testing.T) {
 					}
 					for _, me := range []gomoku.Stone{gomoku.White, gomoku.Black} {
 						ps.reset()
+						// The shapes are Black's fours: for Black to move
+						// they become White's.
 						pat := shape
 						if me == gomoku.Black {
-							pat = swapColours(shape) // the opponent's four
+							pat = swapStones(shape)
 						}
-						// The opponent's stones are 'x' in the shapes, so
-						// for Black to move they become White's.
 						if !ps.lay(t, lineCase{start, dir, pat}) {
 							continue
 						}
@@ -495,9 +495,9 @@ func TestWinBeforeBlock(t *testing.T) {
 			for si, shape := range fourShapes {
 				for _, me := range []gomoku.Stone{gomoku.Black, gomoku.White} {
 					ps.reset()
-					mine, theirs := shape, swapColours(fourShapes[(si+2)%5])
+					mine, theirs := shape, swapStones(fourShapes[(si+2)%5])
 					if me == gomoku.White {
-						mine, theirs = swapColours(shape), fourShapes[(si+2)%5]
+						mine, theirs = swapStones(shape), fourShapes[(si+2)%5]
 					}
 					from := gomoku.Point{X: 3, Y: 3}
 					if dir[1] < 0 {

@@ -23,13 +23,10 @@ type variant struct {
 func matchGames(t *testing.T, a, b variant, n int, size int, rule gomoku.Rule, budget time.Duration) float64 {
 	var mu sync.Mutex
 	score := 0.0
-	var wg sync.WaitGroup
-	jobs := make(chan int)
-	for w := 0; w < 2; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for g := range jobs {
+	t.Run(a.name, func(t *testing.T) {
+		for g := 0; g < 2*n; g++ {
+			t.Run(strconv.Itoa(g), func(t *testing.T) {
+				t.Parallel()
 				rng := rand.New(rand.NewPCG(uint64(g/2)+100, 9))
 				r := newReferee(size, size, rule)
 				c := size / 2
@@ -70,19 +67,18 @@ func matchGames(t *testing.T, a, b variant, n int, size int, rule gomoku.Rule, b
 				mu.Lock()
 				score += s
 				mu.Unlock()
-			}
-		}()
-	}
-	for g := 0; g < 2*n; g++ {
-		jobs <- g
-	}
-	close(jobs)
-	wg.Wait()
+			})
+		}
+	})
 	return score
 }
 
-// TestTuneMatch plays tuning matches when GOMOKU_TUNE is set to the
-// number of openings.
+// TestTuneMatch plays tuning matches between engine configurations on
+// 15x15 freestyle from random three-stone openings, each opening with both
+// colours. It runs only when GOMOKU_TUNE is set to the number of openings
+// (GOMOKU_MS sets the time per move, default 50 ms), e.g.
+//
+//	GOMOKU_TUNE=40 go test -run TestTuneMatch -v ./bots/gomokubot/
 func TestTuneMatch(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("GOMOKU_TUNE"))
 	if n == 0 {
@@ -98,4 +94,19 @@ func TestTuneMatch(t *testing.T) {
 		s := matchGames(t, v, base, n, 15, gomoku.Freestyle, time.Duration(ms)*time.Millisecond)
 		t.Logf("%s vs base: %.1f/%d (%v)", v.name, s, 2*n, time.Since(start).Round(time.Second))
 	}
+}
+
+// tuneVariants lists the configurations TestTuneMatch plays against the
+// defaults; edit it to try an idea.
+func tuneVariants() []variant {
+	var out []variant
+	add := func(name string, f func(t *tuning, w *weights)) {
+		t, w := defaultTuning(), defaultWeights()
+		f(&t, &w)
+		out = append(out, variant{name: name, tune: t, w: &w})
+	}
+	add("lmr", func(t *tuning, w *weights) { t.lmr = true })
+	add("vct6", func(t *tuning, w *weights) { t.vct = 6 })
+	add("open threes x1.5", func(t *tuning, w *weights) { w.pat[pF3] = w.pat[pF3] * 3 / 2 })
+	return out
 }

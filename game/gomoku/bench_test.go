@@ -40,81 +40,21 @@ func safeSquares() []Point {
 	return pts
 }
 
-func mirror(p Point) Point { return Point{benchSize - 1 - p.X, p.Y} }
-
-// echoPipeBrain answers TURN x,y (or a BOARD) with the mirror square.
-func echoPipeBrain() int {
-	in := bufio.NewReader(os.Stdin)
-	out := bufio.NewWriter(os.Stdout)
-	var last string
-	for {
-		line, err := in.ReadString('\n')
-		if err != nil {
-			return 0
-		}
-		line = strings.TrimSpace(line)
-		word, rest, _ := strings.Cut(line, " ")
-		reply := ""
-		switch word {
-		case "START", "RECTSTART", "RESTART":
-			reply = "OK"
-		case "ABOUT":
-			reply = `name="echo"`
-		case "TURN":
-			last = rest
-			fallthrough
-		case "DONE":
-			p, _ := ParsePoint(last)
-			reply = mirror(p).String()
-		case "END":
-			return 0
-		default:
-			if strings.Count(line, ",") == 2 { // a BOARD line
-				last = line[:strings.LastIndexByte(line, ',')]
-			}
-		}
-		if reply != "" {
-			out.WriteString(reply + "\r\n")
-			out.Flush()
-		}
+// echoBrain builds testdata/echobrain, the instant brain both sides of
+// each comparison run.
+func echoBrain(b *testing.B) string {
+	b.Helper()
+	exe := filepath.Join(b.TempDir(), "echobrain")
+	if out, err := exec.Command("go", "build", "-o", exe, "./testdata/echobrain").CombinedOutput(); err != nil {
+		b.Fatalf("build echo brain: %v\n%s", err, out)
 	}
-}
-
-// echoFileBrain reads PLOCHA.DAT and TAH.DAT and writes the first free
-// square of the brain's half.
-func echoFileBrain() int {
-	board, err := os.ReadFile(fileBoard)
-	if err != nil {
-		return 1
-	}
-	if _, err := os.ReadFile(fileTurn); err != nil {
-		return 1
-	}
-	rows := strings.Fields(string(board))
-	for _, p := range safeSquares() {
-		m := mirror(p)
-		if m.Y < len(rows) && m.X < len(rows[m.Y]) && rows[m.Y][m.X] == '-' {
-			os.WriteFile(fileTurn, []byte(m.String()+"\n"), 0o644)
-			return 0
-		}
-	}
-	return 1
-}
-
-func echoCommand(b *testing.B, mode string) *exec.Cmd {
-	exe, err := os.Executable()
-	if err != nil {
-		b.Fatal(err)
-	}
-	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), "ARENA_SCRIPTED_BRAIN="+mode)
-	return cmd
+	return exe
 }
 
 // BenchmarkPipeBare is the floor: one round trip over the pipes of the
 // echo brain.
 func BenchmarkPipeBare(b *testing.B) {
-	cmd := echoCommand(b, "echo-pipe")
+	cmd := exec.Command(echoBrain(b), "-pipe")
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
@@ -143,9 +83,8 @@ func BenchmarkPipeSeat(b *testing.B) { benchPipeSeat(b, false) }
 func BenchmarkPipeSeatPaused(b *testing.B) { benchPipeSeat(b, true) }
 
 func benchPipeSeat(b *testing.B, pause bool) {
-	exe, _ := os.Executable()
 	state, _ := NewState(Config{Width: benchSize, Height: benchSize})
-	seat := NewPipeSeat(state, White, SeatOptions{Args: []string{exe}, Env: []string{"ARENA_SCRIPTED_BRAIN=echo-pipe"}})
+	seat := NewPipeSeat(state, White, SeatOptions{Args: []string{echoBrain(b), "-pipe"}})
 	req := match.Request{Clock: match.Clock{Turn: time.Second, Match: time.Minute}, TimeLeft: time.Minute}
 	req.Deadline = time.Now().Add(time.Hour)
 	if _, err := seat.Start(context.Background(), req); err != nil {
@@ -194,11 +133,12 @@ func benchSeat(b *testing.B, state *State, seat match.Seat[Point], req match.Req
 // a folder holding the files and wait for it.
 func BenchmarkFileBare(b *testing.B) {
 	dir := b.TempDir()
+	exe := echoBrain(b)
 	os.WriteFile(filepath.Join(dir, fileBoard), []byte(strings.Repeat(strings.Repeat("-", benchSize)+"\n", benchSize)), 0o644)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		os.WriteFile(filepath.Join(dir, fileTurn), []byte("o\n"), 0o644)
-		cmd := echoCommand(b, "echo-file")
+		cmd := exec.Command(exe)
 		cmd.Dir = dir
 		if err := cmd.Run(); err != nil {
 			b.Fatal(err)
@@ -209,9 +149,8 @@ func BenchmarkFileBare(b *testing.B) {
 // BenchmarkFileSeat is the manager's path for one move of the file
 // protocol.
 func BenchmarkFileSeat(b *testing.B) {
-	exe, _ := os.Executable()
 	state, _ := NewState(Config{Width: benchSize, Height: benchSize})
-	seat := NewFileSeat(state, White, SeatOptions{Args: []string{exe}, Dir: b.TempDir(), Env: []string{"ARENA_SCRIPTED_BRAIN=echo-file"}})
+	seat := NewFileSeat(state, White, SeatOptions{Args: []string{echoBrain(b)}, Dir: b.TempDir()})
 	req := match.Request{Clock: match.Clock{Turn: time.Second, Match: time.Minute}, TimeLeft: time.Minute}
 	req.Deadline = time.Now().Add(time.Hour)
 	if _, err := seat.Start(context.Background(), req); err != nil {

@@ -22,10 +22,6 @@ func TestMain(m *testing.M) {
 		os.Exit(scriptedPipeBrain())
 	case "file":
 		os.Exit(scriptedFileBrain())
-	case "echo-pipe":
-		os.Exit(echoPipeBrain())
-	case "echo-file":
-		os.Exit(echoFileBrain())
 	}
 	code := m.Run()
 	if testBrainDir != "" {
