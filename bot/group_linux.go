@@ -174,14 +174,14 @@ func (g *Group) signal(sig syscall.Signal) {
 	}
 }
 
-// KillAll kills every process of the group and waits (briefly) until the
-// cgroup is empty.
+// KillAll kills every process of the group and waits (up to 200 ms) until
+// the cgroup is empty.
 func (g *Group) KillAll() {
 	g.signal(syscall.SIGKILL)
 	if g.dir == "" {
 		return
 	}
-	for i := 0; i < 200; i++ {
+	for i := 0; i < 1000; i++ {
 		pids := g.cgroupPids()
 		if len(pids) == 0 {
 			return
@@ -189,7 +189,7 @@ func (g *Group) KillAll() {
 		for _, pid := range pids {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
-		time.Sleep(time.Millisecond)
+		time.Sleep(200 * time.Microsecond)
 	}
 }
 

@@ -26,7 +26,7 @@ func newGomokuMatchCmd() *cobra.Command {
 		opening             string
 		protos              []string
 		endEmpty, maxMoves  int
-		folder              string
+		folder, workRoot    string
 		crlf, strict        bool
 	)
 	cmd := &cobra.Command{
@@ -97,9 +97,9 @@ Without --bot, arena's own brain plays itself.`,
 			if f.out, err = filepath.Abs(f.out); err != nil {
 				return fmt.Errorf("--out: %w", err)
 			}
-			work, err := os.MkdirTemp(f.out, ".work-")
+			work, err := bot.ScratchDir(workRoot, f.out, "arena-work-")
 			if err != nil {
-				return fmt.Errorf("--out: %w", err)
+				return fmt.Errorf("--work-dir: %w", err)
 			}
 			defer os.RemoveAll(work)
 			if folder == "" {
@@ -158,6 +158,7 @@ Without --bot, arena's own brain plays itself.`,
 	fl.IntVar(&endEmpty, "end-empty", 0, "end the game when this many squares are empty (Piskvork uses 25)")
 	fl.IntVar(&maxMoves, "max-moves", 0, "end the game as a draw after this many stones (0 = none)")
 	fl.StringVar(&folder, "folder", "", "persistent folder announced to brains in INFO folder (default OUT/persistent)")
+	fl.StringVar(&workRoot, "work-dir", "", "where the brains' working folders go (default: /dev/shm when it is a memory file system, else OUT)")
 	fl.BoolVar(&crlf, "crlf", false, "file protocol: write the .DAT files with CRLF line ends")
 	fl.BoolVar(&strict, "strict", false, "pipe protocol: a stray ERROR/UNKNOWN/OK line loses the game")
 	return cmd

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"arena/bot"
 	"arena/game"
 	"arena/match"
 )
@@ -38,6 +39,17 @@ func safeSquares() []Point {
 		}
 	}
 	return pts
+}
+
+// scratch is the folder the file benchmarks run in: the one the arena
+// itself picks for working folders.
+func scratch(b *testing.B) string {
+	dir, err := bot.ScratchDir("", b.TempDir(), "bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
 }
 
 // echoBrain builds testdata/echobrain, the instant brain both sides of
@@ -132,7 +144,7 @@ func benchSeat(b *testing.B, state *State, seat match.Seat[Point], req match.Req
 // BenchmarkFileBare is the floor of the file protocol: spawn the brain in
 // a folder holding the files and wait for it.
 func BenchmarkFileBare(b *testing.B) {
-	dir := b.TempDir()
+	dir := scratch(b)
 	exe := echoBrain(b)
 	os.WriteFile(filepath.Join(dir, fileBoard), []byte(strings.Repeat(strings.Repeat("-", benchSize)+"\n", benchSize)), 0o644)
 	b.ResetTimer()
@@ -150,7 +162,7 @@ func BenchmarkFileBare(b *testing.B) {
 // protocol.
 func BenchmarkFileSeat(b *testing.B) {
 	state, _ := NewState(Config{Width: benchSize, Height: benchSize})
-	seat := NewFileSeat(state, White, SeatOptions{Args: []string{echoBrain(b)}, Dir: b.TempDir()})
+	seat := NewFileSeat(state, White, SeatOptions{Args: []string{echoBrain(b)}, Dir: scratch(b)})
 	req := match.Request{Clock: match.Clock{Turn: time.Second, Match: time.Minute}, TimeLeft: time.Minute}
 	req.Deadline = time.Now().Add(time.Hour)
 	if _, err := seat.Start(context.Background(), req); err != nil {
