@@ -3,6 +3,7 @@ package gomokubot
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -134,17 +135,6 @@ func placements(w, h, n int, dir [2]int) []gomoku.Point {
 // scatter drops n stones of s at random empty squares that change
 // neither side's five squares, so the tested feature stays the only one.
 func (ps *position) scatter(t testing.TB, rng *rand.Rand, s gomoku.Stone, n int) {
-	same := func(a, b []gomoku.Point) bool {
-		if len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if a[i] != b[i] {
-				return false
-			}
-		}
-		return true
-	}
 	winsB, winsW := ps.winsFor(gomoku.Black), ps.winsFor(gomoku.White)
 	for tries := 0; n > 0 && tries < 50; tries++ {
 		p := gomoku.Point{X: rng.IntN(ps.r.w), Y: rng.IntN(ps.r.h)}
@@ -152,7 +142,7 @@ func (ps *position) scatter(t testing.TB, rng *rand.Rand, s gomoku.Stone, n int)
 			continue
 		}
 		ps.r.cells[p.Y*ps.r.w+p.X] = s
-		ok := same(winsB, ps.winsFor(gomoku.Black)) && same(winsW, ps.winsFor(gomoku.White))
+		ok := slices.Equal(winsB, ps.winsFor(gomoku.Black)) && slices.Equal(winsW, ps.winsFor(gomoku.White))
 		ps.r.cells[p.Y*ps.r.w+p.X] = gomoku.Empty
 		if !ok {
 			continue

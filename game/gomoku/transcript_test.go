@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -101,7 +102,7 @@ func TestTranscripts(t *testing.T) {
 				if out.Result.Winner != g.winner || out.Result.Reason != g.reason {
 					t.Fatalf("result %+v, want winner %d by %s", out.Result, g.winner, g.reason)
 				}
-				if g.scoresBW != nil && !equalInts(out.Result.Scores, g.scoresBW) {
+				if g.scoresBW != nil && !slices.Equal(out.Result.Scores, g.scoresBW) {
 					t.Fatalf("scores %v, want %v", out.Result.Scores, g.scoresBW)
 				}
 				for _, m := range out.Moves {
@@ -139,16 +140,4 @@ func golden(t *testing.T, path, got string) {
 	if got != string(want) {
 		t.Errorf("%s differs from what the manager sent:\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
