@@ -117,7 +117,8 @@ Without --bot, arena's own brain plays itself.`,
 			s := &series{
 				game: "gomoku", players: players, games: f.games, json: f.json,
 				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(),
-				terminal: cmd.ErrOrStderr() == os.Stderr && isTerminal(os.Stderr),
+				terminal:    cmd.ErrOrStderr() == os.Stderr && isTerminal(os.Stderr),
+				summaryFile: filepath.Join(f.out, name+"-summary.txt"),
 			}
 			if !f.json {
 				s.stdout = cmd.ErrOrStderr()

@@ -133,6 +133,9 @@ func TestMatchJSON(t *testing.T) {
 	if data, _ := os.ReadFile(logs[0]); !strings.Contains(string(data), "> START 15") || !strings.Contains(string(data), "< OK") {
 		t.Errorf("transcript lacks the START exchange:\n%s", data)
 	}
+	if sums, _ := filepath.Glob(filepath.Join(out, "*-summary.txt")); len(sums) != 1 {
+		t.Errorf("want one summary file, got %v", sums)
+	}
 	if !strings.Contains(stderr, "points") || !strings.Contains(stderr, "builtin") {
 		t.Errorf("no summary table on stderr:\n%s", stderr)
 	}

@@ -29,6 +29,8 @@ type series struct {
 	stdout   io.Writer
 	stderr   io.Writer
 	terminal bool // stderr is a terminal: draw a live progress bar
+	// summaryFile, if set, also receives the final standings table.
+	summaryFile string
 }
 
 // summaryLine is the JSON object printed for every finished game.
@@ -65,7 +67,7 @@ func (s *series) run(ctx context.Context) error {
 			prog.clear()
 			if errors.Is(err, context.Canceled) {
 				fmt.Fprintf(s.stderr, "interrupted: %d of %d games finished\n", i, s.games)
-				s.summary(tallies)
+				s.summary(s.stderr, tallies)
 				return err
 			}
 			return fmt.Errorf("game %d: %w", i+1, err)
@@ -79,7 +81,14 @@ func (s *series) run(ctx context.Context) error {
 		prog.gameOver(i+1, rec, tallies)
 	}
 	prog.clear()
-	s.summary(tallies)
+	s.summary(s.stderr, tallies)
+	if s.summaryFile != "" {
+		var b strings.Builder
+		s.summary(&b, tallies)
+		if err := game.WriteFileAtomic(s.summaryFile, []byte(b.String())); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -123,7 +132,7 @@ func (s *series) emit(rec *game.Record, path string) error {
 
 // summary prints the standings table and, for two players, the Elo
 // difference the score implies with its 95 % interval.
-func (s *series) summary(tallies []tally) {
+func (s *series) summary(out io.Writer, tallies []tally) {
 	order := make([]int, len(s.players))
 	for i := range order {
 		order[i] = i
@@ -131,7 +140,7 @@ func (s *series) summary(tallies []tally) {
 	points := func(t tally) float64 { return float64(t.Wins) + float64(t.Draws)/2 }
 	sort.SliceStable(order, func(a, b int) bool { return points(tallies[order[a]]) > points(tallies[order[b]]) })
 
-	w := tabwriter.NewWriter(s.stderr, 0, 0, 2, ' ', 0)
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "player\tgames\twins\tdraws\tlosses\tpoints\ttimeout\tcrash\tillegal\tprotocol\tmemory\tms/move")
 	for _, i := range order {
 		t := tallies[i]
@@ -149,7 +158,7 @@ func (s *series) summary(tallies []tally) {
 		t := tallies[0]
 		if n := t.Wins + t.Draws + t.Losses; n > 0 {
 			diff, margin := eloDiff(t.Wins, t.Draws, t.Losses)
-			fmt.Fprintf(s.stderr, "%s vs %s: %s\n", s.players[0].Name, s.players[1].Name, formatElo(diff, margin))
+			fmt.Fprintf(out, "%s vs %s: %s\n", s.players[0].Name, s.players[1].Name, formatElo(diff, margin))
 		}
 	}
 }
