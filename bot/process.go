@@ -74,10 +74,9 @@ type Process struct {
 	r, w   int
 	skipLF bool // the last line ended in CR: drop a following LF
 
-	done    chan struct{} // closed when the process has been reaped
-	state   *os.ProcessState
-	started time.Time
-	paused  bool
+	done   chan struct{} // closed when the process has been reaped
+	state  *os.ProcessState
+	paused bool
 }
 
 // Start launches the bot in its own process group.
@@ -136,7 +135,6 @@ func Start(cfg Config) (*Process, error) {
 		cmd.Stdout = errW
 	}
 
-	p.started = time.Now()
 	err = p.group.start(cmd)
 	for _, f := range closeAfterStart {
 		f.Close()
@@ -190,9 +188,6 @@ func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
 // Group returns the group the process belongs to.
 func (p *Process) Group() *Group { return p.group }
-
-// Started returns when the process was started.
-func (p *Process) Started() time.Time { return p.started }
 
 // WriteString sends text to the bot's stdin, giving up at the deadline
 // (a bot that does not read cannot block the arena).
@@ -325,7 +320,8 @@ func (p *Process) ExitCode() int {
 	}
 }
 
-// UserTime returns the CPU time the reaped process used (user + system).
+// CPUTime returns the CPU time (user + system) the reaped process and
+// the children it waited for used; 0 while it runs.
 func (p *Process) CPUTime() time.Duration {
 	select {
 	case <-p.done:

@@ -47,6 +47,8 @@ type PlayerRecord struct {
 	// PeakMemory is the most memory the player's processes used, in
 	// bytes, where the machine measures it.
 	PeakMemory int64 `json:"peak_memory,omitempty"`
+	// CPUMs is the processor time the player's processes used.
+	CPUMs float64 `json:"cpu_ms,omitempty"`
 }
 
 // MoveRecord is one move: who made it, in the game's notation, how long

@@ -84,6 +84,7 @@ type Farewell struct {
 	Stderr     string   // the last part of its stderr
 	Exit       string   // how its process ended
 	PeakMemory int64    // bytes, where the machine measures it (0 otherwise)
+	CPU        time.Duration
 }
 
 // Clock holds the time controls of a game, applied to each side.
@@ -222,7 +223,7 @@ func (m *runner[M]) loop(ctx context.Context) {
 			return
 		}
 		if len(sides) == 1 {
-			m.turn(ctx, sides[0])
+			m.ask(ctx, sides[0])()
 			continue
 		}
 		var wg sync.WaitGroup
@@ -240,9 +241,6 @@ func (m *runner[M]) loop(ctx context.Context) {
 		}
 	}
 }
-
-// turn asks one side and applies its answer.
-func (m *runner[M]) turn(ctx context.Context, side int) { m.ask(ctx, side)() }
 
 // ask gets a side's answer and returns the step that applies it to the
 // referee (run in side order, after all simultaneous answers are in).

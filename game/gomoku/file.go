@@ -47,6 +47,7 @@ type FileSeat struct {
 	mu   sync.Mutex // guards proc against Kill from another goroutine
 	proc *bot.Process
 	last *bot.Process
+	cpu  time.Duration // over all moves
 }
 
 // NewFileSeat prepares a seat for side me. opts.Dir must exist; the brain
@@ -90,6 +91,7 @@ func (s *FileSeat) Move(ctx context.Context, req match.Request) (match.Reply[Poi
 	s.group.KillAll()
 	s.setProc(nil)
 	s.last = p
+	s.cpu += p.CPUTime()
 
 	reply := match.Reply[Point]{Output: s.readMsg()}
 	for _, line := range reply.Output {
@@ -293,7 +295,7 @@ func (s *FileSeat) Finish(ctx context.Context, res game.Result, grace time.Durat
 		return match.Farewell{PeakMemory: peak}
 	}
 	f := farewell(s.last, nil)
-	f.PeakMemory = peak
+	f.PeakMemory, f.CPU = peak, s.cpu
 	return f
 }
 

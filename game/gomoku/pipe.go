@@ -95,7 +95,7 @@ func (s *PipeSeat) greeting() match.Greeting {
 // expectOK reads the answer to START: OK, or ERROR with the brain's reason.
 func (s *PipeSeat) expectOK(deadline time.Time, cmd string) error {
 	for {
-		line, err := s.readLine(deadline)
+		line, err := s.proc.ReadLine(deadline)
 		if err != nil {
 			return s.explain(err, "no OK to "+cmd)
 		}
@@ -118,7 +118,7 @@ func (s *PipeSeat) expectOK(deadline time.Time, cmd string) error {
 // readAbout reads the answer to ABOUT: key="value" pairs, or UNKNOWN.
 func (s *PipeSeat) readAbout(deadline time.Time) error {
 	for {
-		line, err := s.readLine(deadline)
+		line, err := s.proc.ReadLine(deadline)
 		if err != nil {
 			return s.explain(err, "no answer to ABOUT")
 		}
@@ -229,7 +229,7 @@ func parseReply(line string) (replyKind, Point) {
 func (s *PipeSeat) readMove(deadline time.Time) (Point, error) {
 	var suggested *Point
 	for {
-		line, err := s.readLine(deadline)
+		line, err := s.proc.ReadLine(deadline)
 		if err != nil {
 			return Point{}, s.explain(err, "no move")
 		}
@@ -276,11 +276,6 @@ func (s *PipeSeat) explain(err error, what string) error {
 	return err
 }
 
-// readLine reads one line, skipping nothing.
-func (s *PipeSeat) readLine(deadline time.Time) (string, error) {
-	return s.proc.ReadLine(deadline)
-}
-
 // send writes lines, each ended with CRLF, in one write.
 func (s *PipeSeat) send(deadline time.Time, lines ...string) error {
 	b := s.buf[:0]
@@ -314,7 +309,7 @@ func (s *PipeSeat) Finish(ctx context.Context, res game.Result, grace time.Durat
 	peak := s.proc.Group().PeakMemory()
 	s.proc.Close()
 	f := farewell(s.proc, s.out.take())
-	f.PeakMemory = peak
+	f.PeakMemory, f.CPU = peak, s.proc.CPUTime()
 	return f
 }
 

@@ -134,6 +134,7 @@ func makeRecord(mc MatchConfig, g Game, seating []int, state *State, out match.O
 		pr.Stderr = rep.Farewell.Stderr
 		pr.Exit = rep.Farewell.Exit
 		pr.PeakMemory = rep.Farewell.PeakMemory
+		pr.CPUMs = float64(rep.Farewell.CPU.Microseconds()) / 1000
 		pr.TimeMs = float64(rep.Time.Microseconds()) / 1000
 	}
 	if !out.Result.Draw() {
