@@ -183,11 +183,15 @@ func TestClockVerdicts(t *testing.T) {
 		reason game.Reason
 		moves  int
 	}{
-		{"within the turn limit", Clock{Turn: 50 * ms}, []step{{delay: 10 * ms, move: 1}}, "target", 5},
+		{"within the turn limit", Clock{Turn: 300 * ms}, []step{{delay: 10 * ms, move: 1}}, "target", 5},
 		{"late but within tolerance", Clock{Turn: 20 * ms, Tolerance: 200 * ms}, []step{{delay: 60 * ms, move: 1}}, "target", 5},
 		{"late beyond tolerance", Clock{Turn: 20 * ms, Tolerance: 10 * ms}, []step{{delay: 80 * ms, move: 1}}, game.ReasonTimeout, 0},
-		{"match time runs out", Clock{Match: 100 * ms, Tolerance: 5 * ms}, []step{{delay: 40 * ms, move: 1}, {delay: 40 * ms, move: 1}, {delay: 40 * ms, move: 1}}, game.ReasonTimeout, 4},
-		{"increment keeps the clock alive", Clock{Match: 50 * ms, Increment: 40 * ms, Tolerance: 5 * ms}, []step{{delay: 30 * ms, move: 1}, {delay: 30 * ms, move: 1}, {delay: 30 * ms, move: 1}}, "target", 5},
+		// 300 ms for the game: two moves of 120 ms leave 60 ms, the third
+		// overruns it.
+		{"match time runs out", Clock{Match: 300 * ms, Tolerance: 20 * ms}, []step{{delay: 120 * ms, move: 1}, {delay: 120 * ms, move: 1}, {delay: 120 * ms, move: 1}}, game.ReasonTimeout, 4},
+		// 150 ms alone would not hold three moves of 90 ms; 120 ms more
+		// before each does.
+		{"increment keeps the clock alive", Clock{Match: 150 * ms, Increment: 120 * ms, Tolerance: 5 * ms}, []step{{delay: 90 * ms, move: 1}, {delay: 90 * ms, move: 1}, {delay: 90 * ms, move: 1}}, "target", 5},
 		{"illegal move", Clock{}, []step{{move: -1}}, game.ReasonIllegal, 0},
 		{"crash", Clock{}, []step{{err: &bot.ExitError{Status: "exit status 3"}}}, game.ReasonCrash, 0},
 		{"memory", Clock{}, []step{{err: &bot.ExitError{Status: "killed by signal killed", OOM: true}}}, game.ReasonMemory, 0},
@@ -251,7 +255,7 @@ func TestStartupTimeout(t *testing.T) {
 func TestSimultaneous(t *testing.T) {
 	seats := []*fakeSeat{{}, {}, {}}
 	for _, s := range seats {
-		s.steps = []step{{delay: 30 * time.Millisecond, move: 1}, {delay: 30 * time.Millisecond, move: 1}}
+		s.steps = []step{{delay: 100 * time.Millisecond, move: 1}, {delay: 100 * time.Millisecond, move: 1}}
 	}
 	seats[2].steps[1].move = 5
 	ref := newCount(3, 3, true)
@@ -260,8 +264,9 @@ func TestSimultaneous(t *testing.T) {
 	if out.Result.Winner != 2 || len(out.Moves) < 6 {
 		t.Fatalf("result %+v after %d moves", out.Result, len(out.Moves))
 	}
-	// Each turn's three answers were asked for at the same time.
-	if took := time.Since(t0); took > 150*time.Millisecond {
+	// Each turn's three answers were asked for at the same time: one by
+	// one, the two turns would take 600 ms.
+	if took := time.Since(t0); took > 450*time.Millisecond {
 		t.Fatalf("simultaneous moves took %v, as if asked one by one", took)
 	}
 }

@@ -31,7 +31,7 @@ func TestIdleBrainIsPaused(t *testing.T) {
 			dir := testBrain(t)
 			state, _ := NewState(Config{Width: 15, Height: 15})
 			black := NewPipeSeat(state, Black, SeatOptions{Args: []string{filepath.Join(dir, "pbrain-tb"), "--seed=1"}})
-			white := NewPipeSeat(state, White, SeatOptions{Args: []string{filepath.Join(dir, "pbrain-tb"), "--seed=2", "--delay=300ms"}})
+			white := NewPipeSeat(state, White, SeatOptions{Args: []string{filepath.Join(dir, "pbrain-tb"), "--seed=2", "--delay=800ms"}})
 			seen := make(chan string, 10)
 			cfg := match.Config{
 				Clock:  generous,
@@ -39,7 +39,7 @@ func TestIdleBrainIsPaused(t *testing.T) {
 				OnMove: func(ev match.MoveEvent) {
 					if ev.Move.Side == 0 && ev.Ply < 6 {
 						go func() {
-							time.Sleep(150 * time.Millisecond)
+							time.Sleep(100 * time.Millisecond)
 							seen <- procState(black.Pid())
 						}()
 					}
