@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"arena/bot"
@@ -44,10 +43,9 @@ type FileSeat struct {
 	eol   string
 	buf   bytes.Buffer
 
-	mu   sync.Mutex // guards proc against Kill from another goroutine
-	proc *bot.Process
-	last *bot.Process
-	cpu  time.Duration // over all moves
+	running               // the brain during a move, for Kill
+	last    *bot.Process  // the brain of the last move
+	cpu     time.Duration // over all moves
 }
 
 // NewFileSeat prepares a seat for side me. opts.Dir must exist; the brain
@@ -85,11 +83,11 @@ func (s *FileSeat) Move(ctx context.Context, req match.Request) (match.Reply[Poi
 	if err != nil {
 		return match.Reply[Point]{}, game.Fault{Reason: game.ReasonCrash, Detail: err.Error()}
 	}
-	s.setProc(p)
+	s.running.set(p)
 	finished := s.wait(ctx, p, req.Deadline)
 	p.Kill() // whatever it left running in its process group
 	s.group.KillAll()
-	s.setProc(nil)
+	s.running.set(nil)
 	s.last = p
 	s.cpu += p.CPUTime()
 
@@ -98,20 +96,13 @@ func (s *FileSeat) Move(ctx context.Context, req match.Request) (match.Reply[Poi
 		s.opts.Transcript.Log('<', fileMsg+": "+line)
 	}
 	if s.group.MemoryExceeded() {
-		return reply, game.Fault{Reason: game.ReasonMemory,
-			Detail: "exceeded its memory limit of " + strconv.FormatInt(s.opts.MemoryLimit, 10) + " bytes"}
+		return reply, memoryFault(s.opts.MemoryLimit)
 	}
 	if !finished {
 		return reply, fmt.Errorf("did not exit in time: %w", bot.ErrTimeout)
 	}
 	reply.Move, err = s.readMove(p)
 	return reply, err
-}
-
-func (s *FileSeat) setProc(p *bot.Process) {
-	s.mu.Lock()
-	s.proc = p
-	s.mu.Unlock()
 }
 
 // wait waits for the brain to exit; false means the deadline (or the
@@ -297,14 +288,4 @@ func (s *FileSeat) Finish(ctx context.Context, res game.Result, grace time.Durat
 	f := farewell(s.last, nil)
 	f.PeakMemory, f.CPU = peak, s.cpu
 	return f
-}
-
-// Kill ends a running brain at once; it may be called from any goroutine.
-func (s *FileSeat) Kill() {
-	s.mu.Lock()
-	p := s.proc
-	s.mu.Unlock()
-	if p != nil {
-		p.Kill()
-	}
 }

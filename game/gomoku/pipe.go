@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"arena/bot"
@@ -20,13 +19,12 @@ import (
 // OK/ERROR/UNKNOWN lines are kept and skipped, SUGGEST is answered with
 // PLAY.
 type PipeSeat struct {
-	state *State
-	me    Stone
-	opts  SeatOptions
-	out   output
-
-	mu   sync.Mutex // guards proc against Kill from another goroutine
-	proc *bot.Process
+	state   *State
+	me      Stone
+	opts    SeatOptions
+	out     output
+	proc    *bot.Process // used by the seat's own goroutine
+	running              // the same, for Kill from elsewhere
 
 	// known is how many moves of the history the brain knows (after
 	// START it knows the empty board; then its own answers and what it
@@ -58,9 +56,8 @@ func (s *PipeSeat) Start(ctx context.Context, req match.Request) (match.Greeting
 	if err != nil {
 		return match.Greeting{}, game.Fault{Reason: game.ReasonCrash, Detail: err.Error()}
 	}
-	s.mu.Lock()
 	s.proc = p
-	s.mu.Unlock()
+	s.running.set(p)
 	cfg := s.state.Config()
 	start := "START " + strconv.Itoa(cfg.Width)
 	if cfg.Width != cfg.Height {
@@ -95,21 +92,16 @@ func (s *PipeSeat) greeting() match.Greeting {
 // expectOK reads the answer to START: OK, or ERROR with the brain's reason.
 func (s *PipeSeat) expectOK(deadline time.Time, cmd string) error {
 	for {
-		line, err := s.proc.ReadLine(deadline)
+		line, kind, _, err := s.readReply(deadline)
 		if err != nil {
 			return s.explain(err, "no OK to "+cmd)
 		}
-		word, _ := splitWord(line)
-		switch word {
-		case "OK":
+		switch {
+		case kind == replyStray && isOK(line):
 			return nil
-		case "ERROR", "UNKNOWN":
+		case kind == replyStray:
 			return protocolFault("brain refused %s: %s", cmd, strings.TrimSpace(line))
-		case "MESSAGE", "DEBUG", "":
-			if word != "" {
-				s.out.add(line)
-			}
-		default:
+		case kind != replyMessage:
 			return protocolFault("answered %q to %s, want OK", clip(line), cmd)
 		}
 	}
@@ -118,23 +110,41 @@ func (s *PipeSeat) expectOK(deadline time.Time, cmd string) error {
 // readAbout reads the answer to ABOUT: key="value" pairs, or UNKNOWN.
 func (s *PipeSeat) readAbout(deadline time.Time) error {
 	for {
-		line, err := s.proc.ReadLine(deadline)
-		if err != nil {
+		line, kind, _, err := s.readReply(deadline)
+		switch {
+		case err != nil:
 			return s.explain(err, "no answer to ABOUT")
-		}
-		word, _ := splitWord(line)
-		switch word {
-		case "":
-		case "MESSAGE", "DEBUG":
-			s.out.add(line)
-		case "UNKNOWN", "ERROR", "OK":
+		case kind == replyStray:
 			s.out.add(line)
 			return nil
-		default:
+		case kind != replyMessage:
 			s.about = strings.TrimSpace(line)
 			return nil
 		}
 	}
+}
+
+// readReply reads the next line that is not blank, logs MESSAGE and DEBUG
+// lines with the move, and classifies it.
+func (s *PipeSeat) readReply(deadline time.Time) (string, replyKind, Point, error) {
+	for {
+		line, err := s.proc.ReadLine(deadline)
+		if err != nil {
+			return "", replyBad, Point{}, err
+		}
+		kind, p := parseReply(line)
+		if kind == replyMessage {
+			s.out.add(line)
+		}
+		if kind != replyEmpty {
+			return line, kind, p, nil
+		}
+	}
+}
+
+func isOK(line string) bool {
+	word, _ := splitWord(line)
+	return word == "OK"
 }
 
 // Move sends time_left and the position (TURN with the opponent's last
@@ -150,7 +160,7 @@ func (s *PipeSeat) Move(ctx context.Context, req match.Request) (match.Reply[Poi
 	}
 	p, err := s.readMove(req.Deadline)
 	if err == nil && s.proc.Group().MemoryExceeded() {
-		err = game.Fault{Reason: game.ReasonMemory, Detail: "exceeded its memory limit of " + strconv.FormatInt(s.opts.MemoryLimit, 10) + " bytes"}
+		err = memoryFault(s.opts.MemoryLimit)
 	}
 	s.known = len(moves) + 1
 	return match.Reply[Point]{Move: p, Output: s.out.take()}, err
@@ -229,15 +239,12 @@ func parseReply(line string) (replyKind, Point) {
 func (s *PipeSeat) readMove(deadline time.Time) (Point, error) {
 	var suggested *Point
 	for {
-		line, err := s.proc.ReadLine(deadline)
+		line, kind, p, err := s.readReply(deadline)
 		if err != nil {
 			return Point{}, s.explain(err, "no move")
 		}
-		kind, p := parseReply(line)
 		switch kind {
-		case replyEmpty:
 		case replyMessage:
-			s.out.add(line)
 		case replyStray:
 			s.out.add(line)
 			s.stray = line
@@ -327,24 +334,12 @@ func (s *PipeSeat) Resume() {
 	}
 }
 
-// Kill ends the brain at once; it may be called from any goroutine.
-func (s *PipeSeat) Kill() {
-	s.mu.Lock()
-	p := s.proc
-	s.mu.Unlock()
-	if p != nil {
-		p.Kill()
-	}
-}
-
 // Pid returns the brain's process (group) id, 0 before Start.
 func (s *PipeSeat) Pid() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.proc == nil {
-		return 0
+	if p := s.running.get(); p != nil {
+		return p.Pid()
 	}
-	return s.proc.Pid()
+	return 0
 }
 
 // splitWord returns the first word of a line in upper case (commands are

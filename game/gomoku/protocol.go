@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"arena/bot"
@@ -130,6 +131,38 @@ func (o *output) take() []string {
 
 func protocolFault(format string, args ...any) game.Fault {
 	return game.Fault{Reason: game.ReasonProtocol, Detail: fmt.Sprintf(format, args...)}
+}
+
+// memoryFault is the verdict on a brain its memory limit stopped.
+func memoryFault(limit int64) game.Fault {
+	return game.Fault{Reason: game.ReasonMemory, Detail: "exceeded its memory limit of " + strconv.FormatInt(limit, 10) + " bytes"}
+}
+
+// running holds a seat's brain process while it runs, so that Kill,
+// called from another goroutine when a match is cancelled, can reach it.
+type running struct {
+	mu   sync.Mutex
+	proc *bot.Process
+}
+
+func (r *running) set(p *bot.Process) {
+	r.mu.Lock()
+	r.proc = p
+	r.mu.Unlock()
+}
+
+func (r *running) get() *bot.Process {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.proc
+}
+
+// Kill ends the running brain at once; it may be called from any
+// goroutine.
+func (r *running) Kill() {
+	if p := r.get(); p != nil {
+		p.Kill()
+	}
 }
 
 // farewell gathers what is left of a process after it has been killed.
