@@ -191,16 +191,8 @@ func (m *runner[M]) startAll(ctx context.Context) bool {
 			req.TurnLimit = lim
 			t0 := time.Now()
 			g, err := s.Start(ctx, req)
-			took := time.Since(t0)
 			m.out.Sides[i].Greeting = g
-			m.out.Sides[i].Time += took
-			if m.cfg.Clock.Match > 0 {
-				m.left[i] -= took
-			}
-			if err == nil && took > lim+m.cfg.Clock.Tolerance {
-				err = fmt.Errorf("%w: start-up took %v", bot.ErrTimeout, took.Round(time.Millisecond))
-			}
-			errs[i] = err
+			errs[i] = m.charge(i, time.Since(t0), lim, err)
 		}()
 	}
 	wg.Wait()
@@ -269,14 +261,7 @@ func (m *runner[M]) ask(ctx context.Context, side int) func() {
 	if pausable {
 		pauser.Pause()
 	}
-	m.out.Sides[side].Time += took
-	if clock.Match > 0 {
-		m.left[side] -= took
-	}
-	if err == nil && limit > 0 && took > limit+clock.Tolerance {
-		err = fmt.Errorf("%w: answered after %v (limit %v + tolerance %v)", bot.ErrTimeout,
-			took.Round(time.Millisecond), limit, clock.Tolerance)
-	}
+	err = m.charge(side, took, limit, err)
 	rec := game.MoveRecord{Side: side, Output: reply.Output, TimeMs: float64(took.Microseconds()) / 1000}
 	return func() {
 		if ctx.Err() != nil {
@@ -296,6 +281,20 @@ func (m *runner[M]) ask(ctx context.Context, side int) func() {
 			m.cfg.OnMove(MoveEvent{Ply: len(m.out.Moves), Move: rec})
 		}
 	}
+}
+
+// charge books time a side spent on its clock and turns an answer that
+// came after limit + tolerance into a timeout (limit 0: no limit).
+func (m *runner[M]) charge(side int, took, limit time.Duration, err error) error {
+	m.out.Sides[side].Time += took
+	if m.cfg.Clock.Match > 0 {
+		m.left[side] -= took
+	}
+	if err == nil && limit > 0 && took > limit+m.cfg.Clock.Tolerance {
+		err = fmt.Errorf("%w: answered after %v (limit %v + tolerance %v)", bot.ErrTimeout,
+			took.Round(time.Millisecond), limit, m.cfg.Clock.Tolerance)
+	}
+	return err
 }
 
 func (m *runner[M]) request(side int, limit time.Duration) Request {
