@@ -58,6 +58,10 @@ type MoveRecord struct {
 	Move   string   `json:"move"`
 	TimeMs float64  `json:"ms"`
 	Output []string `json:"output,omitempty"`
+	// Effect is what the move did by the game's rules, in the game's own
+	// JSON (a laser's path, captured areas, the score after it), for
+	// replaying without re-running the referee.
+	Effect json.RawMessage `json:"effect,omitempty"`
 }
 
 // FirstPlayer returns the index of the player who moved first.

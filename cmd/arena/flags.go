@@ -26,6 +26,7 @@ type matchFlags struct {
 	ponder    bool
 	name      string
 	debug     bool
+	workDir   string
 }
 
 func (f *matchFlags) register(cmd *cobra.Command, turn, matchTime time.Duration) {
@@ -43,6 +44,7 @@ func (f *matchFlags) register(cmd *cobra.Command, turn, matchTime time.Duration)
 	fl.BoolVar(&f.ponder, "ponder", false, "let bots think while the opponent is on move (otherwise they are paused)")
 	fl.StringVar(&f.name, "name", "", "name of this match, the prefix of game ids (default: game and time)")
 	fl.BoolVar(&f.debug, "debug", false, "write every line to and from each bot, with times, to OUT/ID-PLAYER.log")
+	fl.StringVar(&f.workDir, "work-dir", "", "where the bots' working folders go (default: /dev/shm when it is a memory file system, else OUT)")
 }
 
 func (f *matchFlags) clock() (match.Clock, error) {

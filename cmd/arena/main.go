@@ -11,9 +11,6 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
-
-	"arena/game"
-	"arena/game/gomoku"
 )
 
 func main() {
@@ -34,18 +31,12 @@ func newRoot() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newMatchCmd(), newBotCmd(), newGamesCmd())
-	return root
-}
-
-// games is the registry of the games this arena plays.
-func games() *game.Registry {
-	var r game.Registry
-	for _, info := range []game.Info{gomoku.Info()} {
-		if err := r.Register(info); err != nil {
-			panic(err) // two games of one name is a programming error
+	for _, d := range drivers() {
+		if d.commands != nil {
+			root.AddCommand(d.commands()...)
 		}
 	}
-	return &r
+	return root
 }
 
 func newGamesCmd() *cobra.Command {
@@ -69,7 +60,9 @@ func newMatchCmd() *cobra.Command {
 		Use:   "match GAME",
 		Short: "Play games between two bots and report the score",
 	}
-	cmd.AddCommand(newGomokuMatchCmd())
+	for _, d := range drivers() {
+		cmd.AddCommand(newMatchGameCmd(d))
+	}
 	return cmd
 }
 
@@ -78,6 +71,10 @@ func newBotCmd() *cobra.Command {
 		Use:   "bot GAME",
 		Short: "Run one of arena's own bots on stdin/stdout (or the game's file protocol)",
 	}
-	cmd.AddCommand(newGomokuBotCmd())
+	for _, d := range drivers() {
+		if d.bot != nil {
+			cmd.AddCommand(d.bot())
+		}
+	}
 	return cmd
 }

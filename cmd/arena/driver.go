@@ -1,0 +1,228 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"arena/bot"
+	"arena/game"
+	"arena/match"
+)
+
+// A driver is everything the generic commands (match, tournament, bot,
+// games) need to know about one game. Each game has one file in this
+// package that builds its driver (gomoku.go, khet.go, ...); nothing else
+// in the CLI names a game.
+type driver struct {
+	info game.Info
+	// short and long describe "arena match GAME"; example shows it used.
+	short, long, example string
+	// turnTime and matchTime are the game's default clocks.
+	turnTime, matchTime time.Duration
+	// flags registers the game's own options (board size, rule, map ...)
+	// on a match or tournament command. The returned function runs after
+	// the flags are parsed and builds the runner that plays the games.
+	flags func(fs *pflag.FlagSet) func(env runEnv) (runner, error)
+	// defaultBots are the --bot values used when none are given.
+	defaultBots []string
+	// bot is "arena bot GAME": arena's own player for the game.
+	bot func() *cobra.Command
+	// commands are extra top-level commands of the game ("arena ants ...").
+	commands func() []*cobra.Command
+}
+
+// drivers lists every game arena plays, in the order "arena games" shows them.
+func drivers() []driver {
+	return []driver{gomokuDriver()}
+}
+
+// games is the registry of the games this arena plays.
+func games() *game.Registry {
+	var r game.Registry
+	for _, d := range drivers() {
+		if err := r.Register(d.info); err != nil {
+			panic(err) // two games of one name is a programming error
+		}
+	}
+	return &r
+}
+
+// runEnv is what the shared flags say, handed to a game's runner.
+type runEnv struct {
+	// players are all bots of the match or tournament; a job picks
+	// which of them play one game.
+	players []player
+	clock   match.Clock
+	memory  int64 // bytes per bot, 0 = none
+	ponder  bool
+	seed    int64
+	out     string // absolute folder for records, created
+	work    string // scratch folder for bots' working folders, created, removed at the end
+	debug   bool
+}
+
+// A runner plays single games of one game with options fixed by flags.
+// Runners are safe for concurrent use: a tournament plays several
+// games at once.
+type runner interface {
+	// Openings is how many distinct starting positions (openings, maps,
+	// setups) the runner cycles through; at least 1.
+	Openings() int
+	// Play plays one game to its end, writes its files into env.out
+	// and returns its record and the path of its JSON record. An error
+	// means the game could not be played or saved (never a bot's
+	// fault: that is a result).
+	Play(ctx context.Context, job job) (*game.Record, string, error)
+}
+
+// job is one game to play.
+type job struct {
+	ID string
+	// Seats maps seat to player index (into runEnv.players). For
+	// two-player games seat 0 moves first.
+	Seats []int
+	// Opening is the index of the starting position, taken modulo
+	// Openings().
+	Opening int
+	// Seed makes the game's random choices (Ants' engine seed, random
+	// crosses ...) repeatable; 0 lets the runner choose.
+	Seed int64
+	// OnMove, if set, is called after every move or turn with its
+	// number (for progress bars and live views).
+	OnMove func(ply int)
+	// Transcripts, if set, gives each player's debug transcript.
+	Transcripts func(player int) *bot.Transcript
+}
+
+// newMatchGameCmd builds "arena match GAME" for a driver: a series of
+// games between the same bots, colours (seats) alternating.
+func newMatchGameCmd(d driver) *cobra.Command {
+	var f matchFlags
+	var build func(env runEnv) (runner, error)
+	cmd := &cobra.Command{
+		Use:     d.info.Name,
+		Short:   d.short,
+		Long:    d.long,
+		Example: d.example,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			env, cleanup, err := f.env(d)
+			if err != nil {
+				return err
+			}
+			defer cleanup()
+			r, err := build(env)
+			if err != nil {
+				return err
+			}
+			name := f.matchName(d.info.Name)
+			s := &series{
+				game: d.info.Name, players: env.players, games: f.games, json: f.json,
+				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(),
+				terminal:    cmd.ErrOrStderr() == os.Stderr && isTerminal(os.Stderr),
+				summaryFile: filepath.Join(env.out, name+"-summary.txt"),
+			}
+			if !f.json {
+				s.stdout = cmd.ErrOrStderr()
+			}
+			s.play = func(ctx context.Context, i int, prog *progress) (*game.Record, string, error) {
+				j := job{
+					ID:      fmt.Sprintf("%s-%03d", name, i+1),
+					Seats:   matchSeats(len(env.players), i),
+					Opening: i / len(env.players),
+					OnMove:  prog.moved,
+				}
+				if env.seed != 0 {
+					j.Seed = env.seed + int64(i)
+				}
+				if env.debug {
+					logs, closeLogs, err := openTranscripts(env.out, j.ID, env.players)
+					if err != nil {
+						return nil, "", err
+					}
+					defer closeLogs()
+					j.Transcripts = func(pi int) *bot.Transcript { return logs[pi] }
+				}
+				return r.Play(ctx, j)
+			}
+			return s.run(cmd.Context())
+		},
+	}
+	f.register(cmd, d.turnTime, d.matchTime)
+	build = d.flags(cmd.Flags())
+	return cmd
+}
+
+// matchSeats seats the players of game i of a match: two players swap
+// colours every game; more players keep the order of the --bot flags
+// (as the AI Challenge engine does) but rotate by one seat per game.
+func matchSeats(players, i int) []int {
+	seats := make([]int, players)
+	for s := range seats {
+		seats[s] = (s + i) % players
+	}
+	return seats
+}
+
+// env checks the shared flags and prepares the output and scratch
+// folders. cleanup removes the scratch folder.
+func (f *matchFlags) env(d driver) (runEnv, func(), error) {
+	clock, err := f.clock()
+	if err != nil {
+		return runEnv{}, nil, err
+	}
+	memory, err := parseSize(f.memory)
+	if err != nil {
+		return runEnv{}, nil, fmt.Errorf("--memory: %w", err)
+	}
+	if len(f.bots) == 0 {
+		f.bots = d.defaultBots
+	}
+	if n, lo, hi := len(f.bots), d.info.Players[0], d.info.Players[1]; n < lo || n > hi {
+		if lo == hi {
+			return runEnv{}, nil, fmt.Errorf("--bot: %s needs exactly %d bots, got %d", d.info.Name, lo, n)
+		}
+		return runEnv{}, nil, fmt.Errorf("--bot: %s needs %d to %d bots, got %d", d.info.Name, lo, hi, n)
+	}
+	players, err := parsePlayers(f.bots, d.info.Name)
+	if err != nil {
+		return runEnv{}, nil, err
+	}
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return runEnv{}, nil, fmt.Errorf("--out: %w", err)
+	}
+	out, err := filepath.Abs(f.out)
+	if err != nil {
+		return runEnv{}, nil, fmt.Errorf("--out: %w", err)
+	}
+	work, err := bot.ScratchDir(f.workDir, out, "arena-work-")
+	if err != nil {
+		return runEnv{}, nil, fmt.Errorf("--work-dir: %w", err)
+	}
+	env := runEnv{
+		players: players, clock: clock, memory: memory, ponder: f.ponder, seed: f.seed,
+		out: out, work: work, debug: f.debug,
+	}
+	return env, func() { os.RemoveAll(work) }, nil
+}
+
+// participants turns a job's seating into the players of one game's
+// record: order lists the seated players by their index in the match or
+// tournament (the order of a record's Players), and seats maps each seat
+// to a position in order (a record's Seats).
+func participants(jobSeats []int) (order, seats []int) {
+	order = append([]int(nil), jobSeats...)
+	slices.Sort(order)
+	seats = make([]int, len(jobSeats))
+	for s, pi := range jobSeats {
+		seats[s] = slices.Index(order, pi)
+	}
+	return order, seats
+}
