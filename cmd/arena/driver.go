@@ -40,7 +40,7 @@ type driver struct {
 
 // drivers lists every game arena plays, in the order "arena games" shows them.
 func drivers() []driver {
-	return []driver{gomokuDriver()}
+	return []driver{gomokuDriver(), khetDriver(), antsDriver()}
 }
 
 // games is the registry of the games this arena plays.

@@ -1,0 +1,460 @@
+package antsbot
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"time"
+)
+
+// Roles say why an ant moves; they also order the ants when their moves
+// are resolved (lower first).
+const (
+	roleNone = iota
+	roleCombat
+	roleDefend
+	roleFood
+	roleRaze
+	roleExplore
+	roleIdle
+)
+
+// Bot is arena's Ants player. The zero value is not usable: Start sets
+// it up.
+type Bot struct {
+	// Log, if set, receives a line per battle and per turn (debugging).
+	Log io.Writer
+
+	p   Params
+	w   *world
+	rng *rand.Rand
+
+	turn     int
+	mine     []int       // squares of our ants
+	enemies  []int       // squares of enemy ants
+	owner    map[int]int // enemy square -> owner
+	ownAt    []int32     // square -> our ant index + 1, 0 if none
+	enemyAt  []int8      // square -> owner of an enemy ant there, 0 if none
+	role     []int
+	pref     [][]int // per ant: directions in order of preference
+	deadline time.Time
+
+	// BFS scratch space.
+	dist   []int32
+	label  []int32
+	parent []int8
+	queue  []int32
+	stamp  []uint32
+	gen    uint32
+}
+
+// New returns a bot ready for Start.
+func New() *Bot { return &Bot{} }
+
+// Start implements Player.
+func (b *Bot) Start(p Params) {
+	b.p = p
+	b.w = newWorld(p)
+	b.rng = rand.New(rand.NewPCG(uint64(p.PlayerSeed), 0x62696e))
+	n := b.w.n
+	b.ownAt = make([]int32, n)
+	b.enemyAt = make([]int8, n)
+	b.dist = make([]int32, n)
+	b.label = make([]int32, n)
+	b.parent = make([]int8, n)
+	b.stamp = make([]uint32, n)
+	b.queue = make([]int32, 0, n)
+}
+
+// Turn implements Player: it plans every ant's move and returns the
+// orders, cutting planning short when deadline comes near.
+func (b *Bot) Turn(obs *Observation, deadline time.Time) []Order {
+	b.turn = obs.Turn
+	b.deadline = deadline
+	w := b.w
+	for _, a := range b.mine {
+		b.ownAt[a] = 0
+	}
+	for _, e := range b.enemies {
+		b.enemyAt[e] = 0
+	}
+	b.mine, b.enemies = b.mine[:0], b.enemies[:0]
+	b.owner = map[int]int{}
+	for _, u := range obs.Ants {
+		i := w.idx(u.Loc)
+		if u.Owner == 0 {
+			b.mine = append(b.mine, i)
+			b.ownAt[i] = int32(len(b.mine))
+		} else {
+			b.enemies = append(b.enemies, i)
+			b.owner[i] = u.Owner
+			b.enemyAt[i] = int8(min(u.Owner, 127))
+		}
+	}
+	w.update(obs, b.mine)
+	b.role = make([]int, len(b.mine))
+	b.pref = make([][]int, len(b.mine))
+
+	b.combat()
+	if b.timeLeft() {
+		b.defend()
+	}
+	if b.timeLeft() {
+		b.gather()
+	}
+	if b.timeLeft() {
+		b.roam()
+	}
+	return b.resolve()
+}
+
+func (b *Bot) logf(format string, args ...any) {
+	if b.Log != nil {
+		fmt.Fprintf(b.Log, format+"\n", args...)
+	}
+}
+
+// timeLeft reports whether there is time for another planning step.
+func (b *Bot) timeLeft() bool {
+	return b.deadline.IsZero() || time.Until(b.deadline) > 0
+}
+
+// passable reports whether an ant may be ordered onto square i: the
+// engine ignores moves into water and food.
+func (b *Bot) passable(i int) bool {
+	if b.w.water[i] {
+		return false
+	}
+	return !b.w.isFood[i] || !b.w.visible[i]
+}
+
+// free reports whether ant a has no job yet.
+func (b *Bot) free(a int) bool { return b.role[a] == roleNone }
+
+// newSearch starts a BFS generation: squares not stamped with it are
+// unvisited.
+func (b *Bot) newSearch() {
+	b.gen++
+	if b.gen == 0 {
+		clear(b.stamp)
+		b.gen = 1
+	}
+	b.queue = b.queue[:0]
+}
+
+func (b *Bot) visited(i int) bool { return b.stamp[i] == b.gen }
+
+func (b *Bot) visit(i, d, label int, parentDir int) {
+	b.stamp[i] = b.gen
+	b.dist[i] = int32(d)
+	b.label[i] = int32(label)
+	b.parent[i] = int8(parentDir)
+	b.queue = append(b.queue, int32(i))
+}
+
+// field runs a multi-source BFS over land from sources up to maxDepth
+// steps and returns the distance of every square (-1 unreached).
+func (b *Bot) field(sources []int, maxDepth int) []int32 {
+	b.newSearch()
+	for _, s := range sources {
+		if !b.visited(s) {
+			b.visit(s, 0, 0, dirStay)
+		}
+	}
+	b.spread(maxDepth, nil)
+	out := make([]int32, b.w.n)
+	for i := range out {
+		out[i] = -1
+	}
+	for _, q := range b.queue {
+		out[q] = b.dist[q]
+	}
+	return out
+}
+
+// spread expands the queued BFS frontier up to maxDepth. onVisit, if
+// set, sees every square as it is reached.
+func (b *Bot) spread(maxDepth int, onVisit func(i int)) {
+	w := b.w
+	for head := 0; head < len(b.queue); head++ {
+		x := int(b.queue[head])
+		d := int(b.dist[x])
+		if d >= maxDepth {
+			continue
+		}
+		// Food squares are dead ends: ants cannot step through them.
+		if w.isFood[x] && d > 0 {
+			continue
+		}
+		for dir := range 4 {
+			y := int(w.nb[x][dir])
+			if w.water[y] || b.visited(y) {
+				continue
+			}
+			// The ant at y would step back the other way.
+			b.visit(y, d+1, int(b.label[x]), (dir+2)%4)
+			if onVisit != nil {
+				onVisit(y)
+			}
+		}
+	}
+}
+
+// assign gives free ants to sources, each source taking up to capacity
+// of its nearest ants within maxDepth steps (multi-source BFS, repeated
+// while sources are left unserved and some ant was assigned). An ant
+// within stop steps of its source holds still.
+func (b *Bot) assign(sources []int, capacity, maxDepth, stop, role int) {
+	left := make([]int, len(sources))
+	for i := range left {
+		left[i] = capacity
+	}
+	type cand struct{ ant, src, dist, dir int }
+	for round := 0; round < 4 && b.timeLeft(); round++ {
+		b.newSearch()
+		any := false
+		for s, sq := range sources {
+			if left[s] > 0 && !b.visited(sq) {
+				b.visit(sq, 0, s, dirStay)
+				any = true
+			}
+		}
+		if !any {
+			return
+		}
+		var cands []cand
+		check := func(i int) {
+			if a := int(b.ownAt[i]) - 1; a >= 0 && b.free(a) {
+				cands = append(cands, cand{a, int(b.label[i]), int(b.dist[i]), int(b.parent[i])})
+			}
+		}
+		for _, q := range b.queue {
+			check(int(q))
+		}
+		b.spread(maxDepth, check)
+		slices.SortStableFunc(cands, func(x, y cand) int { return x.dist - y.dist })
+		progress := false
+		for _, c := range cands {
+			if left[c.src] == 0 || !b.free(c.ant) {
+				continue
+			}
+			left[c.src]--
+			b.role[c.ant] = role
+			if c.dist <= stop || c.dir == dirStay {
+				b.pref[c.ant] = []int{dirStay}
+			} else {
+				b.pref[c.ant] = []int{c.dir, dirStay}
+			}
+			progress = true
+		}
+		if !progress {
+			return
+		}
+	}
+}
+
+// defend sends the nearest free ants (two per intruder) at enemy ants
+// that come within ten steps of one of our hills.
+func (b *Bot) defend() {
+	var home []int
+	for h, o := range b.w.hills {
+		if o == 0 {
+			home = append(home, h)
+		}
+	}
+	if len(home) == 0 || len(b.enemies) == 0 {
+		return
+	}
+	near := b.field(home, 10)
+	var intruders []int
+	for _, e := range b.enemies {
+		if near[e] >= 0 {
+			intruders = append(intruders, e)
+		}
+	}
+	if len(intruders) > 0 {
+		b.assign(intruders, 2, 20, 0, roleDefend)
+	}
+}
+
+// gather sends one ant to each known food, nearest first.
+func (b *Bot) gather() {
+	if len(b.w.food) == 0 {
+		return
+	}
+	foods := make([]int, 0, len(b.w.food))
+	for f := range b.w.food {
+		foods = append(foods, f)
+	}
+	slices.Sort(foods) // map order must not make the bot nondeterministic
+	b.assign(foods, 1, 40, 1, roleFood)
+}
+
+// roam gives every ant still free a job: raze a known enemy hill,
+// explore what has not been seen lately, or hunt enemies.
+func (b *Bot) roam() {
+	w := b.w
+	var targets []int
+	for h, o := range w.hills {
+		if o != 0 {
+			targets = append(targets, h)
+		}
+	}
+	slices.Sort(targets)
+	var hill []int32
+	if len(targets) > 0 {
+		hill = b.field(targets, w.n)
+	}
+	var stale []int
+	for i := range w.n {
+		if !w.water[i] && (w.lastSeen[i] < 0 || int(w.lastSeen[i]) < b.turn-10) {
+			stale = append(stale, i)
+		}
+	}
+	var explore []int32
+	if len(stale) > 0 && b.timeLeft() {
+		// Spread out first: one ant to each of a lattice of stale
+		// squares nearby, so that ants leaving one hill fan out instead
+		// of following each other to the same frontier.
+		var lattice []int
+		for _, i := range stale {
+			if (i/w.cols)%exploreStep == 0 && (i%w.cols)%exploreStep == 0 {
+				lattice = append(lattice, i)
+			}
+		}
+		if hill == nil || len(b.mine) < 10 {
+			b.assign(lattice, 1, 3*exploreStep, 0, roleExplore)
+		}
+		explore = b.field(stale, w.n)
+	}
+	var hunt []int32
+	if len(b.enemies) > 0 && b.timeLeft() {
+		hunt = b.field(b.enemies, w.n)
+	}
+	for a, sq := range b.mine {
+		if !b.free(a) {
+			continue
+		}
+		switch {
+		case hill != nil && hill[sq] >= 0 && (hill[sq] <= 20 || (len(b.mine) >= 10 && a%3 != 0)):
+			b.role[a], b.pref[a] = roleRaze, b.downhill(hill, sq)
+		case explore != nil && explore[sq] > 0:
+			b.role[a], b.pref[a] = roleExplore, b.downhill(explore, sq)
+		case hill != nil && hill[sq] >= 0:
+			b.role[a], b.pref[a] = roleRaze, b.downhill(hill, sq)
+		case hunt != nil && hunt[sq] >= 0:
+			b.role[a], b.pref[a] = roleExplore, b.downhill(hunt, sq)
+		default:
+			b.role[a] = roleIdle
+			dirs := b.rng.Perm(4)
+			b.pref[a] = append(dirs, dirStay)
+		}
+		// Never idle on our own hill: it stops the hive spawning.
+		if o, ok := w.hills[sq]; ok && o == 0 {
+			b.pref[a] = append(b.pref[a], b.rng.Perm(4)...)
+			b.pref[a] = append(b.pref[a], dirStay)
+		}
+	}
+}
+
+// exploreStep is the spacing of the squares ants are sent to explore.
+const exploreStep = 6
+
+// downhill lists the moves from sq that shorten the distance in f, then
+// those that keep it, then staying.
+func (b *Bot) downhill(f []int32, sq int) []int {
+	d := f[sq]
+	var better, same []int
+	for _, dir := range b.rng.Perm(4) {
+		y := int(b.w.nb[sq][dir])
+		if f[y] < 0 || !b.passable(y) {
+			continue
+		}
+		switch {
+		case f[y] < d:
+			better = append(better, dir)
+		case f[y] == d:
+			same = append(same, dir)
+		}
+	}
+	return append(append(better, same...), dirStay)
+}
+
+// resolve turns preferences into orders so that no two of our ants end
+// on one square: ants are served by role, and an ant that wants a square
+// still held by one of ours waits until that ant has moved (or not).
+func (b *Bot) resolve() []Order {
+	w := b.w
+	order := make([]int, len(b.mine))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int { return roleRank(b.role[x]) - roleRank(b.role[y]) })
+	dest := make([]int, len(b.mine))
+	for i := range dest {
+		dest[i] = -1
+	}
+	taken := map[int]bool{}
+	for pass := 0; pass < 6; pass++ {
+		final := pass == 5
+		progress := false
+		for _, a := range order {
+			if dest[a] >= 0 {
+				continue
+			}
+			sq := b.mine[a]
+			prefs := b.pref[a]
+			if len(prefs) == 0 {
+				prefs = []int{dirStay}
+			}
+			for _, dir := range prefs {
+				t := sq
+				if dir != dirStay {
+					t = int(w.nb[sq][dir])
+					if !b.passable(t) {
+						continue
+					}
+				}
+				if taken[t] {
+					continue
+				}
+				if o := int(b.ownAt[t]) - 1; o >= 0 && o != a && dest[o] < 0 {
+					if final {
+						continue
+					}
+					break // wait for the ant there to move
+				}
+				dest[a] = t
+				taken[t] = true
+				progress = true
+				break
+			}
+		}
+		if !progress && !final {
+			pass = 4 // nothing moves any more: go to the final pass
+		}
+	}
+	var orders []Order
+	for a, sq := range b.mine {
+		t := dest[a]
+		if t < 0 || t == sq {
+			continue
+		}
+		for dir := range 4 {
+			if int(w.nb[sq][dir]) == t {
+				orders = append(orders, Order{w.loc(sq), dirLetter[dir]})
+				break
+			}
+		}
+	}
+	return orders
+}
+
+// roleRank orders roles for resolve: ants without a plan come last.
+func roleRank(r int) int {
+	if r == roleNone {
+		return roleIdle + 1
+	}
+	return r
+}

@@ -1,0 +1,405 @@
+package antsbot
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+// scene builds a bot and the observation of a small fully visible map:
+// '.' land, '%' water, '*' food, 'a' our ant, 'b' and 'c' enemy ants of
+// players 1 and 2, '0' our hill, '1' an enemy hill, 'A' our ant on our
+// hill.
+func scene(t testing.TB, rows ...string) (*Bot, *Observation) {
+	t.Helper()
+	p := DefaultParams()
+	p.Rows, p.Cols = len(rows), len(rows[0])
+	b := New()
+	b.Start(p)
+	obs := &Observation{Turn: 1}
+	for r, row := range rows {
+		for c, ch := range row {
+			l := Loc{r, c}
+			switch ch {
+			case '%':
+				obs.Water = append(obs.Water, l)
+			case '*':
+				obs.Food = append(obs.Food, l)
+			case 'a':
+				obs.Ants = append(obs.Ants, Unit{l, 0})
+			case 'b', 'c':
+				obs.Ants = append(obs.Ants, Unit{l, int(ch - 'a')})
+			case '0', '1':
+				obs.Hills = append(obs.Hills, Unit{l, int(ch - '0')})
+			case 'A':
+				obs.Hills = append(obs.Hills, Unit{l, 0})
+				obs.Ants = append(obs.Ants, Unit{l, 0})
+			}
+		}
+	}
+	return b, obs
+}
+
+// moves plays one turn and returns where each of our ants ends, keyed by
+// its start.
+func moves(t testing.TB, b *Bot, obs *Observation) map[Loc]Loc {
+	t.Helper()
+	orders := b.Turn(obs, time.Time{})
+	out := map[Loc]Loc{}
+	for _, u := range obs.Ants {
+		if u.Owner == 0 {
+			out[u.Loc] = u.Loc
+		}
+	}
+	seen := map[Loc]bool{}
+	for _, o := range orders {
+		if _, ok := out[o.Loc]; !ok {
+			t.Fatalf("order %v for a square without our ant", o)
+		}
+		if seen[o.Loc] {
+			t.Fatalf("two orders for the ant at %v", o.Loc)
+		}
+		seen[o.Loc] = true
+		d := strings.IndexByte("nesw", o.Dir)
+		out[o.Loc] = Loc{(o.Row + dirDelta[d][0] + b.p.Rows) % b.p.Rows, (o.Col + dirDelta[d][1] + b.p.Cols) % b.p.Cols}
+	}
+	ends := map[Loc]bool{}
+	for _, e := range out {
+		if ends[e] {
+			t.Fatalf("two of our ants end on %v: %v", e, out)
+		}
+		ends[e] = true
+	}
+	return out
+}
+
+func d2(b *Bot, x, y Loc) int { return b.w.dist2(b.w.idx(x), b.w.idx(y)) }
+
+func TestFocusRuleExamples(t *testing.T) {
+	// The battle examples of the official rules page, on one row.
+	cases := []struct {
+		name           string
+		rows           [3]string
+		myDead, enDead int
+	}{
+		{"one on one both die", [3]string{"...........", "....a.b....", "..........."}, 1, 1},
+		{"two on one the one dies", [3]string{"....a......", "...a.b.....", "..........."}, 0, 1},
+		{"sandwich: the middle dies", [3]string{"...........", "...a.b.a...", "..........."}, 0, 1},
+		{"enemy sandwich", [3]string{"...........", "...b.a.b...", "..........."}, 1, 0},
+		{"out of range", [3]string{"...........", "..a...b....", "..........."}, 0, 0},
+		{"pairs in a line trade one each", [3]string{"...........", "..aa.bb....", "..........."}, 1, 1},
+		{"two pairs side by side", [3]string{"...........", "...a.b.....", "...a.b....."}, 2, 2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b, obs := scene(t, tc.rows[:]...)
+			b.Turn(obs, time.Time{}) // load the state
+			var mine, theirs []int
+			for _, u := range obs.Ants {
+				if u.Owner == 0 {
+					mine = append(mine, b.w.idx(u.Loc))
+				} else {
+					theirs = append(theirs, b.w.idx(u.Loc))
+				}
+			}
+			myDead, enDead, _ := b.simulate(mine, theirs, theirs)
+			if myDead != tc.myDead || enDead != tc.enDead {
+				t.Fatalf("dead mine/theirs %d/%d, want %d/%d", myDead, enDead, tc.myDead, tc.enDead)
+			}
+		})
+	}
+}
+
+func TestCombatAttacksWhenStronger(t *testing.T) {
+	b, obs := scene(t,
+		"...............",
+		"...............",
+		"....a..........",
+		"....a...b......",
+		"....a..........",
+		"...............",
+		"...............",
+	)
+	got := moves(t, b, obs)
+	enemy := Loc{3, 8}
+	closer := 0
+	for from, to := range got {
+		if d2(b, to, enemy) < d2(b, from, enemy) {
+			closer++
+		}
+	}
+	if closer == 0 {
+		t.Fatalf("three ants against one did not advance: %v", got)
+	}
+}
+
+func TestCombatAvoidsLosingExchange(t *testing.T) {
+	b, obs := scene(t,
+		"...............",
+		"...............",
+		"..........b....",
+		".......a..b....",
+		"..........b....",
+		"...............",
+		"...............",
+	)
+	got := moves(t, b, obs)
+	for _, to := range got {
+		for _, e := range []Loc{{2, 10}, {3, 10}, {4, 10}} {
+			// After the enemy steps toward us the ant must be out of
+			// range: distance above (sqrt(5)+1)^2.
+			if d2(b, to, e) <= 10 {
+				t.Fatalf("lone ant moved to %v, within reach of %v", to, e)
+			}
+		}
+	}
+}
+
+func TestFoodOneAntEach(t *testing.T) {
+	b, obs := scene(t,
+		"................",
+		".a.....*........",
+		".a..............",
+		"................",
+		"......*.........",
+		"................",
+	)
+	got := moves(t, b, obs)
+	if len(got) != 2 {
+		t.Fatal(got)
+	}
+	var ends []Loc
+	for _, to := range got {
+		ends = append(ends, to)
+	}
+	// Both ants move right (east) toward different food: one up top,
+	// one toward the lower food.
+	if ends[0] == ends[1] {
+		t.Fatalf("ants %v", got)
+	}
+	for from, to := range got {
+		if to.Col != from.Col+1 && to.Row != from.Row+1 {
+			t.Fatalf("ant %v moved to %v, away from food", from, to)
+		}
+	}
+}
+
+func TestRazesUndefendedHill(t *testing.T) {
+	b, obs := scene(t,
+		"........",
+		"...a1...",
+		"........",
+	)
+	got := moves(t, b, obs)
+	if to := got[Loc{1, 3}]; to != (Loc{1, 4}) {
+		t.Fatalf("ant next to the enemy hill went to %v", to)
+	}
+}
+
+func TestLeavesOwnHillAndAvoidsWater(t *testing.T) {
+	b, obs := scene(t,
+		"%%%%%",
+		"%.A.%",
+		"%%%%%",
+	)
+	got := moves(t, b, obs)
+	if to := got[Loc{1, 2}]; to == (Loc{1, 2}) || b.w.water[b.w.idx(to)] {
+		t.Fatalf("ant on its hill went to %v", to)
+	}
+}
+
+func TestColumnMovesWithoutCollisions(t *testing.T) {
+	// A queue of ants in a corridor, all wanting to go the same way.
+	b, obs := scene(t,
+		"%%%%%%%%%%%%",
+		"aaaaaa.....*",
+		"%%%%%%%%%%%%",
+	)
+	got := moves(t, b, obs) // moves checks that no two ants share a square
+	moved := 0
+	for from, to := range got {
+		if from != to {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Fatalf("nobody moved: %v", got)
+	}
+}
+
+// TestGamesStayLegal plays whole simulated games and checks every order
+// of every turn (through moves): our ants never collide, never get two
+// orders, never walk into water or food.
+func TestGamesStayLegal(t *testing.T) {
+	for g, players := range []int{2, 4} {
+		text := genMap(t, players, int64(7+g), 40+8*g, 40+8*g)
+		s := newSim(t, text, DefaultParams(), int64(g))
+		var pls []Player
+		bots := map[int]*Bot{}
+		for i := range players {
+			if i%2 == 0 {
+				bots[i] = New()
+				pls = append(pls, bots[i])
+			} else {
+				sp, _ := NewSample("hunter", int64(i))
+				pls = append(pls, sp)
+			}
+		}
+		for _, pl := range pls {
+			pl.Start(s.p)
+		}
+		for turn := 0; turn < 120; turn++ {
+			orders := make([][]Order, players)
+			for i, pl := range pls {
+				if !s.alive(i) {
+					continue
+				}
+				obs := s.observe(i)
+				if b, ok := bots[i]; ok {
+					ends := moves(t, b, obs) // checks the orders
+					for from, to := range ends {
+						if from == to {
+							continue
+						}
+						sq := b.w.idx(to)
+						if s.w.water[sq] || s.food[sq] {
+							t.Fatalf("turn %d: ant %v ordered into water or food at %v", s.turn, from, to)
+						}
+						d := 0
+						for dd := range 4 {
+							if int(b.w.nb[b.w.idx(from)][dd]) == sq {
+								d = dd
+							}
+						}
+						orders[i] = append(orders[i], Order{from, dirLetter[d]})
+					}
+				} else {
+					orders[i] = pl.Turn(obs, time.Time{})
+				}
+			}
+			s.step(orders)
+		}
+	}
+}
+
+// bigScene is a 200x200 4-player position with about 1000 of our ants,
+// 600 enemies and 300 food, all in view.
+func bigScene(tb testing.TB) (*Bot, *Observation) {
+	tb.Helper()
+	text := genMap(tb, 4, 5, 200, 200)
+	p := DefaultParams()
+	s := newSim(tb, text, p, 1)
+	rng := rand.New(rand.NewPCG(3, 4))
+	obs := &Observation{Turn: 100}
+	used := map[int]bool{}
+	put := func(k int, f func(Loc)) {
+		for k > 0 {
+			i := rng.IntN(s.w.n)
+			if s.w.water[i] || used[i] {
+				continue
+			}
+			used[i] = true
+			f(s.w.loc(i))
+			k--
+		}
+	}
+	for i := range s.w.n {
+		if s.w.water[i] {
+			obs.Water = append(obs.Water, s.w.loc(i))
+		}
+	}
+	put(1000, func(l Loc) { obs.Ants = append(obs.Ants, Unit{l, 0}) })
+	put(600, func(l Loc) { obs.Ants = append(obs.Ants, Unit{l, 1 + rng.IntN(3)}) })
+	put(300, func(l Loc) { obs.Food = append(obs.Food, l) })
+	for h, o := range s.hills {
+		obs.Hills = append(obs.Hills, Unit{s.w.loc(h), o})
+	}
+	p.Rows, p.Cols = s.p.Rows, s.p.Cols
+	b := New()
+	b.Start(p)
+	return b, obs
+}
+
+func TestBigTurnRespectsDeadline(t *testing.T) {
+	b, obs := bigScene(t)
+	// A deadline already past: the bot must still answer, and legally.
+	orders := b.Turn(obs, time.Now().Add(-time.Second))
+	seen := map[Loc]bool{}
+	for _, o := range orders {
+		if seen[o.Loc] {
+			t.Fatalf("two orders for %v", o.Loc)
+		}
+		seen[o.Loc] = true
+	}
+	full := moves(t, b, obs)
+	if len(full) != 1000 {
+		t.Fatalf("%d ants", len(full))
+	}
+}
+
+// BenchmarkTurnBig is one full turn (no deadline) on a 200x200 map with
+// 1000 of our ants and 600 enemies.
+func BenchmarkTurnBig(b *testing.B) {
+	bot, obs := bigScene(b)
+	bot.Turn(obs, time.Time{})
+	water := obs.Water
+	obs.Water = nil
+	for i := 0; b.Loop(); i++ {
+		obs.Turn = 101 + i
+		bot.Turn(obs, time.Time{})
+	}
+	_ = water
+	b.ReportMetric(float64(len(obs.Ants)), "ants")
+}
+
+// BenchmarkTurnFront is one turn with two armies of 600 ants facing
+// each other along a long front on a 200x200 map.
+func BenchmarkTurnFront(b *testing.B) {
+	p := DefaultParams()
+	p.Rows, p.Cols = 200, 200
+	bot := New()
+	bot.Start(p)
+	obs := &Observation{Turn: 50}
+	for r := range 200 {
+		for c := 94; c < 100; c++ {
+			obs.Ants = append(obs.Ants, Unit{Loc{r, c}, 0})
+		}
+		for c := 102; c < 105; c++ {
+			obs.Ants = append(obs.Ants, Unit{Loc{r, c}, 1})
+		}
+	}
+	for b.Loop() {
+		obs.Turn++
+		bot.Turn(obs, time.Time{})
+	}
+	b.ReportMetric(float64(len(obs.Ants)), "ants")
+}
+
+func BenchmarkTurnSmall(b *testing.B) {
+	text := genMap(b, 2, 3, 60, 60)
+	s := newSim(b, text, DefaultParams(), 1)
+	bot := New()
+	bot.Start(s.p)
+	hunter, _ := NewSample("hunter", 1)
+	hunter.Start(s.p)
+	for range 100 {
+		s.step([][]Order{bot.Turn(s.observe(0), time.Time{}), hunter.Turn(s.observe(1), time.Time{})})
+	}
+	obs := s.observe(0)
+	for b.Loop() {
+		bot.Turn(obs, time.Time{})
+	}
+	b.ReportMetric(float64(len(obs.Ants)), "visible-ants")
+}
+
+func ExampleNewSample() {
+	pl, err := NewSample("hold", 1)
+	fmt.Println(pl != nil, err)
+	_, err = NewSample("sleepy", 1)
+	fmt.Println(err)
+	// Output:
+	// true <nil>
+	// unknown sample strategy "sleepy" (want random, hold, lefty, greedy or hunter)
+}

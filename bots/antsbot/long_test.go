@@ -1,0 +1,99 @@
+package antsbot
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"arena/game/ants"
+)
+
+// TestLongSelfPlay is a measurement, not a check: four copies of the bot
+// on a 200x200 map for many turns, reporting the slowest turns and the
+// ant counts. Run it with ANTSBOT_LONG=1.
+func TestLongSelfPlay(t *testing.T) {
+	if os.Getenv("ANTSBOT_LONG") == "" {
+		t.Skip("set ANTSBOT_LONG=1 to measure")
+	}
+	text := genMap(t, 4, 21, 200, 200)
+	s := newSim(t, text, DefaultParams(), 3)
+	bots := []*Bot{New(), New(), New(), New()}
+	for _, b := range bots {
+		b.Start(s.p)
+	}
+	var times []time.Duration
+	for turn := 1; turn <= 700; turn++ {
+		orders := make([][]Order, 4)
+		for i, b := range bots {
+			if !s.alive(i) {
+				continue
+			}
+			obs := s.observe(i)
+			start := time.Now()
+			orders[i] = b.Turn(obs, start.Add(500*time.Millisecond))
+			times = append(times, time.Since(start))
+		}
+		s.step(orders)
+		if turn%100 == 0 {
+			sorted := slices.Clone(times)
+			slices.Sort(sorted)
+			t.Logf("turn %d: ants %v, turn time median %v, p99 %v, max %v", turn, s.counts(),
+				sorted[len(sorted)/2], sorted[len(sorted)*99/100], sorted[len(sorted)-1])
+			times = times[:0]
+		}
+	}
+}
+
+// TestLongOfficialMaps plays the bot against hunters (and greedies) on
+// the official maps of the recorded games, with the engine's default
+// time, for as many turns as ANTSBOT_TURNS says (default 500). It is a
+// measurement; run it with ANTSBOT_LONG=1.
+func TestLongOfficialMaps(t *testing.T) {
+	if os.Getenv("ANTSBOT_LONG") == "" {
+		t.Skip("set ANTSBOT_LONG=1 to measure")
+	}
+	turns := 500
+	if v, err := strconv.Atoi(os.Getenv("ANTSBOT_TURNS")); err == nil {
+		turns = v
+	}
+	exe, _ := os.Executable()
+	dirs, _ := filepath.Glob("../../../shared/conformance/ants/*/map.map")
+	seen := map[string]bool{}
+	for _, path := range dirs {
+		data, err := os.ReadFile(path)
+		if err != nil || seen[string(data)] {
+			continue
+		}
+		seen[string(data)] = true
+		m, err := ants.ParseMap(string(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, opp := range []string{"hunter", "greedy"} {
+			opts := ants.DefaultOptions()
+			opts.Turns, opts.TurnTime = turns, 500
+			opts.EngineSeed, opts.PlayerSeed = 3, 3
+			g := ants.Game{ID: "long"}
+			g.Players = append(g.Players, ants.Player{Name: "arena", Args: []string{exe, "antsbot-play", "arena"}})
+			for range m.Players - 1 {
+				g.Players = append(g.Players, ants.Player{Name: opp, Args: []string{exe, "antsbot-play", opp}})
+			}
+			for s := range m.Players {
+				g.Seats = append(g.Seats, s)
+			}
+			start := time.Now()
+			played, err := ants.PlayGame(context.Background(), ants.MatchConfig{Options: opts, MapText: string(data), WorkDir: t.TempDir()}, g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := played.Record
+			t.Logf("%s vs %s: scores %v, %s at turn %d, arena thought %.0f ms in all (%s), wall %v",
+				filepath.Base(filepath.Dir(path)), opp, rec.Scores, played.Result.Cutoff, played.Result.GameLength,
+				rec.Players[0].TimeMs, rec.Detail, time.Since(start).Round(time.Millisecond))
+		}
+	}
+}

@@ -1,0 +1,27 @@
+package khetbot
+
+import (
+	"testing"
+
+	"arena/game/khet"
+)
+
+// BenchmarkSearch searches the Classic start to depth 4 with a fresh
+// table and reports nodes per second.
+func BenchmarkSearch(b *testing.B) {
+	var nodes int64
+	for i := 0; i < b.N; i++ {
+		bd, _ := khet.SetupBoard(khet.Classic, khet.Rules{})
+		res := NewEngine(16).Search(bd, Limits{Depth: 4})
+		nodes += res.Nodes
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+// BenchmarkEvaluate is the leaf evaluation.
+func BenchmarkEvaluate(b *testing.B) {
+	bd, _ := khet.SetupBoard(khet.Classic, khet.Rules{})
+	for i := 0; i < b.N; i++ {
+		evaluate(bd)
+	}
+}

@@ -1,0 +1,96 @@
+package khetbot
+
+import "arena/game/khet"
+
+// pieceValue is what losing a piece costs. Scarabs and Sphinxes cannot be
+// destroyed; the Pharaoh's loss ends the game (scored by the search).
+var pieceValue = [5]int{khet.Pharaoh: 2000, khet.Scarab: 0, khet.Anubis: 120, khet.Pyramid: 100, khet.Sphinx: 0}
+
+// Weights of the evaluation's laser terms.
+const (
+	// threatOwn: the side to move's laser already hits an enemy piece; a
+	// move that leaves the beam alone takes it, so most of its value
+	// counts.
+	threatOwn = 70 // percent
+	// threatOpp: the opponent's laser hits one of ours, but we move first
+	// and can often block or dodge.
+	threatOpp = 30 // percent
+	// pharaohThreat: the side to move's laser hits the enemy Pharaoh:
+	// nearly always a win on the next move.
+	pharaohThreat = 3000
+	// pharaohDanger: the opponent's laser hits our Pharaoh: we must answer.
+	pharaohDanger = 400
+	// beamNear rewards a beam passing close to the enemy Pharaoh, per
+	// square of closeness.
+	beamNear = 6
+	// guard rewards own pieces next to the own Pharaoh.
+	guard = 8
+)
+
+// evaluate scores the position for the side to move: material, what each
+// laser would hit if fired now, how close each beam passes to the enemy
+// Pharaoh, and the Pharaoh's guards.
+func evaluate(b *khet.Board) int {
+	me := b.ToMove()
+	var side [2]int
+	var pharaoh [2][2]int
+	for y := range khet.Height {
+		for x := range khet.Width {
+			p := b.At(x, y)
+			if !p.IsPiece() {
+				continue
+			}
+			c := p.Color()
+			side[c] += pieceValue[p.Kind()]
+			if p.Kind() == khet.Pharaoh {
+				pharaoh[c] = [2]int{x, y}
+			}
+		}
+	}
+	for c := range 2 {
+		px, py := pharaoh[c][0], pharaoh[c][1]
+		for dy := -1; dy <= 1; dy++ {
+			for dx := -1; dx <= 1; dx++ {
+				if p := b.At(px+dx, py+dy); p.IsPiece() && p.Color() == khet.Color(c) && (dx != 0 || dy != 0) {
+					side[c] += guard
+				}
+			}
+		}
+	}
+	var buf [80]khet.Square
+	for c := khet.Silver; c <= khet.Red; c++ {
+		path, r := b.Beam(c, buf[:0])
+		enemy := c.Other()
+		ex, ey := pharaoh[enemy][0], pharaoh[enemy][1]
+		near := 9
+		for _, sq := range path {
+			near = min(near, max(abs(sq.X()-ex), abs(sq.Y()-ey)))
+		}
+		side[c] += (9 - near) * beamNear
+		if !r.IsPiece() {
+			continue
+		}
+		v := pieceValue[r.Kind()]
+		switch {
+		case r.Kind() == khet.Pharaoh && c == me && r.Color() != me:
+			side[c] += pharaohThreat
+		case r.Kind() == khet.Pharaoh && c != me && r.Color() == me:
+			side[me] -= pharaohDanger
+		case r.Color() == c:
+			// A beam on one's own piece costs nothing yet: the owner moves
+			// something before firing.
+		case c == me:
+			side[c] += v * threatOwn / 100
+		default:
+			side[c] += v * threatOpp / 100
+		}
+	}
+	return side[me] - side[me.Other()]
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,357 @@
+package khetbot
+
+import (
+	"time"
+
+	"arena/game/khet"
+)
+
+// Scores are centipawn-like integers from the side to move's view.
+const (
+	mate     = 30000
+	mateSoon = mate - 1000 // scores beyond this are wins or losses found by search
+	inf      = mate + 1
+	maxPly   = 64
+)
+
+// Limits bound one search. Zero fields are unlimited.
+type Limits struct {
+	Soft  time.Duration // do not start a new iteration after this
+	Hard  time.Duration // abort the search at this
+	Depth int
+	Nodes int64
+}
+
+// Result is what a search found.
+type Result struct {
+	Move  khet.Move
+	Score int
+	Depth int // last completed iteration
+	Nodes int64
+	Time  time.Duration
+	PV    []khet.Move
+}
+
+// NPS is the search speed in nodes per second.
+func (r Result) NPS() float64 {
+	if r.Time <= 0 {
+		return 0
+	}
+	return float64(r.Nodes) / r.Time.Seconds()
+}
+
+// Engine searches Khet positions: alpha-beta (principal variation search)
+// with iterative deepening, a transposition table, and move ordering by
+// the table's move, laser captures, killer moves and history. It keeps its
+// table between moves of one game.
+type Engine struct {
+	tt      []ttEntry
+	ttMask  uint64
+	killers [maxPly][2]khet.Move
+	history [2][khet.Width * khet.Height * 11]int32
+
+	// seen counts the game's positions by hash: reaching one again is
+	// scored as a draw (threefold repetition is near, and a winning side
+	// should make progress instead).
+	seen map[uint64]int
+	// maxPlies is the game's ply limit and plies the plies played before
+	// the root; the search scores the limit as a draw.
+	maxPlies, plies int
+
+	path     [maxPly + 1]uint64
+	nodes    int64
+	start    time.Time
+	lim      Limits
+	stopped  bool
+	moveBufs [maxPly + 1][]khet.Move
+	scores   [maxPly + 1][]int32
+}
+
+// NewEngine makes an engine with a transposition table of about ttMB
+// megabytes.
+func NewEngine(ttMB int) *Engine {
+	n := uint64(1)
+	for n*2*ttEntrySize <= uint64(max(ttMB, 1))<<20 {
+		n *= 2
+	}
+	e := &Engine{tt: make([]ttEntry, n), ttMask: n - 1, seen: map[uint64]int{}, maxPlies: khet.DefaultMaxPlies}
+	for i := range e.moveBufs {
+		e.moveBufs[i] = make([]khet.Move, 0, 128)
+		e.scores[i] = make([]int32, 0, 128)
+	}
+	return e
+}
+
+// Seen records a position of the game (for repetitions).
+func (e *Engine) Seen(hash uint64) { e.seen[hash]++ }
+
+// SetGame tells the engine the ply limit and how many plies were played.
+func (e *Engine) SetGame(plies, maxPlies int) { e.plies, e.maxPlies = plies, maxPlies }
+
+// Search finds a move for the side to move on b (which it leaves as it
+// found it). It returns a legal move whenever one exists.
+func (e *Engine) Search(b *khet.Board, lim Limits) Result {
+	e.start, e.lim, e.nodes, e.stopped = time.Now(), lim, 0, false
+	e.killers = [maxPly][2]khet.Move{}
+	for c := range e.history {
+		for i := range e.history[c] {
+			e.history[c][i] /= 8
+		}
+	}
+	root := b.Moves(nil)
+	var res Result
+	if len(root) == 0 {
+		return res
+	}
+	res.Move = root[0]
+	maxDepth := lim.Depth
+	if maxDepth <= 0 || maxDepth > maxPly-1 {
+		maxDepth = maxPly - 1
+	}
+	e.path[0] = b.Hash()
+	for depth := 1; depth <= maxDepth; depth++ {
+		score := e.rootSearch(b, depth, &res)
+		if e.stopped {
+			break
+		}
+		res.Score, res.Depth = score, depth
+		if score > mateSoon || score < -mateSoon {
+			break // a forced result: deeper search cannot change the move
+		}
+		if lim.Soft > 0 && time.Since(e.start) > lim.Soft {
+			break
+		}
+	}
+	res.Nodes, res.Time = e.nodes, time.Since(e.start)
+	res.PV = e.pv(b, res.Move)
+	return res
+}
+
+// rootSearch searches every root move to depth and keeps the best in res
+// (only when the iteration completes or the best move improved).
+func (e *Engine) rootSearch(b *khet.Board, depth int, res *Result) int {
+	moves := e.ordered(b, 0, res.Move)
+	alpha, beta := -inf, inf
+	best := khet.Move{}
+	for i, m := range moves {
+		u := b.Make(m)
+		e.path[1] = b.Hash()
+		var score int
+		if i == 0 {
+			score = -e.search(b, depth-1, 1, -beta, -alpha)
+		} else {
+			score = -e.search(b, depth-1, 1, -alpha-1, -alpha)
+			if score > alpha && !e.stopped {
+				score = -e.search(b, depth-1, 1, -beta, -alpha)
+			}
+		}
+		b.Unmake(u)
+		if e.stopped {
+			if best != (khet.Move{}) {
+				// The iteration found a better move than the last one
+				// before it ran out of time: keep it.
+				res.Move = best
+			}
+			return alpha
+		}
+		if score > alpha {
+			alpha, best = score, m
+		}
+	}
+	res.Move = best
+	e.store(b.Hash(), depth, alpha, boundExact, best, 0)
+	return alpha
+}
+
+// search is the negamax alpha-beta search below the root.
+func (e *Engine) search(b *khet.Board, depth, ply, alpha, beta int) int {
+	e.nodes++
+	if e.nodes&1023 == 0 && e.outOfTime() {
+		e.stopped = true
+		return 0
+	}
+	me := b.ToMove()
+	switch {
+	case !b.PharaohAlive(me):
+		return -mate + ply
+	case !b.PharaohAlive(me.Other()):
+		return mate - ply
+	}
+	h := b.Hash()
+	if e.repeated(h, ply) || (e.maxPlies > 0 && e.plies+ply >= e.maxPlies) {
+		return 0
+	}
+	if depth <= 0 || ply >= maxPly-1 {
+		return evaluate(b)
+	}
+	var ttMove khet.Move
+	if ent, ok := e.probe(h); ok {
+		ttMove = ent.move
+		if int(ent.depth) >= depth {
+			s := fromTT(int(ent.score), ply)
+			switch {
+			case ent.flag == boundExact:
+				return s
+			case ent.flag == boundLower && s >= beta:
+				return s
+			case ent.flag == boundUpper && s <= alpha:
+				return s
+			}
+		}
+	}
+	moves := e.ordered(b, ply, ttMove)
+	origAlpha := alpha
+	best, bestMove := -inf, khet.Move{}
+	for i, m := range moves {
+		u := b.Make(m)
+		e.path[ply+1] = b.Hash()
+		var score int
+		if i == 0 {
+			score = -e.search(b, depth-1, ply+1, -beta, -alpha)
+		} else {
+			score = -e.search(b, depth-1, ply+1, -alpha-1, -alpha)
+			if score > alpha && score < beta && !e.stopped {
+				score = -e.search(b, depth-1, ply+1, -beta, -alpha)
+			}
+		}
+		quiet := !u.Removed().IsPiece()
+		b.Unmake(u)
+		if e.stopped {
+			return 0
+		}
+		if score > best {
+			best, bestMove = score, m
+		}
+		if score > alpha {
+			alpha = score
+		}
+		if alpha >= beta {
+			if quiet {
+				e.killers[ply][1] = e.killers[ply][0]
+				e.killers[ply][0] = m
+				e.history[me][historyIndex(m)] += int32(depth * depth)
+			}
+			break
+		}
+	}
+	flag := boundExact
+	switch {
+	case best <= origAlpha:
+		flag = boundUpper
+	case best >= beta:
+		flag = boundLower
+	}
+	e.store(h, depth, best, flag, bestMove, ply)
+	return best
+}
+
+// repeated reports whether the position at ply was seen before in the game
+// or earlier on the search path with the same side to move.
+func (e *Engine) repeated(h uint64, ply int) bool {
+	if e.seen[h] > 0 {
+		return true
+	}
+	for p := ply - 2; p >= 0; p -= 2 {
+		if e.path[p] == h {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Engine) outOfTime() bool {
+	if e.lim.Nodes > 0 && e.nodes >= e.lim.Nodes {
+		return true
+	}
+	return e.lim.Hard > 0 && time.Since(e.start) >= e.lim.Hard
+}
+
+func historyIndex(m khet.Move) int {
+	return (int(m.Y)*khet.Width+int(m.X))*11 + int(m.Act)
+}
+
+// Move ordering scores.
+const (
+	orderTT      = 1 << 30
+	orderWin     = 1 << 29
+	orderCapture = 1 << 24
+	orderKiller  = 1 << 22
+	orderLoss    = -(1 << 29)
+)
+
+// ordered returns the legal moves at ply, best first: the table's move,
+// moves whose laser hits the enemy Pharaoh, captures by value, killers,
+// then by history; moves that destroy the mover's own pieces go last. A
+// Scarab turned either way is the same mirror, so only the clockwise turn
+// is searched.
+func (e *Engine) ordered(b *khet.Board, ply int, ttMove khet.Move) []khet.Move {
+	moves := b.Moves(e.moveBufs[ply][:0])
+	n := 0
+	for _, m := range moves {
+		if m.Act == khet.RotateCCW && b.At(int(m.X), int(m.Y)).Kind() == khet.Scarab {
+			continue
+		}
+		moves[n] = m
+		n++
+	}
+	moves = moves[:n]
+	scores := e.scores[ply][:0]
+	me := b.ToMove()
+	for _, m := range moves {
+		var s int32
+		switch {
+		case m == ttMove:
+			s = orderTT
+		case m == e.killers[ply][0]:
+			s = orderKiller + 1
+		case m == e.killers[ply][1]:
+			s = orderKiller
+		default:
+			s = min(e.history[me][historyIndex(m)], orderKiller-1)
+		}
+		u := b.Make(m)
+		if r := u.Removed(); r.IsPiece() && m != ttMove {
+			v := int32(pieceValue[r.Kind()])
+			switch {
+			case r.Color() != me && r.Kind() == khet.Pharaoh:
+				s = orderWin
+			case r.Color() != me:
+				s = orderCapture + v
+			case r.Kind() == khet.Pharaoh:
+				s = orderLoss - 1
+			default:
+				s = orderLoss + s/2 - v
+			}
+		}
+		b.Unmake(u)
+		scores = append(scores, s)
+	}
+	// Insertion sort: the lists are short and mostly ordered by history.
+	for i := 1; i < len(moves); i++ {
+		m, s := moves[i], scores[i]
+		j := i - 1
+		for ; j >= 0 && scores[j] < s; j-- {
+			moves[j+1], scores[j+1] = moves[j], scores[j]
+		}
+		moves[j+1], scores[j+1] = m, s
+	}
+	e.moveBufs[ply], e.scores[ply] = moves, scores
+	return moves
+}
+
+// pv follows the table from the root to list the expected line.
+func (e *Engine) pv(b *khet.Board, first khet.Move) []khet.Move {
+	c := b.Clone()
+	line := []khet.Move{first}
+	u := c.Make(first)
+	_ = u
+	for len(line) < 12 && c.PharaohAlive(khet.Silver) && c.PharaohAlive(khet.Red) {
+		ent, ok := e.probe(c.Hash())
+		if !ok || c.Check(ent.move) != nil {
+			break
+		}
+		line = append(line, ent.move)
+		c.Make(ent.move)
+	}
+	return line
+}

@@ -1,0 +1,193 @@
+package khetbot
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"arena/game/khet"
+)
+
+func board(t testing.TB, toMove khet.Color, pieces string) *khet.Board {
+	t.Helper()
+	var pp []khet.PlacedPiece
+	for _, tok := range strings.Fields(pieces) {
+		p, err := khet.ParsePiece(tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pp = append(pp, p)
+	}
+	b, err := khet.NewBoard(pp, toMove, khet.Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestTactics: positions with one right answer.
+func TestTactics(t *testing.T) {
+	tests := []struct {
+		name   string
+		toMove khet.Color
+		pieces string
+		check  func(b *khet.Board, m khet.Move) bool
+	}{
+		{
+			// Turning the pyramid on 3,0 sends Red's beam down column 3
+			// onto Silver's Pharaoh.
+			name: "hit the pharaoh", toMove: khet.Red,
+			pieces: "R00X1 R50P2 R30Y1 S97X0 S37P0 S96Y0",
+			check:  func(b *khet.Board, m khet.Move) bool { return wins(b, m) },
+		},
+		{
+			// Silver's only piece in front of its Pharaoh must not step
+			// aside: the beam from 9,7 would go up column 9 into it.
+			name: "do not hit your own pharaoh", toMove: khet.Silver,
+			pieces: "R00X2 R40P2 S97X0 S95Y2 S93P0 S85Y0",
+			check: func(b *khet.Board, m khet.Move) bool {
+				u := b.Make(m)
+				defer b.Unmake(u)
+				return !(u.Removed().IsPiece() && u.Removed().Kind() == khet.Pharaoh)
+			},
+		},
+		{
+			// Red threatens to turn 3,0 and hit Silver's Pharaoh on 3,7;
+			// Silver must block or move away.
+			name: "answer the threat", toMove: khet.Silver,
+			pieces: "R00X1 R50P2 R30Y1 S97X3 S37P0 S27Y3 S47Y3",
+			check: func(b *khet.Board, m khet.Move) bool {
+				u := b.Make(m)
+				defer b.Unmake(u)
+				for _, r := range b.Moves(nil) {
+					if wins(b, r) {
+						return false
+					}
+				}
+				return true
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := board(t, tc.toMove, tc.pieces)
+			bad := 0
+			for _, m := range b.Moves(nil) {
+				if !tc.check(b, m) {
+					bad++
+				}
+			}
+			if bad == 0 || (tc.name == "hit the pharaoh" && bad == len(b.Moves(nil))) {
+				t.Fatalf("the position does not test anything: %d wrong moves", bad)
+			}
+			e := NewEngine(4)
+			res := e.Search(b, Limits{Depth: 4, Hard: 20 * time.Second})
+			if b.Check(res.Move) != nil {
+				t.Fatalf("illegal move %v", res.Move)
+			}
+			if !tc.check(b, res.Move) {
+				t.Fatalf("played %v (score %d, depth %d, pv %v)\n%v", res.Move, res.Score, res.Depth, res.PV, b)
+			}
+		})
+	}
+}
+
+// wins reports whether m's laser destroys the enemy Pharaoh.
+func wins(b *khet.Board, m khet.Move) bool {
+	me := b.ToMove()
+	u := b.Make(m)
+	defer b.Unmake(u)
+	r := u.Removed()
+	return r.IsPiece() && r.Kind() == khet.Pharaoh && r.Color() != me
+}
+
+// TestSearchLeavesBoard: the search puts the board back as it found it.
+func TestSearchLeavesBoard(t *testing.T) {
+	b, _ := khet.SetupBoard(khet.Classic, khet.Rules{})
+	before := b.BoardString()
+	h := b.Hash()
+	res := NewEngine(4).Search(b, Limits{Depth: 3})
+	if b.BoardString() != before || b.Hash() != h {
+		t.Fatal("search changed the board")
+	}
+	if res.Depth != 3 || res.Nodes == 0 || len(res.PV) == 0 {
+		t.Fatalf("result %+v", res)
+	}
+}
+
+// TestTimeLimit: the search stops near its hard limit.
+func TestTimeLimit(t *testing.T) {
+	b, _ := khet.SetupBoard(khet.Classic, khet.Rules{})
+	t0 := time.Now()
+	res := NewEngine(4).Search(b, Limits{Soft: 50 * time.Millisecond, Hard: 100 * time.Millisecond})
+	if took := time.Since(t0); took > 2*time.Second {
+		t.Fatalf("took %v for a 100ms limit", took)
+	}
+	if b.Check(res.Move) != nil {
+		t.Fatalf("illegal move %v", res.Move)
+	}
+}
+
+// TestRunProtocol plays the protocol through in-memory pipes: greeting,
+// a move for each R line, a status line with depth and nps, exit at E.
+func TestRunProtocol(t *testing.T) {
+	s, _ := khet.NewState(khet.DefaultConfig())
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var status bytes.Buffer
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(context.Background(), inR, outW, Options{Name: "t", Depth: 2, Status: &status})
+		outW.Close()
+	}()
+	lines := make(chan string)
+	go func() {
+		buf := make([]byte, 0, 64)
+		one := make([]byte, 1)
+		for {
+			if _, err := outR.Read(one); err != nil {
+				close(lines)
+				return
+			}
+			if one[0] == '\n' {
+				lines <- string(buf)
+				buf = buf[:0]
+				continue
+			}
+			buf = append(buf, one[0])
+		}
+	}()
+	if got := <-lines; got != "play khet t" {
+		t.Fatalf("greeting %q", got)
+	}
+	io.WriteString(inW, "B R "+s.String()+"\n")
+	// Silver plays S23C, then the bot (Red) answers twice.
+	for _, mv := range []string{"S23C", ""} {
+		if mv == "" {
+			mv = "S76C"
+		}
+		m, _ := khet.ParseMove(mv)
+		if _, err := s.Play(m); err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(inW, "R R "+s.String()+"\n")
+		reply := <-lines
+		m, err := khet.ParseMove(reply)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Play(m); err != nil {
+			t.Fatalf("bot played %q: %v", reply, err)
+		}
+	}
+	io.WriteString(inW, "E R dGM "+s.String()[2:]+"\n")
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(status.String(), "depth 2") || !strings.Contains(status.String(), "nps ") {
+		t.Errorf("status lines: %q", status.String())
+	}
+}

@@ -1,0 +1,127 @@
+package khetbot
+
+import (
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"arena/game/khet"
+)
+
+// opponent picks a move for the side to move.
+type opponent func(b *khet.Board, rng *rand.Rand) khet.Move
+
+func randomPlayer(b *khet.Board, rng *rand.Rand) khet.Move {
+	moves := b.Moves(nil)
+	return moves[rng.IntN(len(moves))]
+}
+
+// greedyPlayer looks one ply ahead: it takes whatever its laser can hit
+// (the enemy Pharaoh first), never hits its own pieces when it can help
+// it, and breaks ties at random.
+func greedyPlayer(b *khet.Board, rng *rand.Rand) khet.Move {
+	me := b.ToMove()
+	var best []khet.Move
+	bestScore := -1 << 30
+	for _, m := range b.Moves(nil) {
+		u := b.Make(m)
+		score := 0
+		if r := u.Removed(); r.IsPiece() {
+			v := 1
+			if r.Kind() == khet.Pharaoh {
+				v = 1000
+			}
+			if r.Color() == me {
+				v = -v
+			}
+			score = v
+		}
+		b.Unmake(u)
+		switch {
+		case score > bestScore:
+			best, bestScore = append(best[:0], m), score
+		case score == bestScore:
+			best = append(best, m)
+		}
+	}
+	return best[rng.IntN(len(best))]
+}
+
+// playOne plays the engine (as colour bot) against opp through the
+// referee and returns the outcome and the engine's deepest search.
+func playOne(t *testing.T, bot khet.Color, opp opponent, seed uint64, lim Limits) (khet.Outcome, int, int) {
+	t.Helper()
+	s, err := khet.NewState(khet.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(seed, 99))
+	eng := NewEngine(8)
+	eng.Seen(s.Board().Hash())
+	maxDepth := 0
+	for !s.Over() {
+		b := s.Board()
+		var m khet.Move
+		if s.ToMove() == bot {
+			eng.SetGame(s.Plies(), khet.DefaultMaxPlies)
+			res := eng.Search(b, lim)
+			m = res.Move
+			maxDepth = max(maxDepth, res.Depth)
+		} else {
+			m = opp(b, rng)
+		}
+		if _, err := s.Play(m); err != nil {
+			t.Fatalf("%v played an illegal move %v: %v", s.ToMove(), m, err)
+		}
+		eng.Seen(s.Board().Hash())
+	}
+	return s.Outcome(), s.Plies(), maxDepth
+}
+
+// TestStrength plays 40 games (colours alternating) against a random
+// player and 40 against the one-ply greedy player at 30 ms a move; the
+// issue asks for at least 95 % and 70 % wins.
+func TestStrength(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 80 games")
+	}
+	lim := Limits{Soft: 15 * time.Millisecond, Hard: 30 * time.Millisecond}
+	for _, tc := range []struct {
+		name string
+		opp  opponent
+		need int
+	}{{"random", randomPlayer, 38}, {"greedy", greedyPlayer, 28}} {
+		t.Run(tc.name, func(t *testing.T) {
+			const games = 40
+			var mu sync.Mutex
+			wins, plies, depth := 0, 0, 0
+			var wg sync.WaitGroup
+			sem := make(chan struct{}, 2)
+			for g := range games {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					sem <- struct{}{}
+					defer func() { <-sem }()
+					bot := khet.Color(g % 2)
+					o, n, d := playOne(t, bot, tc.opp, uint64(g+1), lim)
+					mu.Lock()
+					defer mu.Unlock()
+					plies += n
+					depth = max(depth, d)
+					if o.Winner == int(bot) {
+						wins++
+					} else {
+						t.Logf("game %d (engine %v): %s %s after %d plies", g+1, bot, o.Result(), o.Detail, n)
+					}
+				}()
+			}
+			wg.Wait()
+			t.Logf("won %d of %d against %s, %.0f plies a game, deepest search %d", wins, games, tc.name, float64(plies)/games, depth)
+			if wins < tc.need {
+				t.Errorf("won %d of %d, need %d", wins, games, tc.need)
+			}
+		})
+	}
+}

@@ -1,0 +1,21 @@
+// Package pointsbot is the arena's built-in Points player ("arena bot
+// points"). It speaks the Points Battle protocol (RunPipe) and can be used
+// in-process (Engine).
+//
+// How it thinks: Monte Carlo tree search over points.Field, the referee's
+// own incremental field, whose captures cost time in proportion to the
+// area they touch, so a playout to the end of the local fight costs a few
+// microseconds per dot.
+//
+//   - Candidate moves are the free points within two lines of a dot.
+//   - Each simulation descends the tree by UCT blended with RAVE (all
+//     moves as first: a dot can be played only once, so "first" is exact),
+//     grows a node after two visits, then plays the remaining candidates in
+//     random order to the end and scores the captured-dot difference as
+//     win, draw or loss.
+//   - The root's children start with virtual wins for points that capture
+//     now or where the opponent would capture next (defence).
+//   - Time: most of the increment plus a twentieth of the time saved, never
+//     more than a third of the clock, less a margin; the clock is read
+//     every 32 playouts, so it never loses on time.
+package pointsbot

@@ -1,0 +1,299 @@
+package pointsbot
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"arena/game/points"
+)
+
+// Limits of one search: it stops at whichever comes first.
+type Limits struct {
+	Time      time.Duration // 0 = no time limit
+	Playouts  int           // 0 = no playout limit
+	MaxNodes  int           // tree size cap; 0 = 1<<20
+	Radius    int           // candidate points lie this close to a dot; 0 = 2
+	Expand    int           // visits before a leaf grows children; 0 = 2
+	RaveEquiv float64       // RAVE equivalence; 0 = 300
+}
+
+// Engine searches Points positions with Monte Carlo tree search.
+type Engine struct {
+	rng   *rand.Rand
+	nodes []node
+	sim   *points.Field
+	seq   []int32 // cells played in the current simulation, from the root
+	at    []int32 // at[cell] = index in seq + 1, 0 = not played
+	cand  []int32
+	order []int32
+	pos   []int32 // position of each candidate cell in cand (-1: none)
+	// Stats of the last search.
+	Playouts int
+	Nodes    int
+}
+
+type node struct {
+	move       int32 // cell played to reach this node
+	first, num int32 // children: nodes[first : first+num]
+	n, w       float32
+	an, aw     float32
+}
+
+// New returns an engine whose random choices follow seed.
+func New(seed uint64) *Engine {
+	return &Engine{rng: rand.New(rand.NewPCG(seed, 0x646f7473))}
+}
+
+// candidates lists the free points within radius r (Chebyshev) of a dot;
+// on an empty field, the centre.
+func (e *Engine) candidates(f *points.Field, r int) []int32 {
+	e.cand = e.cand[:0]
+	w, h := f.Width(), f.Height()
+	if len(e.pos) != f.Cells() {
+		e.pos = make([]int32, f.Cells())
+	}
+	for i := range e.pos {
+		e.pos[i] = -1
+	}
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			i := f.Index(points.Point{X: x, Y: y})
+			if !f.CanPut(i) {
+				continue
+			}
+			near := false
+			for dy := -r; dy <= r && !near; dy++ {
+				for dx := -r; dx <= r; dx++ {
+					if d := f.DotAt(points.Point{X: x + dx, Y: y + dy}); d == points.Red || d == points.Blue {
+						near = true
+						break
+					}
+				}
+			}
+			if near {
+				e.pos[i] = int32(len(e.cand))
+				e.cand = append(e.cand, int32(i))
+			}
+		}
+	}
+	if len(e.cand) == 0 {
+		if i := f.Index(points.Point{X: w / 2, Y: h / 2}); f.CanPut(i) {
+			e.cand = append(e.cand, int32(i))
+		} else {
+			for y := 0; y < h && len(e.cand) == 0; y++ {
+				for x := 0; x < w; x++ {
+					if i := f.Index(points.Point{X: x, Y: y}); f.CanPut(i) {
+						e.cand = append(e.cand, int32(i))
+						break
+					}
+				}
+			}
+		}
+	}
+	return e.cand
+}
+
+// Best returns the move the search likes most for the side to move, or
+// ok false when no point is free.
+func (e *Engine) Best(ctx context.Context, f *points.Field, lim Limits) (points.Point, bool) {
+	start := time.Now()
+	if f.Free() == 0 {
+		return points.Point{}, false
+	}
+	r, maxNodes, expand, k := lim.Radius, lim.MaxNodes, lim.Expand, lim.RaveEquiv
+	if r <= 0 {
+		r = 2
+	}
+	if maxNodes <= 0 {
+		maxNodes = 1 << 20
+	}
+	if expand <= 0 {
+		expand = 2
+	}
+	if k <= 0 {
+		k = 300
+	}
+	cand := e.candidates(f, r)
+	if len(cand) == 1 {
+		return f.PointOf(int(cand[0])), true
+	}
+	if e.sim == nil {
+		e.sim = f.Clone()
+	}
+	if len(e.at) != f.Cells() {
+		e.at = make([]int32, f.Cells())
+	}
+	e.nodes = append(e.nodes[:0], node{move: -1})
+	e.expand(0, f)
+	e.prior(f)
+	me := f.Next()
+	e.Playouts = 0
+	for {
+		if lim.Playouts > 0 && e.Playouts >= lim.Playouts {
+			break
+		}
+		if e.Playouts&31 == 0 && e.Playouts > 0 {
+			if ctx.Err() != nil || (lim.Time > 0 && time.Since(start) >= lim.Time) {
+				break
+			}
+		}
+		e.simulate(f, me, maxNodes, expand, k)
+		e.Playouts++
+	}
+	e.Nodes = len(e.nodes)
+	root := e.nodes[0]
+	best, bestN := root.first, float32(-1)
+	for c := root.first; c < root.first+root.num; c++ {
+		if n := e.nodes[c].n; n > bestN {
+			best, bestN = c, n
+		}
+	}
+	return f.PointOf(int(e.nodes[best].move)), true
+}
+
+// expand gives node i one child per candidate point free in f.
+func (e *Engine) expand(i int32, f *points.Field) {
+	first := int32(len(e.nodes))
+	for _, c := range e.cand {
+		if f.CanPut(int(c)) {
+			e.nodes = append(e.nodes, node{move: c})
+		}
+	}
+	e.nodes[i].first, e.nodes[i].num = first, int32(len(e.nodes))-first
+}
+
+// prior seeds the root's children with what one move does: points that
+// capture, and points where the opponent would capture (to defend).
+func (e *Engine) prior(f *points.Field) {
+	me := f.Next()
+	root := e.nodes[0]
+	g := f.Clone()
+	for c := root.first; c < root.first+root.num; c++ {
+		m := int(e.nodes[c].move)
+		g.CopyFrom(f)
+		g.Put(m)
+		gain := (g.Score(me) - f.Score(me)) - (g.Score(me.Opp()) - f.Score(me.Opp()))
+		// The same point played by the opponent.
+		g.CopyFrom(f)
+		g.PutColor(m, me.Opp())
+		threat := (g.Score(me.Opp()) - f.Score(me.Opp())) - (g.Score(me) - f.Score(me))
+		v := float32(gain + threat)
+		if v > 0 {
+			nd := &e.nodes[c]
+			virt := float32(20) * min(v, 5)
+			nd.n += virt
+			nd.w += virt
+		}
+	}
+}
+
+// simulate runs one descent, playout and update.
+func (e *Engine) simulate(f *points.Field, me points.Color, maxNodes, expand int, k float64) {
+	sim := e.sim
+	sim.CopyFrom(f)
+	e.seq = e.seq[:0]
+	path := [128]int32{}
+	depth := 0
+	cur := int32(0)
+	path[0] = 0
+	for {
+		nd := &e.nodes[cur]
+		if nd.num == 0 {
+			if nd.n >= float32(expand) && len(e.nodes)+len(e.cand) <= maxNodes && depth < len(path)-1 {
+				e.expand(cur, sim)
+				nd = &e.nodes[cur]
+			}
+			if nd.num == 0 {
+				break
+			}
+		}
+		c := e.pick(cur, k)
+		m := e.nodes[c].move
+		sim.Put(int(m))
+		e.seq = append(e.seq, m)
+		e.at[m] = int32(len(e.seq))
+		cur = c
+		depth++
+		path[depth] = cur
+		if depth == len(path)-1 {
+			break
+		}
+	}
+	// Playout: the free candidates in random order.
+	e.order = append(e.order[:0], e.cand...)
+	for i := len(e.order) - 1; i > 0; i-- {
+		j := e.rng.IntN(i + 1)
+		e.order[i], e.order[j] = e.order[j], e.order[i]
+	}
+	for _, m := range e.order {
+		if sim.CanPut(int(m)) {
+			sim.Put(int(m))
+			e.seq = append(e.seq, m)
+			e.at[m] = int32(len(e.seq))
+		}
+	}
+	d := sim.Score(me) - sim.Score(me.Opp())
+	res := float32(0.5) // for me
+	if d > 0 {
+		res = 1
+	} else if d < 0 {
+		res = 0
+	}
+	// Update: node at depth t was reached by the move of the player who
+	// moved at ply t-1; from the root (me to move), ply 0 is mine.
+	for t := depth; t >= 0; t-- {
+		nd := &e.nodes[path[t]]
+		nd.n++
+		mover := t%2 == 1 // the move into this node was mine
+		if mover {
+			nd.w += res
+		} else {
+			nd.w += 1 - res
+		}
+		// AMAF for the children of this node: moves played later in the
+		// simulation by the player to move here.
+		for c := nd.first; c < nd.first+nd.num; c++ {
+			ch := &e.nodes[c]
+			idx := int(e.at[ch.move]) - 1
+			if idx < t || (idx-t)%2 != 0 {
+				continue
+			}
+			ch.an++
+			if t%2 == 0 {
+				ch.aw += res
+			} else {
+				ch.aw += 1 - res
+			}
+		}
+	}
+	for _, m := range e.seq {
+		e.at[m] = 0
+	}
+}
+
+// pick chooses the child of node i with the best RAVE-blended value.
+func (e *Engine) pick(i int32, k float64) int32 {
+	nd := e.nodes[i]
+	best, bestV := nd.first, -1.0
+	logN := math.Log(float64(nd.n) + 1)
+	for c := nd.first; c < nd.first+nd.num; c++ {
+		ch := &e.nodes[c]
+		var v float64
+		n := float64(ch.n)
+		q := 0.5
+		if n > 0 {
+			q = float64(ch.w) / n
+		}
+		if ch.an > 0 {
+			beta := math.Sqrt(k / (3*n + k))
+			q = (1-beta)*q + beta*float64(ch.aw)/float64(ch.an)
+		}
+		v = q + 0.2*math.Sqrt(logN/(n+1)) + e.rng.Float64()*1e-6
+		if v > bestV {
+			best, bestV = c, v
+		}
+	}
+	return best
+}

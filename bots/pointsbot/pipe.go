@@ -1,0 +1,142 @@
+package pointsbot
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"arena/game/points"
+)
+
+// Options configure the bot.
+type Options struct {
+	Name     string
+	Protocol points.ProtocolOptions
+	Surround points.Surround
+	Seed     uint64
+	// Playouts, if positive, fixes the search to that many playouts per
+	// move whatever the clock says (tests; the clock still caps it).
+	Playouts int
+}
+
+// RunPipe speaks the Points Battle protocol on in and out until "quit"
+// or the end of input: it prints its name, follows "new", "increment",
+// "move", "time" and "otime", and answers "go" with "move X Y".
+func RunPipe(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
+	if opts.Name == "" {
+		opts.Name = "arena-points"
+	}
+	unit := opts.Protocol.TimeUnit
+	if unit == "" {
+		unit = points.Millis
+	}
+	w := bufio.NewWriter(out)
+	say := func(s string) error {
+		w.WriteString(s)
+		w.WriteByte('\n')
+		return w.Flush()
+	}
+	if err := say(opts.Name); err != nil {
+		return err
+	}
+	b := &brain{engine: New(opts.Seed), opts: opts, timeLeft: -1}
+	r := bufio.NewReaderSize(in, 1<<16)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil && line == "" {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		switch strings.ToLower(f[0]) {
+		case "quit":
+			return nil
+		case "new":
+			if len(f) != 3 {
+				return fmt.Errorf("bad command %q", strings.TrimSpace(line))
+			}
+			h, err1 := strconv.Atoi(f[1])
+			wd, err2 := strconv.Atoi(f[2])
+			if err1 != nil || err2 != nil {
+				return fmt.Errorf("bad command %q", strings.TrimSpace(line))
+			}
+			if b.field, err = points.NewField(wd, h, opts.Surround); err != nil {
+				return err
+			}
+		case "increment":
+			if len(f) == 2 {
+				n, _ := strconv.ParseInt(f[1], 10, 64)
+				b.increment = unit.Duration(n)
+			}
+		case "time", "otime":
+			if len(f) == 2 && f[0] == "time" {
+				n, _ := strconv.ParseInt(f[1], 10, 64)
+				b.timeLeft = unit.Duration(n)
+				if n >= 2147483647 {
+					b.timeLeft = -1
+				}
+			}
+		case "move":
+			p, err := points.ParseMove(line, opts.Protocol.Base)
+			if err != nil {
+				return err
+			}
+			if b.field == nil {
+				return fmt.Errorf("move before new")
+			}
+			if err := b.field.Check(p); err != nil {
+				return fmt.Errorf("move %v: %w", p, err)
+			}
+			b.field.Put(b.field.Index(p))
+		case "go":
+			if b.field == nil {
+				return fmt.Errorf("go before new")
+			}
+			t0 := time.Now()
+			p, ok := b.engine.Best(ctx, b.field, b.limits())
+			if !ok {
+				return fmt.Errorf("go with no free point")
+			}
+			b.field.Put(b.field.Index(p))
+			say(fmt.Sprintf("%d playouts, %d nodes, %v", b.engine.Playouts, b.engine.Nodes, time.Since(t0).Round(time.Millisecond)))
+			if err := say(points.FormatMove(p, opts.Protocol.Base)); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// brain is the bot's view of the game.
+type brain struct {
+	engine    *Engine
+	opts      Options
+	field     *points.Field
+	increment time.Duration
+	timeLeft  time.Duration // -1 = not announced or unlimited
+}
+
+// limits decides the time for the next move: most of the increment plus
+// a twentieth of the time saved, never more than a third of the clock,
+// less a margin for the pipes and the process being paused and resumed.
+func (b *brain) limits() Limits {
+	lim := Limits{Playouts: b.opts.Playouts}
+	t := b.timeLeft
+	if t < 0 {
+		lim.Time = time.Second
+		return lim
+	}
+	saved := max(t-b.increment, 0)
+	budget := min(b.increment*7/10+saved/20, t/3)
+	margin := 30*time.Millisecond + budget/10
+	lim.Time = max(budget-margin, time.Millisecond)
+	return lim
+}

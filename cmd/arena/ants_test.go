@@ -1,0 +1,135 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func antsConformanceRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "conformance", "ants"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("recorded games missing (../shared beside the module root): %v", err)
+	}
+	return dir
+}
+
+func TestAntsConformanceCommand(t *testing.T) {
+	root := antsConformanceRoot(t)
+	stdout, _, err := arena(t, "ants", "conformance", root)
+	if err != nil {
+		t.Fatalf("conformance failed: %v\n%s", err, stdout)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) < 8 {
+		t.Fatalf("want a line per recorded game, got %q", stdout)
+	}
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "PASS ") {
+			t.Errorf("line %q", l)
+		}
+	}
+}
+
+// A recorded game with one changed byte fails with the first difference
+// and a non-zero exit.
+func TestAntsConformanceCommandReportsDifference(t *testing.T) {
+	src := filepath.Join(antsConformanceRoot(t), "v1_tutorial1_hunter_greedy_strict")
+	dst := filepath.Join(t.TempDir(), "v1_changed")
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Name() == "bot1.input" {
+			data = []byte(strings.Replace(string(data), "turn 7\n", "turn 7\nf 1 1\n", 1))
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stdout, _, err := arena(t, "ants", "conformance", dst)
+	if err == nil {
+		t.Fatal("want a failure")
+	}
+	if !strings.HasPrefix(stdout, "FAIL v1_changed: bot1.input: line ") {
+		t.Fatalf("stdout %q", stdout)
+	}
+}
+
+func TestAntsConformanceCommandNoGame(t *testing.T) {
+	if _, _, err := arena(t, "ants", "conformance", t.TempDir()); err == nil || !strings.Contains(err.Error(), "no recorded game") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestAntsMatchBadFlags(t *testing.T) {
+	mapFile := filepath.Join("..", "..", "game", "ants", "testdata", "tutorial1.map")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--map", "nope.map"}, "--map"},
+		{[]string{"--map", mapFile, "--food", "lots"}, "--food"},
+		{[]string{"--map", mapFile, "--attack", "bite"}, "--attack"},
+		{[]string{"--map", mapFile, "--food_rate", "9,3"}, "--food_rate"},
+		{[]string{"--map", mapFile, "--bot", "builtin", "--bot", "builtin", "--bot", "builtin"}, "the map is for 2 players"},
+		{[]string{"--map", mapFile, "--turntime", "0"}, "--turntime"},
+	}
+	for _, c := range cases {
+		args := append([]string{"match", "ants", "--out", t.TempDir()}, c.args...)
+		_, _, err := arena(t, args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: err = %v, want it to mention %q", c.args, err, c.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: error is not one line: %q", c.args, err)
+		}
+	}
+}
+
+// A short game between a scripted bot and the builtin bot writes the
+// replay and the -S -I -O -E logs and a JSON summary line.
+func TestAntsMatchWritesFiles(t *testing.T) {
+	script, err := filepath.Abs(filepath.Join("..", "..", "game", "ants", "testdata", "testbot.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapFile := filepath.Join("..", "..", "game", "ants", "testdata", "tutorial1.map")
+	out := t.TempDir()
+	stdout, stderr, err := arena(t, "match", "ants", "--map", mapFile, "--bot", "python3 "+script+" random",
+		"--bot", "python3 "+script+" hold", "--turns", "15", "--rounds", "1", "--turntime", "500",
+		"--engine_seed", "3", "--player_seed", "3", "--out", out, "--json", "-S", "-I", "-O", "-E")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	games := decodeLines(t, stdout)
+	if len(games) != 1 || games[0]["game"] != "ants" {
+		t.Fatalf("summary %v", games)
+	}
+	id := games[0]["id"].(string)
+	for _, suffix := range []string{".replay", ".stream", ".bot0.input", ".bot1.output", ".bot0.error", ".json"} {
+		if _, err := os.Stat(filepath.Join(out, id+suffix)); err != nil {
+			t.Errorf("missing %s: %v", suffix, err)
+		}
+	}
+	replay, err := os.ReadFile(filepath.Join(out, id+".replay"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(replay), `{"challenge": "ants", "game_id": 0, `) || !strings.Contains(string(replay), `"revision": 3`) {
+		t.Fatalf("replay starts %q", string(replay[:min(len(replay), 100)]))
+	}
+}

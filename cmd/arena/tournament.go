@@ -1,0 +1,520 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"arena/bot"
+	"arena/game"
+	"arena/store"
+	"arena/tournament"
+)
+
+// tournamentFlags are the options of "arena tournament GAME" besides the
+// shared match flags.
+type tournamentFlags struct {
+	format       string
+	gamesPerPair int
+	rounds       int
+	openings     string
+	concurrency  int
+	db           string
+}
+
+// volatileFlags change how a tournament runs, not which games it plays:
+// a rerun may change them and still continue the same event.
+var volatileFlags = map[string]bool{
+	"concurrency": true, "json": true, "db": true, "debug": true, "work-dir": true, "name": true,
+}
+
+// openingFlagNames are the names games give their option for a file of
+// starting positions; --openings sets whichever the game has.
+var openingFlagNames = []string{"openings", "opening", "maps", "map", "setups", "setup"}
+
+func newTournamentCmd() *cobra.Command {
+	var resume, db, out string
+	var concurrency int
+	var jsonOut bool
+	cmd := &cobra.Command{
+		Use:   "tournament GAME",
+		Short: "Run a tournament between bots: round robin, gauntlet, Swiss or knockout, stored and resumable",
+		Long: `Run a tournament between bots of one game. Every finished game is stored at
+once (SQLite in OUT/arena.db by default, or PostgreSQL with --db postgres://...),
+so an interrupted tournament continues where it stopped: run the same command
+again, or "arena tournament --resume NAME".`,
+		Example: `  arena tournament gomoku --bot a=./pbrain-a --bot b=./pbrain-b --bot c=./pbrain-c --games-per-pair 2 --turn-time 1s
+  arena tournament gomoku --format swiss --rounds 5 --openings openings.txt --bot ... --name cup
+  arena tournament --resume cup`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if resume == "" {
+				return errors.New("give a game (arena tournament GAME --bot ...) or --resume NAME")
+			}
+			dsn := db
+			if dsn == "" {
+				dsn = filepath.Join(out, "arena.db")
+			}
+			st, err := openStore(cmd.Context(), dsn)
+			if err != nil {
+				return err
+			}
+			t, err := st.Tournament(cmd.Context(), resume)
+			st.Close()
+			if errors.Is(err, store.ErrNotFound) {
+				return fmt.Errorf("--resume %s: no such tournament in %s (give --db or --out)", resume, dsn)
+			}
+			if err != nil {
+				return fmt.Errorf("--resume %s: %w", resume, err)
+			}
+			args := append([]string{"tournament"}, t.Args...)
+			if db != "" {
+				args = append(args, "--db="+db)
+			} else if !slices.ContainsFunc(t.Args, func(a string) bool { return strings.HasPrefix(a, "--db=") }) {
+				args = append(args, "--db="+dsn)
+			}
+			if cmd.Flags().Changed("concurrency") {
+				args = append(args, fmt.Sprintf("--concurrency=%d", concurrency))
+			}
+			if jsonOut {
+				args = append(args, "--json")
+			}
+			root := newRoot()
+			root.SetArgs(args)
+			root.SetOut(cmd.OutOrStdout())
+			root.SetErr(cmd.ErrOrStderr())
+			return root.ExecuteContext(cmd.Context())
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&resume, "resume", "", "continue the tournament of this name with the arguments it was started with")
+	fl.StringVar(&db, "db", "", "the store: a SQLite file or postgres://... (default OUT/arena.db)")
+	fl.StringVar(&out, "out", "arena-out", "the folder of the tournament (for the default --db)")
+	fl.IntVar(&concurrency, "concurrency", 0, "games at once (default: what the cores allow)")
+	fl.BoolVar(&jsonOut, "json", false, "print one JSON object per finished game and the final standings on stdout")
+	for _, d := range drivers() {
+		cmd.AddCommand(newTournamentGameCmd(d))
+	}
+	return cmd
+}
+
+func newTournamentGameCmd(d driver) *cobra.Command {
+	var f matchFlags
+	var tf tournamentFlags
+	var build func(env runEnv) (runner, error)
+	cmd := &cobra.Command{
+		Use:   d.info.Name,
+		Short: fmt.Sprintf("Run a tournament of %s bots", d.info.Title),
+		Long: fmt.Sprintf(`Run a tournament of %s bots (%s's own options below apply to every game).
+
+Formats: round-robin (every pair meets; every group of seats for N-player
+games, each bot in every seat), gauntlet (the first --bot against every
+other), swiss (--rounds rounds paired by score, no rematches, byes) and
+knockout (seeded by the order of --bot; a drawn match plays up to %d more
+pairs of games, then the higher seed advances). A pairing plays
+--games-per-pair games on every opening, colours swapped each game.`, d.info.Title, d.info.Name, tournament.DefaultTieBreaks),
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runTournament(cmd, d, &f, &tf, build)
+		},
+	}
+	f.register(cmd, d.turnTime, d.matchTime)
+	build = d.flags(cmd.Flags())
+	fl := cmd.Flags()
+	_ = fl.MarkHidden("games") // a tournament counts games per pair
+	fl.StringVar(&tf.format, "format", "round-robin", "round-robin, gauntlet, swiss or knockout")
+	fl.IntVar(&tf.gamesPerPair, "games-per-pair", 2, "games each pairing plays on every opening, colours alternating")
+	fl.IntVar(&tf.rounds, "rounds", 0, "Swiss rounds (default: ceil(log2(bots)))")
+	if fl.Lookup("openings") == nil {
+		fl.StringVar(&tf.openings, "openings", "", "file of openings (maps, setups): the game's own opening option")
+	}
+	fl.IntVar(&tf.concurrency, "concurrency", 0, "games at once (default: as many as the cores allow, one thinking bot per core)")
+	fl.StringVar(&tf.db, "db", "", "the store: a SQLite file or postgres://... (default OUT/arena.db)")
+	return cmd
+}
+
+// openStore opens the store, creating a SQLite file's folder.
+func openStore(ctx context.Context, dsn string) (*store.Store, error) {
+	if !strings.Contains(dsn, "://") {
+		path := strings.TrimPrefix(dsn, "sqlite:")
+		if dir := filepath.Dir(path); dir != "" {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, fmt.Errorf("--db: %w", err)
+			}
+		}
+	}
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("--db: %w", err)
+	}
+	return st, nil
+}
+
+// commandArgs rebuilds the command line of cmd from its parsed flags, in a
+// stable order: what a tournament stores to be resumed, and what decides
+// whether a rerun is the same event.
+func commandArgs(cmd *cobra.Command) []string {
+	var args []string
+	cmd.Flags().Visit(func(fl *pflag.Flag) {
+		if sv, ok := fl.Value.(pflag.SliceValue); ok {
+			for _, v := range sv.GetSlice() {
+				args = append(args, "--"+fl.Name+"="+v)
+			}
+			return
+		}
+		args = append(args, "--"+fl.Name+"="+fl.Value.String())
+	})
+	return args
+}
+
+// identity is the part of a stored command line that decides which games
+// a tournament plays.
+func identity(args []string) []string {
+	var out []string
+	for _, a := range args {
+		name, _, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		if !volatileFlags[name] {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// defaultConcurrency is how many games fit the cores when no more bots
+// may think at once than there are cores: one per game when idle bots are
+// paused in an alternating game, every seat when they move at once or
+// ponder.
+func defaultConcurrency(cores, seats int, simultaneous, ponder bool) (games, thinkersPerGame int) {
+	thinkers := 1
+	if simultaneous || ponder {
+		thinkers = seats
+	}
+	return max(1, cores/thinkers), thinkers
+}
+
+// seatCounter is implemented by runners of N-player games whose maps fix
+// the number of players; other N-player runners seat every bot.
+type seatCounter interface {
+	Seats() int
+}
+
+// tournamentRun is one running tournament: the games it stores and the
+// standings it keeps.
+type tournamentRun struct {
+	name, game string
+	env        runEnv
+	r          runner
+	st         *store.Store
+	table      *standings
+	json       bool
+	stdout     io.Writer
+	prog       *progress
+	total      int
+	mu         sync.Mutex
+	finished   map[string]playedGame // by game ID, between play and report
+}
+
+type playedGame struct {
+	rec  *game.Record
+	path string
+}
+
+func runTournament(cmd *cobra.Command, d driver, f *matchFlags, tf *tournamentFlags, build func(runEnv) (runner, error)) error {
+	ctx := cmd.Context()
+	stderr := cmd.ErrOrStderr()
+	format, err := tournament.ParseFormat(tf.format)
+	if err != nil {
+		return fmt.Errorf("--format: %w", err)
+	}
+	if f.games != 2 && cmd.Flags().Changed("games") {
+		return errors.New("--games: a tournament counts games per pairing: use --games-per-pair")
+	}
+	if tf.gamesPerPair < 1 {
+		return fmt.Errorf("--games-per-pair %d: must be at least 1", tf.gamesPerPair)
+	}
+	if tf.concurrency < 0 {
+		return fmt.Errorf("--concurrency %d: must not be negative", tf.concurrency)
+	}
+	// The command line as given, before --openings sets the game's own
+	// option: what is stored to resume.
+	args := append([]string{d.info.Name}, commandArgs(cmd)...)
+	if tf.openings != "" {
+		if err := setOpenings(cmd.Flags(), d, tf.openings); err != nil {
+			return err
+		}
+	}
+	// A tournament takes any number of bots from the game's minimum.
+	if n := len(f.bots); n > 0 && n < d.info.Players[0] {
+		return fmt.Errorf("--bot: a %s tournament needs at least %d bots, got %d", d.info.Name, d.info.Players[0], n)
+	}
+	td := d
+	td.info.Players[1] = math.MaxInt
+	env, cleanup, err := f.env(td)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	r, err := build(env)
+	if err != nil {
+		return err
+	}
+
+	seats := 2
+	simultaneous := d.info.Players[0] > 2
+	if d.info.Players[1] > 2 {
+		seats = min(len(env.players), d.info.Players[1])
+		if sc, ok := r.(seatCounter); ok {
+			seats = sc.Seats()
+		}
+	}
+	name := f.name
+	if name == "" {
+		sum := sha256.Sum256([]byte(strings.Join(identity(args), "\x00")))
+		name = d.info.Name + "-" + hex.EncodeToString(sum[:4])
+		args = append(args, "--name="+name)
+	}
+	sched, err := tournament.New(tournament.Config{
+		Name: name, Format: format, Players: len(env.players), Seats: seats,
+		GamesPerPair: tf.gamesPerPair, Openings: r.Openings(), Rounds: tf.rounds,
+	})
+	if err != nil {
+		return err
+	}
+
+	cores := runtime.NumCPU()
+	auto, thinkers := defaultConcurrency(cores, seats, simultaneous, env.ponder)
+	conc := tf.concurrency
+	if conc == 0 {
+		conc = auto
+	} else if conc > auto {
+		fmt.Fprintf(stderr, "warning: --concurrency %d lets up to %d bots think at once on %d cores; expect time losses\n",
+			conc, conc*thinkers, cores)
+	}
+
+	dsn := tf.db
+	if dsn == "" {
+		dsn = filepath.Join(env.out, "arena.db")
+	}
+	st, err := openStore(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := claimTournament(ctx, st, name, d.info.Name, args); err != nil {
+		return err
+	}
+	stored, err := st.Games(ctx, name)
+	if err != nil {
+		return fmt.Errorf("tournament %s: %w", name, err)
+	}
+
+	t := &tournamentRun{
+		name: name, game: d.info.Name, env: env, r: r, st: st, json: f.json, stdout: cmd.OutOrStdout(),
+		total: sched.Total(), finished: map[string]playedGame{},
+		table: newStandings(playerNames(env.players)),
+	}
+	if !f.json {
+		t.stdout = stderr
+	}
+	results := map[string]tournament.Outcome{}
+	for _, g := range stored {
+		t.table.add(g)
+		results[g.ID] = outcomeOf(g, t.table)
+	}
+	t.prog = newProgress(stderr, stderr == os.Stderr && isTerminal(os.Stderr), t.total, env.players)
+	t.prog.done = len(stored)
+	if len(stored) > 0 {
+		fmt.Fprintf(stderr, "tournament %s: %d of %d games already played, continuing\n", name, len(stored), t.total)
+	} else {
+		fmt.Fprintf(stderr, "tournament %s: %s, %d bots, %d games, %d at once, store %s\n",
+			name, format, len(env.players), t.total, conc, st)
+	}
+
+	runErr := tournament.Run(ctx, sched, results, conc, t.play, t.report)
+	t.prog.clear()
+	status := store.StatusFinished
+	if runErr != nil {
+		status = store.StatusInterrupted
+	}
+	// The status must be saved even when ctx was cancelled by Ctrl-C.
+	if err := st.SetTournamentStatus(context.WithoutCancel(ctx), name, status); err != nil && runErr == nil {
+		runErr = err
+	}
+	rep := t.table.compute()
+	rep.Tournament, rep.Game, rep.Format, rep.Total = name, d.info.Name, string(format), t.total
+	rep.Finished = runErr == nil
+	rep.Matches = describeMatches(sched, results, t.table.names)
+	rep.print(stderr)
+	if runErr != nil {
+		played := t.table.played
+		fmt.Fprintf(stderr, "interrupted: %d of %d games stored; continue with: arena tournament --resume %s --db %s\n",
+			played, t.total, name, dsn)
+		return runErr
+	}
+	var b strings.Builder
+	rep.print(&b)
+	if err := game.WriteFileAtomic(filepath.Join(env.out, name+"-standings.txt"), []byte(b.String())); err != nil {
+		return err
+	}
+	if f.json {
+		return writeJSONLine(cmd.OutOrStdout(), rep)
+	}
+	return nil
+}
+
+// claimTournament creates the tournament in the store, or checks that a
+// stored one of that name is the same event and marks it running again.
+func claimTournament(ctx context.Context, st *store.Store, name, gameName string, args []string) error {
+	err := st.CreateTournament(ctx, store.Tournament{Name: name, Game: gameName, Args: args, Status: store.StatusRunning})
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, store.ErrExists) {
+		return fmt.Errorf("tournament %s: %w", name, err)
+	}
+	old, err := st.Tournament(ctx, name)
+	if err != nil {
+		return fmt.Errorf("tournament %s: %w", name, err)
+	}
+	if old.Game != gameName || !slices.Equal(identity(old.Args), identity(args)) {
+		return fmt.Errorf("tournament %s exists with other settings (%s): resume it with --resume %s, or choose another --name",
+			name, strings.Join(old.Args, " "), name)
+	}
+	return st.SetTournamentStatus(ctx, name, store.StatusRunning)
+}
+
+// setOpenings passes --openings to the game's own option for starting
+// positions.
+func setOpenings(fs *pflag.FlagSet, d driver, file string) error {
+	for _, n := range openingFlagNames[1:] {
+		if fs.Lookup(n) != nil {
+			if err := fs.Set(n, file); err != nil {
+				return fmt.Errorf("--openings: %w", err)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("--openings: %s has no openings option", d.info.Name)
+}
+
+func playerNames(players []player) []string {
+	names := make([]string, len(players))
+	for i, p := range players {
+		names[i] = p.Name
+	}
+	return names
+}
+
+// outcomeOf reads a stored game's result as the schedule needs it.
+func outcomeOf(g store.Game, table *standings) tournament.Outcome {
+	if g.Winner == nil || *g.Winner < 0 || *g.Winner >= len(g.Players) {
+		return tournament.Draw
+	}
+	return tournament.Outcome{Winner: table.index(g.Players[*g.Winner])}
+}
+
+// play plays one scheduled game and keeps its record for report.
+func (t *tournamentRun) play(ctx context.Context, g tournament.Game) (tournament.Outcome, error) {
+	j := job{ID: g.ID, Seats: g.Seats, Opening: g.Opening}
+	if t.env.seed != 0 {
+		h := fnv.New64a()
+		h.Write([]byte(g.ID))
+		j.Seed = t.env.seed ^ int64(h.Sum64()>>1)
+	}
+	if t.env.debug {
+		order, _ := participants(g.Seats)
+		var ps []player
+		for _, pi := range order {
+			ps = append(ps, t.env.players[pi])
+		}
+		logs, closeLogs, err := openTranscripts(t.env.out, j.ID, ps)
+		if err != nil {
+			return tournament.Outcome{}, err
+		}
+		defer closeLogs()
+		j.Transcripts = func(pi int) *bot.Transcript { return logs[slices.Index(order, pi)] }
+	}
+	rec, path, err := t.r.Play(ctx, j)
+	if err != nil {
+		return tournament.Outcome{}, err
+	}
+	t.mu.Lock()
+	t.finished[g.ID] = playedGame{rec, path}
+	t.mu.Unlock()
+	order, _ := participants(g.Seats)
+	if rec.Winner == nil || *rec.Winner < 0 || *rec.Winner >= len(order) {
+		return tournament.Draw, nil
+	}
+	return tournament.Outcome{Winner: order[*rec.Winner]}, nil
+}
+
+// report stores a finished game in one transaction, then shows it.
+func (t *tournamentRun) report(g tournament.Game, _ tournament.Outcome) error {
+	t.mu.Lock()
+	pg := t.finished[g.ID]
+	delete(t.finished, g.ID)
+	t.mu.Unlock()
+	rec := pg.rec
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("encode record: %w", err)
+	}
+	sg := store.Game{
+		ID: rec.ID, Tournament: t.name, Round: g.Round, Seats: rec.Seats, Winner: rec.Winner,
+		Reason: string(rec.Reason), Detail: rec.Detail, Scores: rec.Scores, Moves: len(rec.Moves),
+		Record: data, RecordPath: pg.path, Start: rec.Start, End: rec.End,
+	}
+	for _, p := range rec.Players {
+		sg.Players = append(sg.Players, p.Name)
+	}
+	// A game already stored is the same game played again by a run that
+	// raced this one; the stored copy stands.
+	if err := t.st.SaveGame(context.WithoutCancel(context.Background()), sg); err != nil && !errors.Is(err, store.ErrExists) {
+		return fmt.Errorf("store: %w", err)
+	}
+	t.table.add(sg)
+	if t.json {
+		if err := emitGame(t.stdout, rec, pg.path); err != nil {
+			return err
+		}
+	}
+	t.prog.gameOver(t.table.played, rec, t.table.tallies)
+	return nil
+}
+
+// emitGame prints the JSON line of a finished game, as "arena match
+// --json" does.
+func emitGame(w io.Writer, rec *game.Record, path string) error {
+	line := summaryLine{
+		ID: rec.ID, Game: rec.Game, First: rec.FirstPlayer(), Winner: rec.Winner, Scores: rec.Scores,
+		Reason: rec.Reason, Detail: rec.Detail, Moves: len(rec.Moves), Record: path,
+	}
+	for _, p := range rec.Players {
+		line.Players = append(line.Players, p.Name)
+	}
+	return writeJSONLine(w, line)
+}
+
+func writeJSONLine(w io.Writer, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode JSON: %w", err)
+	}
+	_, err = fmt.Fprintf(w, "%s\n", data)
+	return err
+}

@@ -1,0 +1,463 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"arena/bot"
+	"arena/internal/testbrain"
+	"arena/store"
+	"arena/tournament"
+)
+
+// quickBots returns n --bot flags for test brains that answer at once:
+// greedy and random players with their own seeds.
+func quickBots(t *testing.T, n int, extra string) []string {
+	brain := filepath.Join(testBrain(t), "pbrain-tb")
+	var args []string
+	for i := 0; i < n; i++ {
+		policy := "random"
+		if i%2 == 0 {
+			policy = "greedy"
+		}
+		args = append(args, "--bot", fmt.Sprintf("b%d=%s --policy=%s --seed=%d%s", i, brain, policy, i+1, extra))
+	}
+	return args
+}
+
+func storedGames(t *testing.T, db, name string) []store.Game {
+	t.Helper()
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	games, err := st.Games(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return games
+}
+
+// expectedIDs lists the game IDs of a tournament's schedule.
+func expectedIDs(t *testing.T, cfg tournament.Config) map[string]bool {
+	t.Helper()
+	s, err := tournament.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, _ := s.Pending(map[string]tournament.Outcome{})
+	ids := map[string]bool{}
+	for _, g := range games {
+		ids[g.ID] = true
+	}
+	return ids
+}
+
+// splitJSON separates the per-game JSON lines from the final standings
+// object.
+func splitJSON(t *testing.T, stdout string) (games []summaryLine, final map[string]any) {
+	t.Helper()
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		if line == "" {
+			continue
+		}
+		if strings.Contains(line, `"standings"`) {
+			if err := json.Unmarshal([]byte(line), &final); err != nil {
+				t.Fatalf("final line %q: %v", line, err)
+			}
+			continue
+		}
+		var g summaryLine
+		if err := json.Unmarshal([]byte(line), &g); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		games = append(games, g)
+	}
+	return games, final
+}
+
+// TestTournamentEightBots runs a round robin of 8 quick bots two games at
+// a time and checks that no result is lost: every game is printed, stored
+// once and counted in the standings.
+func TestTournamentEightBots(t *testing.T) {
+	out := t.TempDir()
+	args := append([]string{"tournament", "gomoku", "--out", out, "--size", "10", "--turn-time", "2s",
+		"--concurrency", "2", "--json", "--name", "eight"}, quickBots(t, 8, "")...)
+	stdout, stderr, err := arena(t, args...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	games, final := splitJSON(t, stdout)
+	want := expectedIDs(t, tournament.Config{Name: "eight", Format: tournament.RoundRobin, Players: 8, GamesPerPair: 2, Openings: 1})
+	if len(games) != len(want) || len(want) != 56 {
+		t.Fatalf("%d JSON lines, want %d", len(games), len(want))
+	}
+	seen := map[string]bool{}
+	for _, g := range games {
+		if !want[g.ID] || seen[g.ID] {
+			t.Errorf("unexpected or repeated game %s", g.ID)
+		}
+		seen[g.ID] = true
+		if g.Game != "gomoku" || len(g.Players) != 2 || g.Record == "" || g.Moves == 0 {
+			t.Errorf("game line %+v", g)
+		}
+	}
+	stored := storedGames(t, filepath.Join(out, "arena.db"), "eight")
+	if len(stored) != len(want) {
+		t.Errorf("%d games stored, want %d", len(stored), len(want))
+	}
+	for _, g := range stored {
+		if !seen[g.ID] || len(g.Record) == 0 || g.RecordPath == "" {
+			t.Errorf("stored game %s: not printed, or without its record", g.ID)
+		}
+	}
+	if final == nil || final["games"] != float64(56) || final["finished"] != true {
+		t.Fatalf("final standings %v", final)
+	}
+	rows, _ := final["standings"].([]any)
+	points := 0.0
+	for _, r := range rows {
+		row := r.(map[string]any)
+		points += row["points"].(float64)
+		if row["games"] != float64(14) {
+			t.Errorf("%v played %v games, want 14", row["player"], row["games"])
+		}
+		if _, ok := row["elo"]; !ok {
+			t.Errorf("no rating for %v", row["player"])
+		}
+	}
+	if len(rows) != 8 || points != 56 {
+		t.Errorf("%d rows with %v points, want 8 rows sharing 56", len(rows), points)
+	}
+	for _, s := range []string{"Likelihood of superiority", "Crosstable", "first-move advantage"} {
+		if !strings.Contains(stderr, s) {
+			t.Errorf("stderr lacks %q:\n%s", s, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "eight-standings.txt")); err != nil {
+		t.Error(err)
+	}
+}
+
+// killGroups kills whatever is left of the brains a killed arena
+// started (their process groups, as the pid file lists them).
+func killGroups(t *testing.T, pidFile string) {
+	data, _ := os.ReadFile(pidFile)
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 2 {
+			continue
+		}
+		pgid, err := strconv.Atoi(f[1])
+		if err != nil || pgid <= 1 {
+			continue
+		}
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		syscall.Kill(-pgid, syscall.SIGCONT)
+		deadline := time.Now().Add(5 * time.Second)
+		for len(bot.Survivors(pgid)) > 0 && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+// runAndKill starts arena as a child process, waits for `after` finished
+// games on stdout and kills it with SIGKILL, as a crash or power cut
+// would. It returns the IDs of the games the child reported.
+func runAndKill(t *testing.T, args []string, pidFile string, after int) []string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), "ARENA_TEST_AS_ARENA=1", "TESTBRAIN_PIDFILE="+pidFile)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer killGroups(t, pidFile)
+	var ids []string
+	lines := bufio.NewScanner(stdout)
+	for len(ids) < after && lines.Scan() {
+		var g summaryLine
+		if err := json.Unmarshal(lines.Bytes(), &g); err != nil {
+			t.Fatalf("line %q: %v", lines.Text(), err)
+		}
+		ids = append(ids, g.ID)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if len(ids) < after {
+		t.Fatalf("child ended after %d games:\n%s", len(ids), stderr.String())
+	}
+	return ids
+}
+
+// TestTournamentResumeAfterKill kills a tournament twice with SIGKILL in
+// the middle, continues it once by rerunning the same command and once
+// with --resume, and checks that the store ends with exactly the
+// expected games, each once, and that no finished game was played again.
+func TestTournamentResumeAfterKill(t *testing.T) {
+	out := t.TempDir()
+	db := filepath.Join(out, "arena.db")
+	pids := filepath.Join(out, "pids")
+	args := append([]string{"tournament", "gomoku", "--out", out, "--size", "10", "--turn-time", "5s",
+		"--concurrency", "2", "--json", "--name", "rk"}, quickBots(t, 4, " --delay=3ms")...)
+	want := expectedIDs(t, tournament.Config{Name: "rk", Format: tournament.RoundRobin, Players: 4, GamesPerPair: 2, Openings: 1})
+
+	reported := map[string]int{}
+	for _, id := range runAndKill(t, args, pids, 3) {
+		reported[id]++
+	}
+	n := len(storedGames(t, db, "rk"))
+	if n < 3 {
+		t.Fatalf("%d games stored after the first kill, want at least the 3 reported", n)
+	}
+	// Rerunning the same command continues the event.
+	for _, id := range runAndKill(t, args, pids, 3) {
+		reported[id]++
+	}
+	t.Logf("stored after the first kill: %d, after the second: %d of %d", n, len(storedGames(t, db, "rk")), len(want))
+	stdout, stderr, err := arena(t, "tournament", "--resume", "rk", "--db", db, "--json")
+	if err != nil {
+		t.Fatalf("resume: %v\n%s", err, stderr)
+	}
+	if !strings.Contains(stderr, "already played, continuing") {
+		t.Errorf("resume does not say it continues:\n%s", stderr)
+	}
+	games, final := splitJSON(t, stdout)
+	for _, g := range games {
+		reported[g.ID]++
+	}
+	for id, n := range reported {
+		if n > 1 {
+			t.Errorf("game %s finished %d times: a resume replayed it", id, n)
+		}
+		if !want[id] {
+			t.Errorf("unexpected game %s", id)
+		}
+	}
+	stored := storedGames(t, db, "rk")
+	seen := map[string]bool{}
+	for _, g := range stored {
+		if seen[g.ID] {
+			t.Errorf("game %s stored twice", g.ID)
+		}
+		seen[g.ID] = true
+	}
+	if len(stored) != len(want) || len(seen) != len(want) {
+		t.Errorf("%d games stored, want exactly %d", len(stored), len(want))
+	}
+	for id := range want {
+		if !seen[id] {
+			t.Errorf("game %s missing", id)
+		}
+	}
+	if final == nil || final["finished"] != true || final["games"] != float64(len(want)) {
+		t.Errorf("final standings %v", final)
+	}
+	// A finished tournament rerun plays nothing and shows the standings.
+	stdout, stderr, err = arena(t, append(args[:len(args):len(args)], "--db", db)...)
+	if err != nil {
+		t.Fatalf("rerun: %v\n%s", err, stderr)
+	}
+	if games, _ := splitJSON(t, stdout); len(games) != 0 {
+		t.Errorf("rerun of a finished tournament played %d games", len(games))
+	}
+}
+
+// TestTournamentFormats runs Swiss and knockout events end to end and the
+// standings and export commands on their stores.
+func TestTournamentFormats(t *testing.T) {
+	tests := []struct {
+		format string
+		bots   int
+		extra  []string
+		games  int
+		expect string
+	}{
+		{"swiss", 5, []string{"--rounds", "2", "--games-per-pair", "1"}, 4, "bye for"},
+		{"knockout", 3, []string{"--games-per-pair", "2"}, 4, "winner: "},
+		{"gauntlet", 3, []string{"--games-per-pair", "1"}, 2, "Crosstable"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.format, func(t *testing.T) {
+			out := t.TempDir()
+			args := append([]string{"tournament", "gomoku", "--out", out, "--size", "10", "--turn-time", "2s",
+				"--json", "--name", "f", "--format", tc.format, "--concurrency", "64"}, tc.extra...)
+			args = append(args, quickBots(t, tc.bots, "")...)
+			stdout, stderr, err := arena(t, args...)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			games, final := splitJSON(t, stdout)
+			if tc.format != "knockout" && len(games) != tc.games {
+				t.Errorf("%d games, want %d", len(games), tc.games)
+			}
+			if tc.format == "knockout" && len(games) < tc.games {
+				t.Errorf("%d games, want at least %d", len(games), tc.games)
+			}
+			if final["format"] != tc.format {
+				t.Errorf("final format %v", final["format"])
+			}
+			if !strings.Contains(stderr, tc.expect) || !strings.Contains(stderr, "warning: --concurrency 64") {
+				t.Errorf("stderr lacks %q or the concurrency warning:\n%s", tc.expect, stderr)
+			}
+
+			db := filepath.Join(out, "arena.db")
+			sout, serr, err := arena(t, "standings", "f", "--db", db, "--json")
+			if err != nil {
+				t.Fatalf("standings: %v\n%s", err, serr)
+			}
+			var st map[string]any
+			if err := json.Unmarshal([]byte(sout), &st); err != nil {
+				t.Fatalf("standings JSON %q: %v", sout, err)
+			}
+			if st["games"] != float64(len(games)) || len(st["standings"].([]any)) != tc.bots {
+				t.Errorf("standings %v", st)
+			}
+			if sout, _, err := arena(t, "standings", "f", "--db", db); err != nil || !strings.Contains(sout, "rank") {
+				t.Errorf("standings table: %v\n%s", err, sout)
+			}
+
+			exp := filepath.Join(out, "export")
+			if _, serr, err := arena(t, "export", "f", "--db", db, "--out", exp); err != nil {
+				t.Fatalf("export: %v\n%s", err, serr)
+			}
+			pgn, err := os.ReadFile(filepath.Join(exp, "f.pgn"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(string(pgn), "[Result "); n != len(games) {
+				t.Errorf("%d results in the PGN file, want %d", n, len(games))
+			}
+			for _, g := range games {
+				for _, ext := range []string{".json", ".psq", ".sgf"} {
+					if _, err := os.Stat(filepath.Join(exp, "records", g.ID+ext)); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestSPRT plays a strong bot against a weak one until the SPRT accepts
+// H1, and checks the LLR lines and the final JSON.
+func TestSPRT(t *testing.T) {
+	brain := filepath.Join(testBrain(t), "pbrain-tb")
+	stdout, stderr, err := arena(t, "sprt", "gomoku", "--out", t.TempDir(), "--size", "10", "--turn-time", "2s",
+		"--bot", "strong="+brain+" --policy=greedy --seed=1", "--bot", "weak="+brain+" --policy=random --seed=2",
+		"--elo0", "0", "--elo1", "50", "--max-games", "200", "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	var res sprtResult
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &res); err != nil {
+		t.Fatalf("last line %q: %v", lines[len(lines)-1], err)
+	}
+	if res.Verdict != "H1" || res.LLR < res.Upper || res.Games < 2 || res.Games != len(lines)-1 {
+		t.Errorf("result %+v after %d game lines", res, len(lines)-1)
+	}
+	if res.Pentanomial[4] == 0 || res.Pentanomial[0]+res.Pentanomial[1]+res.Pentanomial[2]+res.Pentanomial[3]+res.Pentanomial[4] != res.Pairs {
+		t.Errorf("pentanomial %v for %d pairs", res.Pentanomial, res.Pairs)
+	}
+	if !strings.Contains(stderr, "LLR") || !strings.Contains(stderr, "H1 accepted") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
+// TestTournamentBadFlags checks that wrong input gets a one-line error
+// naming the problem.
+func TestTournamentBadFlags(t *testing.T) {
+	brain := "b=" + filepath.Join(testBrain(t), "pbrain-tb")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tournament", "--db", "DB"}, "--resume"},
+		{[]string{"tournament", "--resume", "nothing", "--db", "DB"}, "nothing"},
+		{[]string{"tournament", "gomoku", "--format", "pyramid"}, "pyramid"},
+		{[]string{"tournament", "gomoku", "--games-per-pair", "0"}, "--games-per-pair"},
+		{[]string{"tournament", "gomoku", "--concurrency", "-1"}, "--concurrency"},
+		{[]string{"tournament", "gomoku", "--openings", "/no/such/file"}, "/no/such/file"},
+		{[]string{"tournament", "gomoku", "--bot", brain}, "needs at least 2 bots"},
+		{[]string{"tournament", "gomoku", "--format", "swiss", "--rounds", "-2"}, "rounds"},
+		{[]string{"tournament", "gomoku", "--games", "4"}, "--games-per-pair"},
+		{[]string{"standings", "nothing", "--db", "DB"}, "nothing"},
+		{[]string{"export", "nothing", "--out", "OUT", "--db", "DB"}, "nothing"},
+		{[]string{"sprt", "gomoku", "--bot", brain, "--bot", brain, "--bot", brain}, "exactly 2"},
+		{[]string{"sprt", "gomoku", "--alpha", "2"}, "--alpha"},
+		{[]string{"sprt", "gomoku", "--elo0", "5", "--elo1", "0"}, "--elo1"},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			out := t.TempDir()
+			var args []string
+			for _, a := range tc.args {
+				a = strings.ReplaceAll(a, "DB", filepath.Join(out, "arena.db"))
+				args = append(args, strings.ReplaceAll(a, "OUT", out))
+			}
+			if len(args) > 1 && args[1] == "gomoku" {
+				args = append(args, "--out", out)
+			}
+			_, _, err := arena(t, args...)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, tc.want) || strings.Contains(msg, "\n") {
+				t.Fatalf("error %q: want one line mentioning %q", msg, tc.want)
+			}
+		})
+	}
+}
+
+// BenchmarkTournamentInstant measures whole tournaments of instant-move
+// bots on a small board: games per second end to end (processes, pipes,
+// referee, records, store).
+func BenchmarkTournamentInstant(b *testing.B) {
+	dir, err := os.MkdirTemp("", "arena-bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if err := testbrain.Build(dir); err != nil {
+		b.Fatal(err)
+	}
+	brain := filepath.Join(dir, "pbrain-tb")
+	games := 0
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		out := filepath.Join(dir, fmt.Sprint("run", i))
+		args := []string{"tournament", "gomoku", "--out", out, "--size", "10", "--turn-time", "5s", "--name", "bench"}
+		for k := 0; k < 4; k++ {
+			args = append(args, "--bot", fmt.Sprintf("b%d=%s --policy=random --seed=%d", k, brain, k+1))
+		}
+		root := newRoot()
+		root.SetArgs(args)
+		root.SetOut(new(bytes.Buffer))
+		root.SetErr(new(bytes.Buffer))
+		if err := root.ExecuteContext(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		games += 12
+	}
+	b.ReportMetric(float64(games)/time.Since(start).Seconds(), "games/s")
+}

@@ -1,0 +1,51 @@
+// Package ants is a referee for Ants, the game of the Google AI Challenge
+// 2011, that plays exactly as the official Python engine does
+// (aichallenge/aichallenge: ants/ants.py, worker/engine.py,
+// ants/playgame.py): given the same map, options, seeds and orders it sends
+// every bot the same bytes and writes the same replay.
+//
+// Rules: http://ants.aichallenge.org/specification.php; where the written
+// rules and the engine's code disagree the code wins (see
+// ../shared/specs/ants.md). A turn resolves as: move (all ants at once, any
+// ants sharing a square die), focus attack, raze hills, spawn, gather
+// food, place food; the game ends by extermination, lone survivor, the
+// 85 % cutoffs, rank stabilization or the turn limit.
+//
+// Parameters (playgame.py names and defaults):
+//
+//	name            type     default    meaning
+//	turns           int      1000       turn limit
+//	loadtime        int      3000       ms for turn 0
+//	turntime        int      1000       ms per turn
+//	viewradius2     int      77         squared vision radius
+//	attackradius2   int      5          squared attack radius
+//	spawnradius2    int      1          squared gathering radius
+//	engine_seed     int      random     seeds the engine's Mersenne Twister
+//	player_seed     int      random     sent to the bots
+//	food_rate       2 ints   5 11       food per player per food_turn turns (drawn)
+//	food_turn       2 ints   19 37
+//	food_start      2 ints   75 175     one starting food per food_start land squares
+//	food_visible    2 ints   3 5        starting food per player in sight of its hills
+//	food            string   symmetric  none, random, sections, symmetric
+//	attack          string   focus      focus, closest, support, damage
+//	cutoff_turn     int      150        turns a dominance must last to end the game
+//	cutoff_percent  float    0.85       share of all ants and food that is dominance
+//	scenario        bool     false      take ants and food from the map
+//	strict          bool     false      an invalid order eliminates the bot
+//	serial          int      0          time the bots this many at a time
+//	end_wait        seconds  0          time bots get to read "end"
+//
+// State (state.go, food.go, vision.go, orders.go) is the pure rules;
+// Engine (engine.go) is run_game's loop; protocol.go speaks to real
+// processes; replay.go writes the rev-3 replay; conformance.go replays
+// games recorded from the official engine and reports the first
+// difference. The random numbers come from package pyrandom, an exact
+// emulation of CPython 3's random module.
+package ants
+
+import "arena/game"
+
+// Info describes Ants to the arena's registry of games.
+func Info() game.Info {
+	return game.Info{Name: "ants", Title: "Ants (AI Challenge 2011)", Players: [2]int{2, 10}}
+}

@@ -1,0 +1,108 @@
+package ants
+
+import "strings"
+
+// MoveReport is what the engine makes of one bot's lines for a turn
+// (do_moves): the valid orders, the ignored ones ("line # move blocked")
+// and the invalid ones ("line # reason"), each in the order sent.
+type MoveReport struct {
+	Valid, Ignored, Invalid []string
+}
+
+type parsedOrder struct {
+	line string
+	row  int
+	col  int
+	big  bool
+	dir  byte
+}
+
+// parseOrders is parse_orders: "o ROW COL DIR", case-insensitive, blank
+// lines and '#' comments skipped.
+func parseOrders(lines []string) (orders []parsedOrder, invalid []string) {
+	for _, raw := range lines {
+		line := strings.ToLower(pyStrip(raw))
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		data := pyFields(line)
+		if data[0] != "o" {
+			invalid = append(invalid, line+" # unknown action")
+			continue
+		}
+		if len(data) != 4 {
+			invalid = append(invalid, line+" # incorrectly formatted order")
+			continue
+		}
+		row, ok1, big1 := pyInt(data[1])
+		col, ok2, big2 := pyInt(data[2])
+		if !ok1 || !ok2 {
+			invalid = append(invalid, line+" # invalid row or col")
+			continue
+		}
+		d := data[3]
+		if d != "n" && d != "e" && d != "s" && d != "w" {
+			invalid = append(invalid, line+" # invalid direction")
+			continue
+		}
+		orders = append(orders, parsedOrder{line: line, row: row, col: col, big: big1 || big2, dir: d[0]})
+	}
+	return orders, invalid
+}
+
+// index resolves a row or column as Python indexes a list: negatives count
+// from the end; out of range is an IndexError.
+func index(v, n int, big bool) (int, bool) {
+	if big || v >= n || v < -n {
+		return 0, false
+	}
+	if v < 0 {
+		v += n
+	}
+	return v, true
+}
+
+// DoMoves judges player p's lines for this turn against the map before
+// any move and stores the valid orders (do_moves).
+func (s *State) DoMoves(p int, lines []string) MoveReport {
+	parsed, invalid := parseOrders(lines)
+	var rep MoveReport
+	var valid []order
+	seen := map[[2]int]bool{}
+	for _, o := range parsed {
+		key := [2]int{o.row, o.col}
+		if o.big {
+			key = [2]int{-1 << 40, -1 << 40}
+		}
+		if seen[key] && !o.big {
+			invalid = append(invalid, o.line+" # duplicate order")
+			continue
+		}
+		r, okR := index(o.row, s.Rows, o.big)
+		c, okC := index(o.col, s.Cols, o.big)
+		if !okR || !okC {
+			invalid = append(invalid, o.line+" # out of bounds")
+			continue
+		}
+		loc := r*s.Cols + c
+		if s.grid[loc] != p {
+			invalid = append(invalid, o.line+" # not player ant")
+			continue
+		}
+		if o.row < 0 || o.col < 0 {
+			invalid = append(invalid, o.line+" # out of bounds")
+			continue
+		}
+		dest := s.destination(loc, aimRow[o.dir], aimCol[o.dir])
+		if v := s.grid[dest]; v == food || v == water {
+			rep.Ignored = append(rep.Ignored, o.line+" # move blocked")
+			continue
+		}
+		valid = append(valid, order{loc, o.dir})
+		rep.Valid = append(rep.Valid, o.line)
+		seen[key] = true
+	}
+	s.orders[p] = valid
+	rep.Invalid = invalid
+	return rep
+}

@@ -1,0 +1,252 @@
+package ants
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"arena/bot"
+	"arena/game"
+)
+
+// MatchConfig is everything one game needs besides its players.
+type MatchConfig struct {
+	Options Options
+	MapText string
+	MapName string // for the record
+	// WorkDir gets one working folder per bot (bot0, bot1, ...).
+	WorkDir     string
+	MemoryLimit int64
+	// OnTurn, if set, is called after every turn.
+	OnTurn func(TurnInfo)
+	// Transcripts, if set, gives a debug transcript per player index.
+	Transcripts func(player int) *bot.Transcript
+	// Stream, Input, Output, Error keep the texts of playgame.py's -S,
+	// -I, -O and -E in the Game's buffers for WriteFiles.
+	Stream, Input, Output, Error bool
+}
+
+// Game is one game to play: the players (in the record's order) and which
+// of them sits at each engine seat (player index of the map).
+type Game struct {
+	ID      string
+	Players []Player
+	Seats   []int // seat -> index into Players
+}
+
+// Played is a finished game: the record, the replay file and the optional
+// logs.
+type Played struct {
+	Record *game.Record
+	Result *Result
+	Replay []byte
+	Stream []byte
+	Input  [][]byte // per seat
+	Output [][]byte
+	Error  [][]byte
+}
+
+// recordOptions is what the record keeps of the options.
+type recordOptions struct {
+	Map           string  `json:"map,omitempty"`
+	Turns         int     `json:"turns"`
+	LoadTime      int     `json:"loadtime"`
+	TurnTime      int     `json:"turntime"`
+	ViewRadius2   int     `json:"viewradius2"`
+	AttackRadius2 int     `json:"attackradius2"`
+	SpawnRadius2  int     `json:"spawnradius2"`
+	EngineSeed    int64   `json:"engine_seed"`
+	PlayerSeed    int64   `json:"player_seed"`
+	FoodRate      [2]int  `json:"food_rate"`
+	FoodTurn      [2]int  `json:"food_turn"`
+	FoodStart     [2]int  `json:"food_start"`
+	FoodVisible   [2]int  `json:"food_visible"`
+	Food          string  `json:"food"`
+	Attack        string  `json:"attack"`
+	CutoffTurn    int     `json:"cutoff_turn"`
+	CutoffPercent float64 `json:"cutoff_percent"`
+	Scenario      bool    `json:"scenario,omitempty"`
+	Strict        bool    `json:"strict,omitempty"`
+	Serial        int     `json:"serial,omitempty"`
+}
+
+// PlayGame plays one game with real bot processes. It returns an error
+// only when the game cannot be played (bad map, cancelled); what bots do
+// wrong is judged by the rules and shows in the statuses.
+func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*Played, error) {
+	m, err := ParseMap(mc.MapText)
+	if err != nil {
+		return nil, err
+	}
+	if len(g.Seats) != m.Players {
+		return nil, fmt.Errorf("the map is for %d players, got %d bots", m.Players, len(g.Seats))
+	}
+	st, err := NewState(m, mc.Options)
+	if err != nil {
+		return nil, err
+	}
+	n := m.Players
+	cfg := ProcessConfig{MemoryLimit: mc.MemoryLimit}
+	for seat, pi := range g.Seats {
+		cfg.Players = append(cfg.Players, g.Players[pi])
+		dir := filepath.Join(mc.WorkDir, fmt.Sprintf("bot%d", seat))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("working folder: %w", err)
+		}
+		cfg.Dirs = append(cfg.Dirs, dir)
+		if mc.Transcripts != nil {
+			cfg.Transcripts = append(cfg.Transcripts, mc.Transcripts(pi))
+		}
+	}
+	start := time.Now()
+	bots := StartProcesses(cfg)
+	defer bots.Close()
+
+	var stream bytes.Buffer
+	in, out, errl := make([]*bytes.Buffer, n), make([]*bytes.Buffer, n), make([]*bytes.Buffer, n)
+	logs := Logs{}
+	if mc.Stream {
+		logs.Stream = &stream
+	}
+	for b := 0; b < n; b++ {
+		in[b], out[b], errl[b] = &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
+		if mc.Input {
+			logs.Input = append(logs.Input, in[b])
+		}
+		if mc.Output {
+			logs.Output = append(logs.Output, out[b])
+		}
+		if mc.Error {
+			logs.Error = append(logs.Error, errl[b])
+		}
+	}
+	e := &Engine{State: st, Bots: bots, Logs: logs, OnTurn: mc.OnTurn}
+	res, err := e.Run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for b := 0; b < n; b++ {
+		if msg := bots.StartError(b); msg != "" && mc.Error {
+			errl[b].WriteString("bot did not start: " + msg + "\n")
+		}
+		if p := bots.Process(b); p != nil && mc.Error {
+			errl[b].WriteString(p.Stderr())
+		}
+	}
+	names := make([]string, n)
+	for seat, pi := range g.Seats {
+		names[seat] = g.Players[pi].Name
+	}
+	played := &Played{Result: res, Replay: ReplayJSON(res, names)}
+	if mc.Stream {
+		played.Stream = stream.Bytes()
+	}
+	for b := 0; b < n; b++ {
+		if mc.Input {
+			played.Input = append(played.Input, in[b].Bytes())
+		}
+		if mc.Output {
+			played.Output = append(played.Output, out[b].Bytes())
+		}
+		if mc.Error {
+			played.Error = append(played.Error, errl[b].Bytes())
+		}
+	}
+	played.Record = makeRecord(mc, g, st, res, bots, start)
+	return played, nil
+}
+
+func makeRecord(mc MatchConfig, g Game, st *State, res *Result, bots *ProcessBots, start time.Time) *game.Record {
+	o := st.opt
+	opts, _ := json.Marshal(recordOptions{
+		Map: mc.MapName, Turns: o.Turns, LoadTime: o.LoadTime, TurnTime: o.TurnTime,
+		ViewRadius2: o.ViewRadius2, AttackRadius2: o.AttackRadius2, SpawnRadius2: o.SpawnRadius2,
+		EngineSeed: st.EngineSeed, PlayerSeed: st.PlayerSeed,
+		FoodRate: o.FoodRate, FoodTurn: o.FoodTurn, FoodStart: o.FoodStart, FoodVisible: o.FoodVisible,
+		Food: o.Food, Attack: o.Attack, CutoffTurn: o.CutoffTurn, CutoffPercent: o.CutoffPercent,
+		Scenario: o.Scenario, Strict: o.Strict, Serial: o.Serial,
+	})
+	rec := &game.Record{
+		ID: g.ID, Game: "ants", Options: opts, Seats: append([]int(nil), g.Seats...),
+		Moves: bots.MoveRecords(), Reason: game.Reason(res.Cutoff), Start: start, End: time.Now(),
+		Seed: st.EngineSeed,
+	}
+	rec.Players = make([]game.PlayerRecord, len(g.Players))
+	for pi, p := range g.Players {
+		rec.Players[pi] = game.PlayerRecord{Name: p.Name, Command: p.Command, Protocol: "ants"}
+	}
+	rec.Scores = make([]int, len(g.Players))
+	var details []string
+	for seat, pi := range g.Seats {
+		rec.Scores[pi] = res.Score[seat]
+		pr := &rec.Players[pi]
+		pr.Exit = res.Status[seat]
+		pr.TimeMs = float64(bots.Thought(seat).Microseconds()) / 1000
+		if p := bots.Process(seat); p != nil {
+			pr.Stderr = p.Stderr()
+			pr.CPUMs = float64(p.CPUTime().Microseconds()) / 1000
+			pr.PeakMemory = p.Group().PeakMemory()
+		} else if msg := bots.StartError(seat); msg != "" {
+			pr.Exit = "crashed 0: " + msg
+		}
+		details = append(details, fmt.Sprintf("%s %s", p2(g, pi), res.Status[seat]))
+	}
+	rec.Detail = strings.Join(details, ", ")
+	if w := winner(res.Score); w >= 0 {
+		wp := g.Seats[w]
+		rec.Winner = &wp
+	}
+	return rec
+}
+
+func p2(g Game, pi int) string { return g.Players[pi].Name }
+
+// winner is the seat with the best score, or -1 when the best is shared.
+func winner(scores []int) int {
+	best, at := 0, -1
+	for i, s := range scores {
+		switch {
+		case at < 0 || s > best:
+			best, at = s, i
+		case s == best:
+			at = -2
+		}
+	}
+	if at < 0 {
+		return -1
+	}
+	return at
+}
+
+// WriteFiles writes the game's files into dir as playgame.py names them
+// under --log_dir, prefixed with the game id: ID.replay, ID.stream,
+// ID.bot<i>.input/.output/.error, and the arena record ID.json, whose
+// path it returns.
+func WriteFiles(dir string, p *Played) (string, error) {
+	id := p.Record.ID
+	write := func(name string, data []byte) error {
+		return game.WriteFileAtomic(filepath.Join(dir, name), data)
+	}
+	if err := write(id+".replay", p.Replay); err != nil {
+		return "", err
+	}
+	if p.Stream != nil {
+		if err := write(id+".stream", p.Stream); err != nil {
+			return "", err
+		}
+	}
+	for kind, logs := range map[string][][]byte{"input": p.Input, "output": p.Output, "error": p.Error} {
+		for b, data := range logs {
+			if err := write(fmt.Sprintf("%s.bot%d.%s", id, b, kind), data); err != nil {
+				return "", err
+			}
+		}
+	}
+	path := filepath.Join(dir, id+".json")
+	return path, p.Record.WriteFile(path)
+}

@@ -1,0 +1,248 @@
+package ants
+
+// The bot protocol over real processes, timed as worker/engine.py times
+// it. The engine keeps its own loop instead of match.Run: all live bots
+// get their state before any is timed, they are timed in shuffled groups
+// (--serial) drawn from the game's random generator, a bot eliminated in
+// the middle of the game is sent "end" and stopped while the others play
+// on, and a "go" already in the pipe at the deadline still counts. Those
+// rules decide what bots see and are part of seed-for-seed parity.
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"arena/bot"
+	"arena/game"
+)
+
+// Player is one bot program.
+type Player struct {
+	Name    string
+	Command string   // as the user wrote it
+	Args    []string // resolved program and arguments
+}
+
+// maxMoveLines caps the order lines kept per bot and turn, as the engine
+// caps what it drains after the deadline; a flooding bot cannot make the
+// arena hold more.
+const maxMoveLines = 40000
+
+// writeGrace bounds how long a write to a bot that does not read may
+// block the arena.
+const writeGrace = 5 * time.Second
+
+// ProcessBots runs each player as a process in its own process group,
+// paused (SIGSTOP) whenever it is not its time to think.
+type ProcessBots struct {
+	procs   []*bot.Process
+	errs    []string // why a bot failed to start
+	mu      sync.Mutex
+	thought []time.Duration // total thinking time per bot
+	dead    []bool
+	moves   []game.MoveRecord // one per bot and turn it was asked
+}
+
+// ProcessConfig says how to start the bots.
+type ProcessConfig struct {
+	Players     []Player
+	Dirs        []string // working folder per bot
+	MemoryLimit int64
+	Transcripts []*bot.Transcript // optional, per bot
+}
+
+// StartProcesses starts every bot and pauses it until its first turn. A
+// bot that cannot start is reported by Started and plays no turn
+// ("crashed 0").
+func StartProcesses(cfg ProcessConfig) *ProcessBots {
+	n := len(cfg.Players)
+	pb := &ProcessBots{procs: make([]*bot.Process, n), errs: make([]string, n), thought: make([]time.Duration, n), dead: make([]bool, n)}
+	for b, pl := range cfg.Players {
+		bc := bot.Config{Args: pl.Args, MemoryLimit: cfg.MemoryLimit, Interactive: true}
+		if b < len(cfg.Dirs) {
+			bc.Dir = cfg.Dirs[b]
+		}
+		if b < len(cfg.Transcripts) {
+			bc.Transcript = cfg.Transcripts[b]
+		}
+		p, err := bot.Start(bc)
+		if err != nil {
+			pb.errs[b] = err.Error()
+			continue
+		}
+		p.Pause()
+		pb.procs[b] = p
+	}
+	return pb
+}
+
+// Started reports whether bot b's program started.
+func (pb *ProcessBots) Started(b int) bool { return pb.procs[b] != nil }
+
+// StartError says why bot b did not start ("" if it did).
+func (pb *ProcessBots) StartError(b int) string { return pb.errs[b] }
+
+// Send writes text to bot b; a bot that is gone or does not read is left
+// to fail when asked for its orders.
+func (pb *ProcessBots) Send(b int, text string) {
+	if p := pb.procs[b]; p != nil && !pb.isDead(b) {
+		_ = p.WriteString(text, time.Now().Add(writeGrace))
+	}
+}
+
+func (pb *ProcessBots) isDead(b int) bool {
+	pb.mu.Lock()
+	defer pb.mu.Unlock()
+	return pb.dead[b]
+}
+
+// Moves resumes the bots of group, reads each one's lines until "go" or
+// the deadline, and pauses each again as soon as it is done.
+func (pb *ProcessBots) Moves(turn int, group []int, limit time.Duration) []Answer {
+	out := make([]Answer, len(group))
+	for _, b := range group {
+		if p := pb.procs[b]; p != nil {
+			p.Resume()
+		}
+	}
+	start := time.Now()
+	deadline := start.Add(limit)
+	took := make([]time.Duration, len(group))
+	var wg sync.WaitGroup
+	for i, b := range group {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = pb.read(b, deadline)
+			pb.mu.Lock()
+			pb.thought[b] += time.Since(start)
+			took[i] = time.Since(start)
+			pb.mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	for i, b := range group {
+		mv := fmt.Sprintf("turn %d: %d lines", turn, len(out[i].Lines))
+		if out[i].Status != "" {
+			mv += " (" + out[i].Status + ")"
+		}
+		pb.moves = append(pb.moves, game.MoveRecord{Side: b, Move: mv, TimeMs: float64(took[i].Microseconds()) / 1000})
+	}
+	return out
+}
+
+// read collects one bot's answer for a turn.
+func (pb *ProcessBots) read(b int, deadline time.Time) Answer {
+	p := pb.procs[b]
+	var a Answer
+	if p == nil {
+		a.Status = "crashed"
+		return a
+	}
+	keep := func(line string) bool {
+		line = pyStrip(line)
+		if strings.ToLower(line) == "go" {
+			return true
+		}
+		if len(a.Lines) < maxMoveLines {
+			a.Lines = append(a.Lines, line)
+		}
+		return false
+	}
+	for {
+		line, err := p.ReadLine(deadline)
+		if err == nil {
+			if keep(line) {
+				p.Pause()
+				return a
+			}
+			continue
+		}
+		var exit *bot.ExitError
+		switch {
+		case errors.Is(err, bot.ErrTimeout):
+			p.Pause()
+			// What the bot wrote before its deadline still counts.
+			for drained := 0; drained < maxMoveLines; drained++ {
+				line, err := p.ReadLine(time.Now().Add(5 * time.Millisecond))
+				if err != nil {
+					break
+				}
+				if keep(line) {
+					return a
+				}
+			}
+			a.Status = "timeout"
+			a.Errors = append(a.Errors, tailLines(p.Stderr())...)
+			return a
+		case errors.As(err, &exit):
+			a.Status = "crashed"
+			a.Errors = append(a.Errors, tailLines(p.Stderr())...)
+			a.Errors = append(a.Errors, "exit: "+exit.Error())
+			pb.markDead(b)
+			return a
+		default:
+			// A line longer than the arena accepts: the bot is cut off
+			// as a crash, since the engine could not read it either.
+			a.Status = "crashed"
+			a.Errors = append(a.Errors, fmt.Sprintf("protocol: %v", err))
+			pb.markDead(b)
+			p.Kill()
+			return a
+		}
+	}
+}
+
+func (pb *ProcessBots) markDead(b int) {
+	pb.mu.Lock()
+	pb.dead[b] = true
+	pb.mu.Unlock()
+}
+
+func tailLines(s string) []string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// Resume lets bot b run.
+func (pb *ProcessBots) Resume(b int) {
+	if p := pb.procs[b]; p != nil {
+		p.Resume()
+	}
+}
+
+// Kill ends bot b and everything it started.
+func (pb *ProcessBots) Kill(b int) {
+	if p := pb.procs[b]; p != nil {
+		p.Kill()
+		pb.markDead(b)
+	}
+}
+
+// Close kills every bot and releases its pipes and group.
+func (pb *ProcessBots) Close() {
+	for _, p := range pb.procs {
+		if p != nil {
+			p.Close()
+		}
+	}
+}
+
+// Process returns bot b's process (nil if it did not start).
+func (pb *ProcessBots) Process(b int) *bot.Process { return pb.procs[b] }
+
+// Thought returns the time bot b spent on its turns.
+func (pb *ProcessBots) Thought(b int) time.Duration {
+	pb.mu.Lock()
+	defer pb.mu.Unlock()
+	return pb.thought[b]
+}
+
+// MoveRecords lists every answer: bot (seat), turn, lines and time.
+func (pb *ProcessBots) MoveRecords() []game.MoveRecord { return pb.moves }

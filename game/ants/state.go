@@ -1,0 +1,1032 @@
+package ants
+
+import (
+	"fmt"
+	"sort"
+
+	"arena/game/ants/pyrandom"
+)
+
+// Square contents of the engine's map. Hills are kept apart (State.hills),
+// so an empty hill reads as land, exactly as in ants.py.
+const (
+	land  = -2
+	food  = -3
+	water = -4
+)
+
+// Scoring constants of the official engine.
+const (
+	hillPoints = 2
+	razePoints = -1
+)
+
+// Directions: the order of AIM in ants.py.
+var aimRow = map[byte]int{'n': -1, 'e': 0, 's': 1, 'w': 0}
+var aimCol = map[byte]int{'n': 0, 'e': 1, 's': 0, 'w': -1}
+
+// Ant is one ant, alive or dead.
+type Ant struct {
+	Loc, Owner  int
+	InitialLoc  int
+	SpawnTurn   int
+	DieTurn     int
+	Killed      bool
+	Orders      []byte // one of n e s w - per turn alive
+	inCurrent   bool
+	currentSlot int
+}
+
+// Food is one piece of food ever placed.
+type Food struct {
+	Loc, StartTurn int
+	EndTurn        int // 0 while it lies on the map
+	Owner          int // -1 unless gathered
+}
+
+// Hill is one hill.
+type Hill struct {
+	Loc, Owner  int
+	EndTurn     int // 0 while standing
+	KilledBy    int // -1 while standing
+	RazePoints  bool
+	LastTouched int
+}
+
+// State is the referee of one game: the rules of ants.py, phase for
+// phase, drawing random numbers in the same order. It does no I/O.
+type State struct {
+	opt  Options
+	rng  *pyrandom.Rand
+	Rows int
+	Cols int
+	N    int // players
+
+	EngineSeed, PlayerSeed                   int64
+	FoodRate, FoodTurn, FoodStart, FoodVisib int
+	foodExtraNum                             int64 // food_extra * food_turn
+
+	Turn int
+	grid []int // owner of the live ant, or land/food/water
+
+	antAt      []*Ant // live ant per square
+	current    []*Ant // live ants in the engine's dict order (holes compacted lazily)
+	holes      int
+	killedAnts []*Ant
+	AllAnts    []*Ant
+
+	AllFood     []*Food
+	foodAt      []*Food
+	currentFood []*Food // engine dict order, holes compacted lazily
+	pending     pendingFood
+
+	Hills  []*Hill
+	hillAt []*Hill
+
+	hive        []int
+	HiveHistory [][]int
+	Score       []int
+	Bonus       []int
+	ScoreHist   [][]int
+
+	Cutoff       string
+	cutoffBot    int // owner, food or land
+	cutoffTurns  int
+	hillKill     bool
+	winningBot   []int
+	WinningTurn  int
+	rankingBots  []int
+	rankingSet   bool
+	RankingTurn  int
+	killed       []bool
+	orders       [][]order
+	landArea     int
+	initialMap   []int
+	originalMap  []int // scenario: the map as given
+	offsetsCache map[int][][2]int
+
+	vision        [][]int32
+	visionOffsets []int // deduplicated (dr, dc) pairs within viewradius2, as dr*... see vision.go
+	revealed      [][]bool
+	revealedWater [][]int
+	switchIDs     [][]int // per player: engine id -> perspective id, -1 unknown
+
+	// symmetric food
+	symmetry       []orientation
+	symmetryDone   bool
+	foodSets       [][]int
+	foodSetsBuilt  bool
+	visibleSets    [][]int
+	visibleBuilt   bool
+	accessMap      [][]int
+	accessMapBuilt bool
+}
+
+type order struct {
+	loc int
+	dir byte
+}
+
+// NewState builds the game as Ants.__init__ does: draws the food
+// parameters from engine_seed, places one ant per hill (or the scenario's
+// ants and food) and computes the first vision.
+func NewState(m *Map, opt Options) (*State, error) {
+	opt = opt.withDefaults()
+	s := &State{opt: opt, Rows: m.Rows, Cols: m.Cols, N: m.Players}
+	s.EngineSeed, s.PlayerSeed = opt.EngineSeed, opt.PlayerSeed
+	s.rng = pyrandom.New(s.EngineSeed)
+	draw := func(r [2]int) (int, error) {
+		if r[1] < r[0] {
+			return 0, fmt.Errorf("empty range %d..%d", r[0], r[1])
+		}
+		return int(s.rng.Randrange(int64(r[0]), int64(r[1])+1)), nil
+	}
+	var err error
+	if s.FoodRate, err = draw(opt.FoodRate); err != nil {
+		return nil, fmt.Errorf("food_rate: %w", err)
+	}
+	if s.FoodTurn, err = draw(opt.FoodTurn); err != nil {
+		return nil, fmt.Errorf("food_turn: %w", err)
+	}
+	if s.FoodTurn == 0 {
+		return nil, fmt.Errorf("food_turn: must not be 0")
+	}
+	if s.FoodStart, err = draw(opt.FoodStart); err != nil {
+		return nil, fmt.Errorf("food_start: %w", err)
+	}
+	if s.FoodVisib, err = draw(opt.FoodVisible); err != nil {
+		return nil, fmt.Errorf("food_visible: %w", err)
+	}
+	size := m.Rows * m.Cols
+	s.grid = make([]int, size)
+	for i := range s.grid {
+		s.grid[i] = land
+	}
+	for _, w := range m.Water {
+		s.grid[w] = water
+	}
+	s.landArea = size - len(m.Water)
+	s.antAt = make([]*Ant, size)
+	s.foodAt = make([]*Food, size)
+	s.hillAt = make([]*Hill, size)
+	s.pending.init(size)
+	s.hive = make([]int, s.N)
+	s.HiveHistory = make([][]int, s.N)
+	for i := range s.HiveHistory {
+		s.HiveHistory[i] = []int{0}
+	}
+	s.cutoffBot = land
+	for _, h := range m.Hills {
+		hill := &Hill{Loc: h.Loc, Owner: h.Owner, KilledBy: -1}
+		s.Hills = append(s.Hills, hill)
+		s.hillAt[h.Loc] = hill
+		if !opt.Scenario || len(m.Ants) == 0 {
+			s.addAnt(hill)
+		}
+	}
+	if opt.Scenario {
+		for _, a := range m.Ants {
+			if s.antAt[a.Loc] != nil {
+				s.dropAnt(s.antAt[a.Loc])
+			}
+			s.addInitialAnt(a.Loc, a.Owner)
+		}
+		for _, f := range m.Food {
+			if s.grid[f] != land {
+				return nil, fmt.Errorf("scenario: food on an occupied square")
+			}
+			s.addFood(f)
+		}
+		s.originalMap = append([]int(nil), s.grid...)
+	}
+	hills0 := 0
+	for _, h := range s.Hills {
+		if h.Owner == 0 {
+			hills0++
+		}
+	}
+	s.Score = make([]int, s.N)
+	s.Bonus = make([]int, s.N)
+	s.ScoreHist = make([][]int, s.N)
+	for i := range s.Score {
+		s.Score[i] = hills0
+		s.ScoreHist[i] = []int{hills0}
+	}
+	s.initialMap = append([]int(nil), s.grid...)
+	s.offsetsCache = map[int][][2]int{}
+	s.killed = make([]bool, s.N)
+	s.switchIDs = make([][]int, s.N)
+	for i := range s.switchIDs {
+		ids := make([]int, s.N)
+		for j := range ids {
+			ids[j] = -1
+		}
+		ids[i] = 0
+		s.switchIDs[i] = ids
+	}
+	s.revealed = make([][]bool, s.N)
+	for i := range s.revealed {
+		s.revealed[i] = make([]bool, size)
+	}
+	s.initVision()
+	s.orders = make([][]order, s.N)
+	return s, nil
+}
+
+// dropAnt removes an ant without recording a death (a scenario ant
+// replacing the hill ant at the same square: the engine's dict overwrites).
+func (s *State) dropAnt(a *Ant) {
+	s.antAt[a.Loc] = nil
+	s.removeCurrent(a)
+	for i, b := range s.AllAnts {
+		if b == a {
+			s.AllAnts = append(s.AllAnts[:i], s.AllAnts[i+1:]...)
+			break
+		}
+	}
+}
+
+func (s *State) row(loc int) int { return loc / s.Cols }
+func (s *State) col(loc int) int { return loc % s.Cols }
+
+func mod(a, b int) int {
+	a %= b
+	if a < 0 {
+		a += b
+	}
+	return a
+}
+
+// destination is loc moved by (dr, dc) on the torus.
+func (s *State) destination(loc, dr, dc int) int {
+	return mod(s.row(loc)+dr, s.Rows)*s.Cols + mod(s.col(loc)+dc, s.Cols)
+}
+
+// distance is the squared Euclidean distance on the torus.
+func (s *State) distance(a, b int) int {
+	dr := s.row(a) - s.row(b)
+	if dr < 0 {
+		dr = -dr
+	}
+	dr = min(dr, s.Rows-dr)
+	dc := s.col(a) - s.col(b)
+	if dc < 0 {
+		dc = -dc
+	}
+	dc = min(dc, s.Cols-dc)
+	return dr*dr + dc*dc
+}
+
+// neighbourhoodOffsets are the offsets with 0 < d2 <= max, in the engine's
+// order and with its duplicates on maps smaller than the radius.
+func (s *State) neighbourhoodOffsets(max2 int) [][2]int {
+	if o, ok := s.offsetsCache[max2]; ok {
+		return o
+	}
+	mx := isqrt(max2)
+	var offs [][2]int
+	for dr := -mx; dr <= mx; dr++ {
+		for dc := -mx; dc <= mx; dc++ {
+			if d := dr*dr + dc*dc; d > 0 && d <= max2 {
+				offs = append(offs, [2]int{mod(dr, s.Rows), mod(dc, s.Cols)})
+			}
+		}
+	}
+	s.offsetsCache[max2] = offs
+	return offs
+}
+
+func isqrt(v int) int {
+	r := 0
+	for (r+1)*(r+1) <= v {
+		r++
+	}
+	return r
+}
+
+// nearbyAnts lists the live ants at 0 < d2 <= max2 from loc whose owner is
+// not exclude (-100 excludes nobody), as nearby_ants does.
+func (s *State) nearbyAnts(loc, max2, exclude int, out []*Ant) []*Ant {
+	r, c := s.row(loc), s.col(loc)
+	for _, o := range s.neighbourhoodOffsets(max2) {
+		nr := r + o[0]
+		if nr >= s.Rows {
+			nr -= s.Rows
+		}
+		nc := c + o[1]
+		if nc >= s.Cols {
+			nc -= s.Cols
+		}
+		v := s.grid[nr*s.Cols+nc]
+		if v >= 0 && v != exclude {
+			out = append(out, s.antAt[nr*s.Cols+nc])
+		}
+	}
+	return out
+}
+
+// currentAnts returns the live ants in the engine's dict order.
+func (s *State) currentAnts() []*Ant {
+	if s.holes > 0 {
+		j := 0
+		for _, a := range s.current {
+			if a != nil {
+				a.currentSlot = j
+				s.current[j] = a
+				j++
+			}
+		}
+		clear(s.current[j:])
+		s.current = s.current[:j]
+		s.holes = 0
+	}
+	return s.current
+}
+
+func (s *State) pushCurrent(a *Ant) {
+	a.inCurrent = true
+	a.currentSlot = len(s.current)
+	s.current = append(s.current, a)
+}
+
+func (s *State) removeCurrent(a *Ant) {
+	if !a.inCurrent {
+		return
+	}
+	a.inCurrent = false
+	s.current[a.currentSlot] = nil
+	s.holes++
+}
+
+func (s *State) addAnt(h *Hill) *Ant {
+	a := &Ant{Loc: h.Loc, Owner: h.Owner, InitialLoc: h.Loc, SpawnTurn: s.Turn}
+	s.grid[h.Loc] = h.Owner
+	s.AllAnts = append(s.AllAnts, a)
+	if old := s.antAt[h.Loc]; old != nil {
+		s.removeCurrent(old)
+	}
+	s.antAt[h.Loc] = a
+	s.pushCurrent(a)
+	h.LastTouched = s.Turn
+	return a
+}
+
+func (s *State) addInitialAnt(loc, owner int) *Ant {
+	a := &Ant{Loc: loc, Owner: owner, InitialLoc: loc, SpawnTurn: s.Turn}
+	s.grid[loc] = owner
+	s.AllAnts = append(s.AllAnts, a)
+	s.antAt[loc] = a
+	s.pushCurrent(a)
+	return a
+}
+
+// killAnt is kill_ant: the square becomes land, the ant is dead this turn,
+// and a death on a standing hill not owned by the cutoff leader stalls the
+// cutoff counter.
+func (s *State) killAnt(a *Ant) {
+	s.grid[a.Loc] = land
+	s.killedAnts = append(s.killedAnts, a)
+	a.Killed = true
+	a.DieTurn = s.Turn
+	if h := s.hillAt[a.Loc]; h != nil && h.Owner != s.cutoffBot && h.KilledBy < 0 {
+		s.hillKill = true
+	}
+	if s.antAt[a.Loc] == a {
+		s.antAt[a.Loc] = nil
+		s.removeCurrent(a)
+	}
+}
+
+func (s *State) addFood(loc int) {
+	s.grid[loc] = food
+	f := &Food{Loc: loc, StartTurn: s.Turn, Owner: -1}
+	s.foodAt[loc] = f
+	s.currentFood = append(s.currentFood, f)
+	s.AllFood = append(s.AllFood, f)
+}
+
+func (s *State) removeFood(loc, owner int) {
+	s.grid[loc] = land
+	f := s.foodAt[loc]
+	f.EndTurn = s.Turn
+	if owner >= 0 {
+		f.Owner = owner
+		s.hive[owner]++
+	}
+	s.foodAt[loc] = nil
+	for i, g := range s.currentFood {
+		if g == f {
+			s.currentFood = append(s.currentFood[:i], s.currentFood[i+1:]...)
+			break
+		}
+	}
+}
+
+func (s *State) razeHill(h *Hill, by int) {
+	h.EndTurn = s.Turn
+	h.KilledBy = by
+	s.Score[by] += hillPoints
+	if !h.RazePoints {
+		h.RazePoints = true
+		s.Score[h.Owner] += razePoints
+	}
+	s.cutoffTurns = 0
+}
+
+// IsAlive is is_alive: not killed by the engine and at least one ant.
+func (s *State) IsAlive(p int) bool {
+	if s.killed[p] {
+		return false
+	}
+	for _, a := range s.currentAnts() {
+		if a.Owner == p {
+			return true
+		}
+	}
+	return false
+}
+
+// Ants counts the live ants of each player.
+func (s *State) Ants() []int {
+	n := make([]int, s.N)
+	for _, a := range s.currentAnts() {
+		n[a.Owner]++
+	}
+	return n
+}
+
+func (s *State) remainingPlayers() []int {
+	var out []int
+	has := make([]bool, s.N)
+	for _, a := range s.currentAnts() {
+		has[a.Owner] = true
+	}
+	for p := 0; p < s.N; p++ {
+		if !s.killed[p] && has[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (s *State) hasStandingHill(p int) bool {
+	for _, h := range s.Hills {
+		if h.KilledBy < 0 && h.Owner == p {
+			return true
+		}
+	}
+	return false
+}
+
+// KillPlayer is kill_player: the engine stops listening to p (crash,
+// timeout, invalid orders under --strict), and p loses one point per hill
+// not yet charged. Its ants stay.
+func (s *State) KillPlayer(p int) {
+	s.killed[p] = true
+	for _, h := range s.Hills {
+		if h.Owner == p && !h.RazePoints {
+			h.RazePoints = true
+			s.Score[p] += razePoints
+		}
+	}
+}
+
+// StartGame places the starting food (start_game).
+func (s *State) StartGame() error {
+	if s.opt.Food == "none" {
+		return nil
+	}
+	starting := 0
+	if s.FoodStart != 0 {
+		starting = floorDiv(s.landArea, s.FoodStart) - s.FoodVisib*s.N
+	}
+	if s.FoodVisib > 0 {
+		if _, err := s.doFoodVisible(s.FoodVisib * s.N); err != nil {
+			return err
+		}
+	}
+	_, err := s.doFood(starting)
+	return err
+}
+
+func floorDiv(a, b int) int {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// StartTurn is start_turn.
+func (s *State) StartTurn() {
+	s.Turn++
+	s.killedAnts = nil
+	s.revealedWater = make([][]int, s.N)
+	for p := range s.orders {
+		s.orders[p] = nil
+	}
+	s.hillKill = false
+}
+
+// FinishTurn resolves the turn in the engine's phase order.
+func (s *State) FinishTurn() error {
+	s.doOrders()
+	s.doAttack()
+	s.doRazeHills()
+	s.doSpawn()
+	s.doGather()
+	s.foodExtraNum += int64(s.FoodRate * s.N)
+	foodNow := int(s.foodExtraNum / int64(s.FoodTurn))
+	left, err := s.doFood(foodNow)
+	if err != nil {
+		return err
+	}
+	s.foodExtraNum -= int64(foodNow-left) * int64(s.FoodTurn)
+
+	for i, sc := range s.Score {
+		s.ScoreHist[i] = appendHistory(s.ScoreHist[i], sc, s.IsAlive(i), s.Turn)
+	}
+	for i, f := range s.hive {
+		s.HiveHistory[i] = appendHistory(s.HiveHistory[i], f, s.IsAlive(i), s.Turn)
+	}
+	s.updateVision()
+	s.updateRevealed()
+	s.countCutoff()
+	s.calcSignificantTurns()
+	return nil
+}
+
+// appendHistory records a dead player's value only when it changes,
+// padding the gap as the engine does.
+func appendHistory(h []int, v int, alive bool, turn int) []int {
+	if alive {
+		return append(h, v)
+	}
+	if v != h[len(h)-1] {
+		last := h[len(h)-1]
+		for len(h) < turn {
+			h = append(h, last)
+		}
+		h = append(h, v)
+	}
+	return h
+}
+
+func (s *State) countCutoff() {
+	// pop_count is a dict: keys in order of first insertion.
+	var keys []int
+	counts := map[int]int{}
+	add := func(k, v int) {
+		if _, ok := counts[k]; !ok {
+			keys = append(keys, k)
+		}
+		counts[k] += v
+	}
+	for _, a := range s.currentAnts() {
+		add(a.Owner, 1)
+	}
+	for _, h := range s.Hills {
+		if h.KilledBy < 0 {
+			add(h.Owner, s.hive[h.Owner])
+		}
+	}
+	if _, ok := counts[food]; !ok {
+		keys = append(keys, food)
+	}
+	counts[food] = len(s.currentFood)
+	total := 0
+	for _, k := range keys {
+		total += counts[k]
+	}
+	for _, k := range keys {
+		if float64(counts[k]) >= float64(total)*s.opt.CutoffPercent {
+			if s.cutoffBot == k {
+				if !s.hillKill {
+					s.cutoffTurns++
+				}
+			} else {
+				s.cutoffBot = k
+				s.cutoffTurns = 1
+			}
+			return
+		}
+	}
+	s.cutoffBot = land
+	s.cutoffTurns = 0
+}
+
+func (s *State) calcSignificantTurns() {
+	sorted := append([]int(nil), s.Score...)
+	sort.Sort(sort.Reverse(sort.IntSlice(sorted)))
+	ranking := make([]int, s.N)
+	for i, x := range s.Score {
+		for j, y := range sorted {
+			if y == x {
+				ranking[i] = j
+				break
+			}
+		}
+	}
+	if !s.rankingSet || !equalInts(ranking, s.rankingBots) {
+		s.RankingTurn = s.Turn
+	}
+	s.rankingBots, s.rankingSet = ranking, true
+	best := sorted[0]
+	var winning []int
+	for p, x := range s.Score {
+		if x == best {
+			winning = append(winning, p)
+		}
+	}
+	if s.winningBot == nil || !equalInts(winning, s.winningBot) {
+		s.WinningTurn = s.Turn
+	}
+	s.winningBot = winning
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Rank is the engine's rank: each score's index in the scores sorted from
+// high to low (ties share the better rank).
+func Rank(scores []int) []int {
+	sorted := append([]int(nil), scores...)
+	sort.Sort(sort.Reverse(sort.IntSlice(sorted)))
+	rank := make([]int, len(scores))
+	for i, x := range scores {
+		for j, y := range sorted {
+			if y == x {
+				rank[i] = j
+				break
+			}
+		}
+	}
+	return rank
+}
+
+func (s *State) isRankStabilized() bool {
+	for p := 0; p < s.N; p++ {
+		if !s.IsAlive(p) || !s.hasStandingHill(p) {
+			continue
+		}
+		maxScore := s.Score[p]
+		for _, h := range s.Hills {
+			if h.KilledBy < 0 && h.Owner != p {
+				maxScore += hillPoints
+			}
+		}
+		for o := 0; o < s.N; o++ {
+			if o == p {
+				continue
+			}
+			minScore := s.Score[o]
+			for _, h := range s.Hills {
+				if h.KilledBy < 0 && h.Owner == o {
+					minScore += razePoints
+				}
+			}
+			if (s.Score[p] < s.Score[o] && maxScore >= minScore) ||
+				(s.Score[p] == s.Score[o] && maxScore > minScore) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// GameOver is game_over: it also sets the cutoff reason when it says yes.
+func (s *State) GameOver() bool {
+	left := len(s.remainingPlayers())
+	switch {
+	case left < 1:
+		s.Cutoff = "extermination"
+		return true
+	case left == 1:
+		s.Cutoff = "lone survivor"
+		return true
+	case s.cutoffTurns >= s.opt.CutoffTurn:
+		if s.cutoffBot == food {
+			s.Cutoff = "food not being gathered"
+		} else {
+			s.Cutoff = "ants not razing hills"
+		}
+		return true
+	case s.isRankStabilized():
+		s.Cutoff = "rank stabilized"
+		return true
+	}
+	return false
+}
+
+// FinishGame gives the lone survivor its bonus and closes the game.
+func (s *State) FinishGame() {
+	players := s.remainingPlayers()
+	if len(players) == 1 {
+		w := players[0]
+		for _, h := range s.Hills {
+			if h.Owner == w {
+				continue
+			}
+			if h.KilledBy < 0 {
+				s.Bonus[w] += hillPoints
+				h.KilledBy = w
+			}
+			if !h.RazePoints {
+				s.Bonus[h.Owner] += razePoints
+				h.RazePoints = true
+			}
+		}
+		for p := range s.Score {
+			s.Score[p] += s.Bonus[p]
+		}
+	}
+	s.calcSignificantTurns()
+	if s.Cutoff == "" {
+		s.Cutoff = "turn limit reached"
+	}
+}
+
+// doOrders moves every ant at once (ants without orders hold) and kills
+// all ants that end on a shared square. Ants swapping squares pass through
+// each other, as in the engine.
+func (s *State) doOrders() {
+	cur := s.currentAnts()
+	for _, a := range cur {
+		s.grid[a.Loc] = land
+		s.antAt[a.Loc] = nil
+	}
+	type move struct {
+		a   *Ant
+		dir byte
+	}
+	moves := make([]move, 0, len(cur))
+	assigned := map[*Ant]int{}
+	before := make(map[int]*Ant, len(cur))
+	for _, a := range cur {
+		before[a.Loc] = a
+	}
+	for _, os := range s.orders {
+		for _, o := range os {
+			// validate_orders guarantees an own live ant at o.loc.
+			a := before[o.loc]
+			if a == nil {
+				continue
+			}
+			if i, ok := assigned[a]; ok {
+				moves[i].dir = o.dir
+				continue
+			}
+			assigned[a] = len(moves)
+			moves = append(moves, move{a, o.dir})
+		}
+	}
+	for _, a := range cur {
+		if _, ok := assigned[a]; !ok {
+			moves = append(moves, move{a, '-'})
+		}
+	}
+	var order []int
+	next := map[int][]*Ant{}
+	for _, m := range moves {
+		if m.dir != '-' {
+			m.a.Loc = s.destination(m.a.Loc, aimRow[m.dir], aimCol[m.dir])
+		}
+		m.a.Orders = append(m.a.Orders, m.dir)
+		if _, ok := next[m.a.Loc]; !ok {
+			order = append(order, m.a.Loc)
+		}
+		next[m.a.Loc] = append(next[m.a.Loc], m.a)
+	}
+	for _, a := range cur {
+		a.inCurrent = false
+	}
+	s.current = s.current[:0]
+	s.holes = 0
+	for _, loc := range order {
+		ants := next[loc]
+		if len(ants) == 1 {
+			s.antAt[loc] = ants[0]
+			s.pushCurrent(ants[0])
+			continue
+		}
+		for _, a := range ants {
+			s.killAnt(a)
+		}
+	}
+	for _, a := range s.current {
+		s.grid[a.Loc] = a.Owner
+	}
+}
+
+func (s *State) doAttack() {
+	switch s.opt.Attack {
+	case "closest":
+		s.doAttackClosest()
+	case "support":
+		s.doAttackSupport()
+	case "damage":
+		s.doAttackDamage()
+	default:
+		s.doAttackFocus()
+	}
+}
+
+// doAttackFocus: an ant dies when an enemy within attackradius2 has at
+// most as many enemies in range as it has itself.
+func (s *State) doAttackFocus() {
+	cur := s.currentAnts()
+	weak := make(map[*Ant]int, len(cur))
+	enemies := make(map[*Ant][]*Ant, len(cur))
+	for _, a := range cur {
+		e := s.nearbyAnts(a.Loc, s.opt.AttackRadius2, a.Owner, nil)
+		enemies[a] = e
+		weak[a] = len(e)
+	}
+	var kill []*Ant
+	for _, a := range cur {
+		w := weak[a]
+		if w == 0 {
+			continue
+		}
+		minE := -1
+		for _, e := range enemies[a] {
+			if minE < 0 || weak[e] < minE {
+				minE = weak[e]
+			}
+		}
+		if minE <= w {
+			kill = append(kill, a)
+		}
+	}
+	for _, a := range kill {
+		s.killAnt(a)
+	}
+}
+
+// doAttackSupport: the engine's "support" mode; friends are never counted
+// because nearby_ants already excludes the ant's owner.
+func (s *State) doAttackSupport() {
+	var kill []*Ant
+	for _, a := range s.currentAnts() {
+		e := s.nearbyAnts(a.Loc, s.opt.AttackRadius2, a.Owner, nil)
+		if 0 < len(e) {
+			kill = append(kill, a)
+		}
+	}
+	for _, a := range kill {
+		s.killAnt(a)
+	}
+}
+
+// doAttackDamage: each ant deals 1/#enemies to each enemy in range; an
+// ant with a total of at least 1 dies.
+func (s *State) doAttackDamage() {
+	type frac struct{ num, den int64 }
+	damage := map[*Ant]*frac{}
+	var order []*Ant
+	for _, a := range s.currentAnts() {
+		e := s.nearbyAnts(a.Loc, s.opt.AttackRadius2, a.Owner, nil)
+		for _, en := range e {
+			d := damage[en]
+			if d == nil {
+				d = &frac{0, 1}
+				damage[en] = d
+				order = append(order, en)
+			}
+			n := int64(len(e))
+			d.num, d.den = d.num*n+d.den, d.den*n
+			g := gcd(d.num, d.den)
+			d.num, d.den = d.num/g, d.den/g
+		}
+	}
+	for _, a := range order {
+		if d := damage[a]; d.num >= d.den {
+			s.killAnt(a)
+		}
+	}
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	if a == 0 {
+		return 1
+	}
+	return a
+}
+
+// doAttackClosest: the engine's iterative "closest" mode.
+func (s *State) doAttackClosest() {
+	cur := append([]*Ant(nil), s.currentAnts()...)
+	byDist := map[*Ant]map[int][]*Ant{}
+	for _, a := range cur {
+		m := map[int][]*Ant{}
+		for _, e := range s.nearbyAnts(a.Loc, s.opt.AttackRadius2, a.Owner, nil) {
+			d := s.distance(a.Loc, e.Loc)
+			m[d] = append(m[d], e)
+		}
+		byDist[a] = m
+	}
+	for dist := 1; dist < s.opt.AttackRadius2; dist++ {
+		for _, a := range cur {
+			if len(byDist[a]) == 0 || a.Killed {
+				continue
+			}
+			group := map[*Ant]bool{a: true}
+			groupOrder := []*Ant{a}
+			var find func(x *Ant)
+			find = func(x *Ant) {
+				for _, e := range byDist[x][dist] {
+					if !e.Killed && !group[e] {
+						group[e] = true
+						groupOrder = append(groupOrder, e)
+						find(e)
+					}
+				}
+			}
+			find(a)
+			if len(groupOrder) > 1 {
+				for _, x := range groupOrder {
+					if !x.Killed {
+						s.killAnt(x)
+					}
+				}
+			}
+		}
+	}
+}
+
+func (s *State) doRazeHills() {
+	for _, h := range s.Hills {
+		a := s.antAt[h.Loc]
+		if a == nil {
+			continue
+		}
+		if a.Owner == h.Owner {
+			h.LastTouched = s.Turn
+		} else if h.KilledBy < 0 {
+			s.razeHill(h, a.Owner)
+		}
+	}
+}
+
+// doSpawn: per player, standing hills sorted by (last_touched, random()),
+// one random() per hill whether or not anything spawns.
+func (s *State) doSpawn() {
+	type keyed struct {
+		h *Hill
+		r float64
+	}
+	for p := 0; p < s.N; p++ {
+		var hs []keyed
+		for _, h := range s.Hills {
+			if h.Owner == p && h.KilledBy < 0 {
+				hs = append(hs, keyed{h, s.rng.Random()})
+			}
+		}
+		sort.SliceStable(hs, func(i, j int) bool {
+			if hs[i].h.LastTouched != hs[j].h.LastTouched {
+				return hs[i].h.LastTouched < hs[j].h.LastTouched
+			}
+			return hs[i].r < hs[j].r
+		})
+		for _, k := range hs {
+			if s.hive[p] > 0 && s.antAt[k.h.Loc] == nil {
+				s.hive[p]--
+				s.addAnt(k.h)
+			}
+		}
+	}
+}
+
+func (s *State) doGather() {
+	foods := append([]*Food(nil), s.currentFood...)
+	var buf []*Ant
+	for _, f := range foods {
+		buf = s.nearbyAnts(f.Loc, s.opt.SpawnRadius2, -100, buf[:0])
+		owner, many := -1, false
+		for _, a := range buf {
+			if owner < 0 {
+				owner = a.Owner
+			} else if a.Owner != owner {
+				many = true
+			}
+		}
+		switch {
+		case owner >= 0 && !many:
+			s.removeFood(f.Loc, owner)
+		case many:
+			s.removeFood(f.Loc, -1)
+		}
+	}
+}

@@ -1,0 +1,5 @@
+package ants
+
+import "sort"
+
+func sortStrings(s []string) { sort.Strings(s) }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package khet
+
+const raceEnabled = false

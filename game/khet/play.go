@@ -1,0 +1,242 @@
+package khet
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"arena/bot"
+	"arena/game"
+	"arena/match"
+)
+
+// Player is a bot entered in a match.
+type Player struct {
+	Name    string
+	Command string   // as the user wrote it
+	Args    []string // resolved command (Args[0] absolute)
+}
+
+// MatchConfig holds everything that is the same for every game of a
+// match.
+type MatchConfig struct {
+	Config      Config
+	Clock       match.Clock
+	Ponder      bool
+	MemoryLimit int64 // bytes per bot, 0 = none
+	// WorkDir holds one working folder per player.
+	WorkDir string
+	OnMove  func(match.MoveEvent)
+	// Transcripts, if set, gives the transcript for a player of a game
+	// (nil: none).
+	Transcripts func(gameID string, player int) *bot.Transcript
+}
+
+// Options is the part of a record that describes the game's parameters.
+type Options struct {
+	Setup           Setup  `json:"setup"`
+	MaxPlies        int    `json:"max_plies"`
+	Repetition      int    `json:"repetition"`
+	PharaohRotation bool   `json:"pharaoh_rotation,omitempty"`
+	SwapMoverOnly   bool   `json:"swap_mover_only,omitempty"`
+	Initial         string `json:"initial"` // the state string before the first move
+	Final           string `json:"final"`   // the state string sent in the E lines
+	TurnMs          int64  `json:"turn_ms"`
+	MatchMs         int64  `json:"match_ms"`
+	ToleranceMs     int64  `json:"tolerance_ms"`
+}
+
+// Config returns the game parameters the options describe.
+func (o Options) Config() Config {
+	return Config{Setup: o.Setup, MaxPlies: o.MaxPlies, Repetition: o.Repetition,
+		Rules: Rules{PharaohRotation: o.PharaohRotation, SwapMoverOnly: o.SwapMoverOnly}}
+}
+
+// Effect is what one move did, kept in the record for replays.
+type Effect struct {
+	Shot    string   `json:"shot"`              // the seed's shot: sphinx square, trajectory, X piece
+	Path    [][2]int `json:"path"`              // the beam's squares from the Sphinx on
+	Removed string   `json:"removed,omitempty"` // the piece the laser removed, e.g. R21Y3
+	State   string   `json:"state"`             // the state string after the move
+}
+
+// Game is one game to play: the players in the order the user gave them
+// and which of them plays Silver (moves first).
+type Game struct {
+	ID      string
+	Players []Player // two
+	Silver  int      // index into Players
+}
+
+// PlayGame plays one game and returns its record. It returns an error only
+// when the game could not be played at all (bad config, cancelled).
+func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error) {
+	state, err := NewState(mc.Config)
+	if err != nil {
+		return nil, err
+	}
+	initial := state.String()
+	seating := []int{g.Silver, 1 - g.Silver} // side -> player
+	seats := make([]match.Seat[Move], 2)
+	for side, pi := range seating {
+		pl := g.Players[pi]
+		dir := filepath.Join(mc.WorkDir, fmt.Sprintf("player%d", pi+1))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("working folder: %w", err)
+		}
+		opts := SeatOptions{Args: pl.Args, Dir: dir, MemoryLimit: mc.MemoryLimit}
+		if mc.Transcripts != nil {
+			opts.Transcript = mc.Transcripts(g.ID, pi)
+		}
+		seats[side] = NewSeat(state, Color(side), opts)
+	}
+	out := match.Run[Move](ctx, Referee{state}, seats, match.Config{
+		Clock: mc.Clock, Ponder: mc.Ponder, OnMove: mc.OnMove,
+	})
+	if out.Canceled {
+		return nil, ctx.Err()
+	}
+	return makeRecord(mc, g, seating, state, initial, out), nil
+}
+
+func makeRecord(mc MatchConfig, g Game, seating []int, state *State, initial string, out match.Outcome) *game.Record {
+	cfg := mc.Config
+	opts, _ := json.Marshal(Options{
+		Setup: cfg.Setup, MaxPlies: cfg.MaxPlies, Repetition: cfg.Repetition,
+		PharaohRotation: cfg.Rules.PharaohRotation, SwapMoverOnly: cfg.Rules.SwapMoverOnly,
+		Initial: initial, Final: state.String(),
+		TurnMs: mc.Clock.Turn.Milliseconds(), MatchMs: mc.Clock.Match.Milliseconds(),
+		ToleranceMs: mc.Clock.Tolerance.Milliseconds(),
+	})
+	rec := &game.Record{
+		ID: g.ID, Game: "khet", Options: opts, Seats: seating,
+		Moves: out.Moves, Reason: out.Result.Reason, Detail: out.Result.Detail,
+		Start: out.Start, End: out.End,
+	}
+	effects := replayEffects(cfg, state.History())
+	for i := range rec.Moves {
+		if i < len(effects) {
+			rec.Moves[i].Effect = effects[i]
+		}
+	}
+	rec.Players = make([]game.PlayerRecord, len(g.Players))
+	for pi, p := range g.Players {
+		rec.Players[pi] = game.PlayerRecord{Name: p.Name, Command: p.Command, Protocol: "tartu"}
+	}
+	for side, rep := range out.Sides {
+		pr := &rec.Players[seating[side]]
+		pr.About = rep.Greeting.About
+		pr.Output = append(append(pr.Output, rep.Greeting.Output...), rep.Farewell.Output...)
+		pr.Stderr = rep.Farewell.Stderr
+		pr.Exit = rep.Farewell.Exit
+		pr.PeakMemory = rep.Farewell.PeakMemory
+		pr.CPUMs = float64(rep.Farewell.CPU.Microseconds()) / 1000
+		pr.TimeMs = float64(rep.Time.Microseconds()) / 1000
+	}
+	if !out.Result.Draw() {
+		w := seating[out.Result.Winner]
+		rec.Winner = &w
+	}
+	return rec
+}
+
+// replayEffects plays the history again on a fresh state to get each
+// move's effect with the state string after it.
+func replayEffects(cfg Config, history []Ply) []json.RawMessage {
+	s, err := NewState(cfg)
+	if err != nil {
+		return nil
+	}
+	out := make([]json.RawMessage, 0, len(history))
+	for _, p := range history {
+		if _, err := s.Play(p.Move); err != nil {
+			break
+		}
+		data, _ := json.Marshal(effectOf(p.Shot, s))
+		out = append(out, data)
+	}
+	return out
+}
+
+func effectOf(shot Shot, s *State) Effect {
+	e := Effect{Shot: shot.String(), Path: shot.Squares(), State: s.String()}
+	if shot.Removed.Piece.IsPiece() {
+		e.Removed = shot.Removed.String()
+	}
+	return e
+}
+
+// Replay plays a record's moves again with the rules and returns the
+// state string before the first move and after each move. It fails when a
+// move is refused or its laser differs from the record's effect.
+func Replay(rec *game.Record) ([]string, error) {
+	var opts Options
+	if err := json.Unmarshal(rec.Options, &opts); err != nil {
+		return nil, fmt.Errorf("record %s: options: %w", rec.ID, err)
+	}
+	s, err := NewState(opts.Config())
+	if err != nil {
+		return nil, fmt.Errorf("record %s: %w", rec.ID, err)
+	}
+	states := []string{s.String()}
+	for i, mr := range rec.Moves {
+		m, err := ParseMove(mr.Move)
+		if err != nil {
+			return states, fmt.Errorf("record %s: move %d: %w", rec.ID, i+1, err)
+		}
+		shot, err := s.Play(m)
+		if err != nil {
+			return states, fmt.Errorf("record %s: move %d: %w", rec.ID, i+1, err)
+		}
+		if len(mr.Effect) > 0 {
+			var e Effect
+			if err := json.Unmarshal(mr.Effect, &e); err != nil {
+				return states, fmt.Errorf("record %s: move %d: effect: %w", rec.ID, i+1, err)
+			}
+			if e.Shot != shot.String() {
+				return states, fmt.Errorf("record %s: move %d: laser %s, record says %s", rec.ID, i+1, shot, e.Shot)
+			}
+		}
+		states = append(states, s.String())
+	}
+	return states, nil
+}
+
+// WriteFiles writes the record as JSON and a replay log next to it in dir
+// and returns the path of the JSON record. The log (ID.khet) holds one
+// state string per line, as the server sent them: the start, the state
+// after each move, and the final E state.
+func WriteFiles(dir string, rec *game.Record) (string, error) {
+	var opts Options
+	if err := json.Unmarshal(rec.Options, &opts); err != nil {
+		return "", fmt.Errorf("record %s: options: %w", rec.ID, err)
+	}
+	base := filepath.Join(dir, rec.ID)
+	var sb strings.Builder
+	w := bufio.NewWriter(&sb)
+	fmt.Fprintf(w, "# khet %s setup %s: silver %s, red %s\n", rec.ID, opts.Setup,
+		rec.Players[rec.Seats[0]].Name, rec.Players[rec.Seats[1]].Name)
+	fmt.Fprintln(w, opts.Initial)
+	for _, mr := range rec.Moves {
+		var e Effect
+		if json.Unmarshal(mr.Effect, &e) == nil && e.State != "" {
+			fmt.Fprintln(w, e.State)
+		}
+	}
+	fmt.Fprintln(w, opts.Final)
+	fmt.Fprintf(w, "# %s", rec.Reason)
+	if rec.Detail != "" {
+		fmt.Fprintf(w, ": %s", rec.Detail)
+	}
+	fmt.Fprintln(w)
+	w.Flush()
+	if err := game.WriteFileAtomic(base+".khet", []byte(sb.String())); err != nil {
+		return "", err
+	}
+	path := base + ".json"
+	return path, rec.WriteFile(path)
+}

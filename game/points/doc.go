@@ -1,0 +1,54 @@
+// Package points implements Points, the dots game (точки, kropki), as
+// Points Battle, zagram and playdots play it: the rules with a fast
+// incremental field, the starting crosses, the Points Battle bot protocol
+// (protocol.go), the referee the match loop drives (referee.go), and the
+// records: arena's JSON with every capture and the score after each move,
+// and SGF with GM[40] (play.go, sgf.go).
+//
+// Rules (zagram.org/kropki-rules, the oppai-rs engine): players put dots
+// on the intersections in turn, red first, no passing. A closed chain of a
+// player's live dots, each next to the following one across a side or a
+// corner, that holds at least one live enemy dot captures the area inside
+// (the smallest such area; several at once through one dot): enemy dots
+// inside are dead and count for the capturer, nobody may play inside,
+// dead dots form no chains. The field's edge never encloses. An area
+// taken again by the other player frees its prisoners (the first
+// capturer's score drops). A closed chain without enemy dots is a house:
+// an enemy dot played into it is captured with the whole house, unless
+// that dot captures something itself. The game ends when no point is
+// free; more captured dots wins, equal is a draw.
+//
+// Parameters:
+//
+//	name       type      default   meaning
+//	width      int       39        columns, 3..64
+//	height     int       32        rows, 3..64
+//	surround   Surround  standard  houses: standard; always (every ring takes
+//	                               its area at once); always-enemy (the house
+//	                               owner takes a dot played into it even when
+//	                               that dot captured)
+//	grounding  bool      false     end the game when a player could ground
+//	                               (hand its dots not 4-connected to the edge
+//	                               through its own points to the opponent)
+//	                               and still win, as oppai-rs does
+//	max moves  int       0         end after this many moves (0 = no cap)
+//	opening    Opening   cross     empty, cross, cross2, cross3, cross4,
+//	                               random (four crosses from the seed)
+//
+// Decisions where sources differ: an enclosure is a region of points the
+// player does not own (its live dots and captured areas are walls) that
+// cannot reach the edge; a dot played by the opponent into such a region
+// that holds no live dot of its own is taken with the region (the
+// "house"), whether or not the region was a house when it closed — there
+// are no house marks to forget. Grounding hands over the ungrounded groups
+// of points (live dots, areas and the prisoners in them).
+//
+// The referee (State, Field) is pure: no I/O, no clocks.
+package points
+
+import "arena/game"
+
+// Info describes Points to the arena's registry of games.
+func Info() game.Info {
+	return game.Info{Name: "points", Title: "Points (dots)", Players: [2]int{2, 2}}
+}

@@ -1,0 +1,232 @@
+package points
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"arena/bot"
+	"arena/game"
+	"arena/match"
+)
+
+// Player is a bot entered in a match.
+type Player struct {
+	Name     string
+	Command  string   // as the user wrote it
+	Args     []string // resolved command (Args[0] absolute)
+	Protocol ProtocolOptions
+}
+
+// MatchConfig holds everything that is the same for every game of a
+// match.
+type MatchConfig struct {
+	Config      Config
+	Opening     Opening
+	Clock       match.Clock
+	Ponder      bool
+	MemoryLimit int64 // bytes per bot, 0 = none
+	// WorkDir holds one working folder per player.
+	WorkDir string
+	OnMove  func(match.MoveEvent)
+	// Transcripts, if set, gives the transcript for a player of a game.
+	Transcripts func(gameID string, player int) *bot.Transcript
+}
+
+// Options is the part of a record that describes the game's parameters.
+type Options struct {
+	Width       int      `json:"width"`
+	Height      int      `json:"height"`
+	Surround    string   `json:"surround"`
+	Grounding   bool     `json:"grounding,omitempty"`
+	MaxMoves    int      `json:"max_moves,omitempty"`
+	Opening     Opening  `json:"opening"`
+	TurnMs      int64    `json:"turn_ms"`
+	BaseMs      int64    `json:"base_ms"`
+	IncrementMs int64    `json:"increment_ms"`
+	ToleranceMs int64    `json:"tolerance_ms"`
+	Protocols   []string `json:"protocols,omitempty"` // per player
+}
+
+// Config returns the game parameters the options describe.
+func (o Options) Config() (Config, error) {
+	s, err := ParseSurround(o.Surround)
+	if err != nil {
+		return Config{}, err
+	}
+	cfg := Config{Width: o.Width, Height: o.Height, Surround: s, Grounding: o.Grounding, MaxMoves: o.MaxMoves}
+	return cfg, cfg.Validate()
+}
+
+// Game is one game to play: the players in the order the user gave them
+// and which of them plays red (moves first).
+type Game struct {
+	ID      string
+	Players []Player // two
+	Red     int      // index into Players of the red player
+	Seed    int64    // for the random opening
+}
+
+// PlayGame plays one game and returns its record. It returns an error only
+// when the game could not be played at all (bad opening, cancelled).
+func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error) {
+	state, err := NewState(mc.Config)
+	if err != nil {
+		return nil, err
+	}
+	opening, err := mc.Opening.Points(mc.Config.Width, mc.Config.Height, g.Seed)
+	if err != nil {
+		return nil, err
+	}
+	if err := state.PlayOpening(opening); err != nil {
+		return nil, err
+	}
+	seating := []int{g.Red, 1 - g.Red} // side -> player
+	clocks := &Clocks{}
+	seats := make([]match.Seat[Point], 2)
+	for side, pi := range seating {
+		pl := g.Players[pi]
+		dir := filepath.Join(mc.WorkDir, fmt.Sprintf("player%d", pi+1))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("working folder: %w", err)
+		}
+		opts := SeatOptions{Args: pl.Args, Dir: dir, MemoryLimit: mc.MemoryLimit, Protocol: pl.Protocol, Clocks: clocks}
+		if mc.Transcripts != nil {
+			opts.Transcript = mc.Transcripts(g.ID, pi)
+		}
+		seats[side] = NewSeat(state, ColorOf(side), opts)
+	}
+	var effects []Effect
+	out := match.Run[Point](ctx, Referee{State: state, Effects: &effects}, seats, match.Config{
+		Clock: mc.Clock, Ponder: mc.Ponder, OnMove: mc.OnMove,
+	})
+	if out.Canceled {
+		return nil, ctx.Err()
+	}
+	return makeRecord(mc, g, seating, state, out, effects), nil
+}
+
+func makeRecord(mc MatchConfig, g Game, seating []int, state *State, out match.Outcome, effects []Effect) *game.Record {
+	cfg := mc.Config
+	o := Options{
+		Width: cfg.Width, Height: cfg.Height, Surround: cfg.Surround.String(), Grounding: cfg.Grounding,
+		MaxMoves: cfg.MaxMoves, Opening: mc.Opening,
+		TurnMs: mc.Clock.Turn.Milliseconds(), BaseMs: mc.Clock.Match.Milliseconds(),
+		IncrementMs: mc.Clock.Increment.Milliseconds(), ToleranceMs: mc.Clock.Tolerance.Milliseconds(),
+	}
+	for _, p := range g.Players {
+		o.Protocols = append(o.Protocols, p.Protocol.String())
+	}
+	opts, _ := json.Marshal(o)
+	rec := &game.Record{
+		ID: g.ID, Game: "points", Options: opts, Seats: seating,
+		Moves: out.Moves, Reason: out.Result.Reason, Detail: out.Result.Detail,
+		Start: out.Start, End: out.End, Seed: g.Seed,
+	}
+	for i := range rec.Moves {
+		if i < len(effects) {
+			rec.Moves[i].Effect, _ = json.Marshal(effects[i])
+		}
+	}
+	for _, p := range state.Moves()[:state.OpeningLen()] {
+		rec.Opening = append(rec.Opening, p.String())
+	}
+	rec.Players = make([]game.PlayerRecord, len(g.Players))
+	for pi, p := range g.Players {
+		rec.Players[pi] = game.PlayerRecord{Name: p.Name, Command: p.Command, Protocol: "pointsbattle"}
+	}
+	for side, rep := range out.Sides {
+		pr := &rec.Players[seating[side]]
+		pr.About = rep.Greeting.About
+		pr.Output = append(append(pr.Output, rep.Greeting.Output...), rep.Farewell.Output...)
+		pr.Stderr = rep.Farewell.Stderr
+		pr.Exit = rep.Farewell.Exit
+		pr.PeakMemory = rep.Farewell.PeakMemory
+		pr.CPUMs = float64(rep.Farewell.CPU.Microseconds()) / 1000
+		pr.TimeMs = float64(rep.Time.Microseconds()) / 1000
+	}
+	if !out.Result.Draw() {
+		w := seating[out.Result.Winner]
+		rec.Winner = &w
+	}
+	if out.Result.Scores != nil {
+		rec.Scores = make([]int, len(g.Players))
+		for side, sc := range out.Result.Scores {
+			rec.Scores[seating[side]] = sc
+		}
+	}
+	return rec
+}
+
+// WriteFiles writes the record's SGF (GM[40]) next to its JSON record in
+// dir, and the JSON record itself; it returns the path of the JSON record.
+// Fields wider or taller than SGF can write (52) get no SGF file.
+func WriteFiles(dir string, rec *game.Record) (string, error) {
+	base := filepath.Join(dir, rec.ID)
+	sgf, err := RecordSGF(rec)
+	if err != nil {
+		return "", err
+	}
+	if sgf != "" {
+		if err := game.WriteFileAtomic(base+".sgf", []byte(sgf)); err != nil {
+			return "", err
+		}
+	}
+	path := base + ".json"
+	return path, rec.WriteFile(path)
+}
+
+// Replay re-plays a record move by move on a fresh referee, calling step
+// (if not nil) after each move with the position and what the move did,
+// and checks that every move's effect is the one recorded. It returns the
+// final state.
+func Replay(rec *game.Record, step func(ply int, s *State, eff Effect)) (*State, error) {
+	var o Options
+	if err := json.Unmarshal(rec.Options, &o); err != nil {
+		return nil, fmt.Errorf("record %s: options: %w", rec.ID, err)
+	}
+	cfg, err := o.Config()
+	if err != nil {
+		return nil, fmt.Errorf("record %s: %w", rec.ID, err)
+	}
+	s, err := NewState(cfg)
+	if err != nil {
+		return nil, err
+	}
+	var opening []Point
+	for _, m := range rec.Opening {
+		p, err := ParsePoint(m)
+		if err != nil {
+			return nil, fmt.Errorf("record %s: opening: %w", rec.ID, err)
+		}
+		opening = append(opening, p)
+	}
+	if err := s.PlayOpening(opening); err != nil {
+		return nil, fmt.Errorf("record %s: %w", rec.ID, err)
+	}
+	for i, m := range rec.Moves {
+		p, err := ParsePoint(m.Move)
+		if err != nil {
+			return nil, fmt.Errorf("record %s: move %d: %w", rec.ID, i+1, err)
+		}
+		eff, err := s.Play(p)
+		if err != nil {
+			return nil, fmt.Errorf("record %s: move %d (%v): %w", rec.ID, i+1, p, err)
+		}
+		if len(m.Effect) > 0 {
+			got, _ := json.Marshal(eff)
+			var a, b any
+			json.Unmarshal(got, &a)
+			json.Unmarshal(m.Effect, &b)
+			if fmt.Sprint(a) != fmt.Sprint(b) {
+				return nil, fmt.Errorf("record %s: move %d (%v) does %s, the record says %s", rec.ID, i+1, p, got, m.Effect)
+			}
+		}
+		if step != nil {
+			step(i+1, s, eff)
+		}
+	}
+	return s, nil
+}

@@ -1,0 +1,442 @@
+package points
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"arena/bot"
+	"arena/game"
+	"arena/match"
+)
+
+// The Points Battle protocol (seed 003 in the project's notes): the bot is
+// a console program; the first line it prints is its name, every other
+// line except "move X Y" is status text. The manager sends "new N M" (N
+// horizontal lines = field height, M vertical lines = width), "increment
+// I", "move X Y" for every dot the bot has not seen (the opening and the
+// opponent's moves; the bot's own moves are not echoed; the colour of a
+// dot follows its number: odd red, even blue), "time T" and "otime T"
+// before every "go", and "quit" at the end.
+//
+// Where the original is silent arena decides, and each decision is a
+// per-bot option because old engines differ: coordinates are 0-based
+// (base=1 for 1-based), times are milliseconds (time_unit=s or cs), and
+// the increment is sent in the same unit as the times.
+
+// TimeUnit is the unit of the numbers in "time", "otime" and "increment".
+type TimeUnit string
+
+// Time units.
+const (
+	Millis  TimeUnit = "ms"
+	Seconds TimeUnit = "s"
+	Centis  TimeUnit = "cs"
+)
+
+// ProtocolOptions are the per-bot choices of the protocol.
+type ProtocolOptions struct {
+	Base     int      // 0 or 1: the number of the first line
+	TimeUnit TimeUnit // "" = ms
+}
+
+// ParseProtocolOptions reads "base=0|1,time_unit=ms|s|cs" (either key may
+// be left out; "" is the default).
+func ParseProtocolOptions(s string) (ProtocolOptions, error) {
+	o := ProtocolOptions{TimeUnit: Millis}
+	for _, kv := range strings.Split(s, ",") {
+		kv = strings.TrimSpace(kv)
+		if kv == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return o, fmt.Errorf("protocol option %q: want key=value", kv)
+		}
+		switch strings.TrimSpace(k) {
+		case "base":
+			switch strings.TrimSpace(v) {
+			case "0":
+				o.Base = 0
+			case "1":
+				o.Base = 1
+			default:
+				return o, fmt.Errorf("protocol option base=%s: want 0 or 1", v)
+			}
+		case "time_unit", "unit":
+			switch u := TimeUnit(strings.TrimSpace(v)); u {
+			case Millis, Seconds, Centis:
+				o.TimeUnit = u
+			default:
+				return o, fmt.Errorf("protocol option time_unit=%s: want ms, s or cs", v)
+			}
+		default:
+			return o, fmt.Errorf("protocol option %q: known options are base and time_unit", k)
+		}
+	}
+	return o, nil
+}
+
+// String writes the options as ParseProtocolOptions reads them.
+func (o ProtocolOptions) String() string {
+	u := o.TimeUnit
+	if u == "" {
+		u = Millis
+	}
+	return "base=" + strconv.Itoa(o.Base) + ",time_unit=" + string(u)
+}
+
+// Count converts a duration to the unit (rounded down).
+func (u TimeUnit) Count(d time.Duration) int64 {
+	switch u {
+	case Seconds:
+		return int64(d / time.Second)
+	case Centis:
+		return int64(d / (10 * time.Millisecond))
+	}
+	return d.Milliseconds()
+}
+
+// Duration converts a number in the unit to a duration.
+func (u TimeUnit) Duration(n int64) time.Duration {
+	switch u {
+	case Seconds:
+		return time.Duration(n) * time.Second
+	case Centis:
+		return time.Duration(n) * 10 * time.Millisecond
+	}
+	return time.Duration(n) * time.Millisecond
+}
+
+// FormatMove writes a dot as the protocol does.
+func FormatMove(p Point, base int) string {
+	return "move " + strconv.Itoa(p.X+base) + " " + strconv.Itoa(p.Y+base)
+}
+
+// ErrNotMove is returned by ParseMove for lines that are status text.
+var ErrNotMove = errors.New("not a move line")
+
+// ParseMove reads a "move X Y" line (the keyword in any case, any
+// spacing). A line whose first word is not "move" is status text
+// (ErrNotMove); a "move" line that does not hold two integers is an error.
+func ParseMove(line string, base int) (Point, error) {
+	f := strings.Fields(line)
+	if len(f) == 0 || !strings.EqualFold(f[0], "move") {
+		return Point{}, ErrNotMove
+	}
+	if len(f) != 3 {
+		return Point{}, fmt.Errorf("move line %q: want move X Y", clip(line))
+	}
+	x, err1 := strconv.Atoi(f[1])
+	y, err2 := strconv.Atoi(f[2])
+	if err1 != nil || err2 != nil || x > 1<<20 || y > 1<<20 || x < -1<<20 || y < -1<<20 {
+		return Point{}, fmt.Errorf("move line %q: X and Y must be integers", clip(line))
+	}
+	return Point{X: x - base, Y: y - base}, nil
+}
+
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "..."
+	}
+	return s
+}
+
+// Clocks lets the two seats of a game tell each other's bots the time on
+// the opponent's clock ("otime").
+type Clocks struct {
+	mu   sync.Mutex
+	left [2]time.Duration
+	set  [2]bool
+}
+
+func (c *Clocks) record(side int, d time.Duration) {
+	c.mu.Lock()
+	c.left[side], c.set[side] = d, true
+	c.mu.Unlock()
+}
+
+func (c *Clocks) get(side int) (time.Duration, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.left[side], c.set[side]
+}
+
+// SeatOptions configures one bot.
+type SeatOptions struct {
+	Args        []string // command; Args[0] absolute (bot.ResolveProgram)
+	Env         []string
+	Dir         string // working folder
+	MemoryLimit int64  // bytes; 0 = none
+	MaxLine     int    // longest accepted line (bytes); 0 = bot's default
+	MaxOutput   int    // status lines kept per move (0 = 1000)
+	Protocol    ProtocolOptions
+	// Clocks is shared by the two seats of a game (nil: otime is the
+	// bot's own clock).
+	Clocks *Clocks
+	// Transcript, if set, logs everything sent to and read from the bot.
+	Transcript *bot.Transcript
+}
+
+// unlimitedCount is sent as the time when nothing limits the bot.
+const unlimitedCount = 2147483647
+
+// Seat plays one side of a game of Points with a bot speaking the Points
+// Battle protocol over its stdin and stdout.
+type Seat struct {
+	state *State
+	me    Color
+	opts  SeatOptions
+	out   output
+	proc  *bot.Process
+	mu    sync.Mutex // guards killer
+	kill  *bot.Process
+	known int // dots the bot knows of
+	name  string
+	last  string // the last status line
+	buf   []byte
+}
+
+// NewSeat prepares a seat for colour me of the game in state (read, never
+// changed, by the seat).
+func NewSeat(state *State, me Color, opts SeatOptions) *Seat {
+	if opts.Protocol.TimeUnit == "" {
+		opts.Protocol.TimeUnit = Millis
+	}
+	max := opts.MaxOutput
+	if max <= 0 {
+		max = 1000
+	}
+	return &Seat{state: state, me: me, opts: opts, out: output{max: max}}
+}
+
+// Start launches the bot, reads its name (the first line it prints) and
+// sends "new" and "increment".
+func (s *Seat) Start(ctx context.Context, req match.Request) (match.Greeting, error) {
+	p, err := bot.Start(bot.Config{
+		Args: s.opts.Args, Env: s.opts.Env, Dir: s.opts.Dir, MemoryLimit: s.opts.MemoryLimit,
+		MaxLine: s.opts.MaxLine, Interactive: true, Transcript: s.opts.Transcript,
+	})
+	if err != nil {
+		return match.Greeting{}, game.Fault{Reason: game.ReasonCrash, Detail: err.Error()}
+	}
+	s.proc = p
+	s.mu.Lock()
+	s.kill = p
+	s.mu.Unlock()
+	for s.name == "" {
+		line, err := p.ReadLine(req.Deadline)
+		if err != nil {
+			return s.greeting(), s.explain(err, "no name line")
+		}
+		s.name = strings.TrimSpace(line)
+	}
+	cfg := s.state.Config()
+	err = s.send(req.Deadline,
+		"new "+strconv.Itoa(cfg.Height)+" "+strconv.Itoa(cfg.Width),
+		"increment "+strconv.FormatInt(s.opts.Protocol.TimeUnit.Count(req.Clock.Increment), 10))
+	return s.greeting(), err
+}
+
+func (s *Seat) greeting() match.Greeting {
+	return match.Greeting{About: s.name, Output: s.out.take()}
+}
+
+// Move sends the dots the bot has not seen, the clocks and "go", and
+// reads status lines until "move X Y".
+func (s *Seat) Move(ctx context.Context, req match.Request) (match.Reply[Point], error) {
+	moves := s.state.Moves()
+	lines := make([]string, 0, len(moves)-s.known+3)
+	for _, m := range moves[s.known:] {
+		lines = append(lines, FormatMove(m, s.opts.Protocol.Base))
+	}
+	own, opp := s.times(req)
+	lines = append(lines, "time "+strconv.FormatInt(own, 10), "otime "+strconv.FormatInt(opp, 10), "go")
+	t0 := time.Now()
+	if err := s.send(req.Deadline, lines...); err != nil {
+		return match.Reply[Point]{Output: s.out.take()}, err
+	}
+	p, err := s.readMove(req.Deadline)
+	if err == nil && s.proc.Group().MemoryExceeded() {
+		err = game.Fault{Reason: game.ReasonMemory, Detail: "exceeded its memory limit of " + strconv.FormatInt(s.opts.MemoryLimit, 10) + " bytes"}
+	}
+	s.known = len(moves) + 1
+	if s.opts.Clocks != nil && !req.Unlimited {
+		s.opts.Clocks.record(s.me.Side(), req.TimeLeft-time.Since(t0))
+	}
+	return match.Reply[Point]{Move: p, Output: s.out.take()}, err
+}
+
+// times returns the "time" and "otime" values: the time this move may
+// take and the opponent's clock.
+func (s *Seat) times(req match.Request) (own, opp int64) {
+	unit := s.opts.Protocol.TimeUnit
+	limit, oppLeft := time.Duration(-1), time.Duration(-1)
+	if !req.Unlimited {
+		limit = req.TimeLeft
+		oppLeft = req.Clock.Match
+		if s.opts.Clocks != nil {
+			if d, ok := s.opts.Clocks.get(1 - s.me.Side()); ok {
+				oppLeft = d
+			}
+		}
+	}
+	if req.TurnLimit > 0 {
+		if limit < 0 || req.TurnLimit < limit {
+			limit = req.TurnLimit
+		}
+		if oppLeft < 0 || req.TurnLimit < oppLeft {
+			oppLeft = req.TurnLimit
+		}
+	}
+	count := func(d time.Duration) int64 {
+		if d < 0 {
+			return unlimitedCount
+		}
+		return unit.Count(d)
+	}
+	return count(limit), count(oppLeft)
+}
+
+// readMove reads until a move line; other lines are status text.
+func (s *Seat) readMove(deadline time.Time) (Point, error) {
+	for {
+		line, err := s.proc.ReadLine(deadline)
+		if err != nil {
+			return Point{}, s.explain(err, "no move")
+		}
+		p, err := ParseMove(line, s.opts.Protocol.Base)
+		switch {
+		case err == nil:
+			return p, nil
+		case errors.Is(err, ErrNotMove):
+			if strings.TrimSpace(line) != "" {
+				s.out.add(line)
+				s.last = line
+			}
+		default:
+			s.out.add(line)
+			return Point{}, game.Fault{Reason: game.ReasonProtocol, Detail: err.Error()}
+		}
+	}
+}
+
+// explain adds the last status line to a timeout and turns an over-long
+// line into a protocol fault.
+func (s *Seat) explain(err error, what string) error {
+	switch {
+	case errors.Is(err, bot.ErrTimeout):
+		if s.last != "" {
+			return fmt.Errorf("%s in time (last line %q): %w", what, clip(s.last), err)
+		}
+		return fmt.Errorf("%s in time: %w", what, err)
+	case errors.Is(err, bot.ErrLineTooLong):
+		return game.Fault{Reason: game.ReasonProtocol, Detail: err.Error()}
+	}
+	return err
+}
+
+// send writes lines, each ended with LF, in one write.
+func (s *Seat) send(deadline time.Time, lines ...string) error {
+	b := s.buf[:0]
+	for _, l := range lines {
+		b = append(b, l...)
+		b = append(b, '\n')
+	}
+	s.buf = b
+	return s.proc.WriteString(string(b), deadline)
+}
+
+// Finish sends "quit", gives the bot grace to exit, then kills it and
+// everything it started.
+func (s *Seat) Finish(ctx context.Context, res game.Result, grace time.Duration) match.Farewell {
+	if s.proc == nil {
+		return match.Farewell{}
+	}
+	deadline := time.Now().Add(grace)
+	if s.send(deadline, "quit") == nil {
+		for {
+			line, err := s.proc.ReadLine(deadline)
+			if err != nil {
+				break
+			}
+			if line != "" {
+				s.out.add(line)
+			}
+		}
+		s.proc.WaitExit(time.Until(deadline))
+	}
+	peak := s.proc.Group().PeakMemory()
+	s.proc.Close()
+	f := match.Farewell{Output: s.out.take(), Stderr: s.proc.Stderr(), PeakMemory: peak, CPU: s.proc.CPUTime()}
+	if e := s.proc.Exit(); e != nil {
+		f.Exit = e.Error()
+	}
+	return f
+}
+
+// Pause stops the bot while the opponent thinks.
+func (s *Seat) Pause() {
+	if s.proc != nil {
+		s.proc.Pause()
+	}
+}
+
+// Resume continues the bot.
+func (s *Seat) Resume() {
+	if s.proc != nil {
+		s.proc.Resume()
+	}
+}
+
+// Kill ends the bot at once; it may be called from any goroutine.
+func (s *Seat) Kill() {
+	s.mu.Lock()
+	p := s.kill
+	s.mu.Unlock()
+	if p != nil {
+		p.Kill()
+	}
+}
+
+// Pid returns the bot's process (group) id, 0 before Start.
+func (s *Seat) Pid() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.kill != nil {
+		return s.kill.Pid()
+	}
+	return 0
+}
+
+// output collects the lines a bot prints, up to a cap, counting the rest
+// so that a flood costs no memory.
+type output struct {
+	lines   []string
+	max     int
+	dropped int
+}
+
+func (o *output) add(line string) {
+	if len(o.lines) < o.max {
+		if len(line) > 1000 {
+			line = line[:1000] + "..."
+		}
+		o.lines = append(o.lines, line)
+		return
+	}
+	o.dropped++
+}
+
+func (o *output) take() []string {
+	lines := o.lines
+	if o.dropped > 0 {
+		lines = append(lines, "[arena: "+strconv.Itoa(o.dropped)+" more lines not kept]")
+	}
+	o.lines, o.dropped = nil, 0
+	return lines
+}

@@ -1,0 +1,54 @@
+// Command antssample is a simple Ants bot in the style of the official
+// engine's Python sample bots, for tests and for measuring arena's own
+// bot:
+//
+//	antssample --strategy random|hold|lefty|greedy|hunter [--seed N]
+//
+// It speaks the AI Challenge bot protocol on stdin/stdout. The seed
+// defaults to the player_seed the engine sends, as the sample bots do.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"arena/bots/antsbot"
+)
+
+func main() {
+	strategy := flag.String("strategy", "hunter", "random, hold, lefty, greedy or hunter")
+	seed := flag.Int64("seed", 0, "random seed (default: the engine's player_seed)")
+	flag.Parse()
+	pl, err := antsbot.NewSample(*strategy, *seed)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "antssample:", err)
+		os.Exit(2)
+	}
+	if *seed == 0 {
+		pl = &seedFromEngine{name: *strategy, Player: pl}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := antsbot.Run(ctx, os.Stdin, os.Stdout, pl); err != nil {
+		fmt.Fprintln(os.Stderr, "antssample:", err)
+		os.Exit(1)
+	}
+}
+
+// seedFromEngine reseeds the strategy with the engine's player_seed when
+// the game starts.
+type seedFromEngine struct {
+	name string
+	antsbot.Player
+}
+
+func (s *seedFromEngine) Start(p antsbot.Params) {
+	if pl, err := antsbot.NewSample(s.name, p.PlayerSeed); err == nil {
+		s.Player = pl
+	}
+	s.Player.Start(p)
+}

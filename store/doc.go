@@ -1,0 +1,29 @@
+// Package store keeps tournaments and every finished game durably, so
+// that a tournament stopped by Ctrl-C, a crash or a power cut resumes
+// where it stopped without replaying or duplicating a game, and so that
+// standings, exports and the web page can be computed again later.
+//
+// Two backends share one schema and one set of SQL (a small dialect layer
+// rewrites placeholders and column types):
+//
+//   - SQLite (modernc.org/sqlite, pure Go, no cgo), the default: a single
+//     file, usually in the tournament's output folder. The file is in WAL
+//     mode with synchronous=FULL, so a SaveGame that has returned is on
+//     disk: a power cut afterwards cannot lose it. All writes of one Store
+//     go through a single connection, and every connection waits on a
+//     busy timeout, so concurrent SaveGame calls from a pool of games (or
+//     a second process reading standings) never fail with SQLITE_BUSY.
+//   - PostgreSQL (github.com/jackc/pgx/v5), chosen by a DSN starting with
+//     "postgres://" or "postgresql://", for a shared server that several
+//     machines or a web front end use. JSON columns are JSONB there, so a
+//     record read back is the same JSON value, not necessarily the same
+//     bytes (key order and spacing are PostgreSQL's).
+//
+// The durability guarantee, on both backends: SaveGame writes a game in
+// one transaction, so after a crash a game is either stored whole or not
+// at all, and a game ID is stored at most once (saving it again returns
+// ErrExists and changes nothing). What a crash can lose is only the games
+// whose SaveGame had not returned.
+//
+// Times are kept to the microsecond, in UTC, on both backends.
+package store
