@@ -64,9 +64,10 @@ type Estimate struct {
 //
 // Advantage and DrawElo are kept fixed unless the options ask to estimate
 // them. Where the games do not determine them (the likelihood keeps rising
-// as they grow, as with a handful of games or with every game drawn) they
-// keep the values given, and the Estimate reports the values used; with no
-// draw at all the estimated draw Elo is 0.
+// as they grow, as with a handful of games or with every game drawn, or
+// players who never swapped colours) they keep the values given, the
+// advantage first, and the Estimate reports the values used; with no draw
+// at all the estimated draw Elo is 0.
 //
 // The prior adds Prior·n_ij/(4·n_i) virtual draws with each colour between
 // a player i and each opponent j it met (n_i games in all, n_ij against j),
@@ -117,11 +118,18 @@ func BradleyTerry(players int, games []Game, opt BTOptions) (Estimate, error) {
 		return Estimate{}, fmt.Errorf("bradley-terry: %w", ErrDisconnected)
 	}
 	f, cov, err := fitAndCovariance(players, cells, opt, active)
-	if errors.Is(err, ErrNoMaximum) && (opt.EstimateAdvantage || opt.EstimateDraw) {
-		// Early in an event the few games rarely pin down the advantage
-		// and the draw rate; rate the players with the given values then.
+	// Early in an event the few games rarely pin down the advantage and
+	// the draw rate; keep the given value of one, then of both.
+	for _, fix := range [][2]bool{{true, false}, {false, true}, {true, true}} {
+		if !errors.Is(err, ErrNoMaximum) {
+			break
+		}
+		if (fix[0] && !opt.EstimateAdvantage) || (fix[1] && !opt.EstimateDraw) {
+			continue
+		}
 		fixed := opt
-		fixed.EstimateAdvantage, fixed.EstimateDraw = false, false
+		fixed.EstimateAdvantage = opt.EstimateAdvantage && !fix[0]
+		fixed.EstimateDraw = opt.EstimateDraw && !fix[1]
 		f, cov, err = fitAndCovariance(players, cells, fixed, active)
 	}
 	if err != nil {

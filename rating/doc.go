@@ -34,6 +34,10 @@
 //     Elo, and the LLR compares the two maximum-likelihood fits. The bounds
 //     are Wald's log(beta/(1-alpha)) and log((1-beta)/alpha).
 //
+//   - Pentanomial.Elo, NElo and LOS: fastchess's pentanomial statistics
+//     (elo_pentanomial.cpp): Elo and normalized Elo with 95 % intervals from
+//     the variance over game pairs, which leaves out the openings' noise.
+//
 // Limits instead of NaN: where a formula has no finite answer (a clean
 // sweep, no games) the functions return ±Inf rather than NaN, and document
 // which; callers encoding JSON must map non-finite values themselves, since

@@ -117,14 +117,27 @@ func (f *fit) run() error {
 	return ErrNoMaximum
 }
 
-// settle accepts p as the maximum unless the likelihood is flat there in
-// the advantage or the draw Elo: then the iteration has crawled onto a
-// plateau that keeps rising towards infinity (all games drawn, say), and
-// no finite estimate exists. Flat directions in the ratings show up in
-// their covariance instead.
+// settle accepts p as the maximum unless the games leave the advantage or
+// the draw Elo undetermined there: the likelihood is flat in them (the
+// iteration crawled onto a plateau that keeps rising towards infinity, as
+// when every game is drawn) or only their combination with the ratings is
+// fixed (a pair that never swapped colours). Flat directions in the
+// ratings alone show up in their covariance instead.
 func (f *fit) settle(p []float64, h [][]float64) error {
-	for k := f.n; k < f.n+2; k++ {
-		if f.free[k] && !(-h[k][k] > 1e-8) {
+	idx, a := f.system(h)
+	l, ok := cholesky(a)
+	if !ok {
+		return ErrNoMaximum
+	}
+	for x, k := range idx {
+		if k < f.n {
+			continue
+		}
+		e := make([]float64, len(idx))
+		e[x] = 1
+		// The variance of the parameter, all others estimated too: a
+		// standard deviation over 10000 Elo means no information.
+		if v := cholSolve(l, e)[x]; !(v > 0 && v < 1e8) {
 			return ErrNoMaximum
 		}
 	}
@@ -154,6 +167,25 @@ func (f *fit) centre(p []float64) {
 // direction (a common shift) the likelihood is flat in without changing
 // the step in any other direction.
 func (f *fit) newtonStep(g []float64, h [][]float64) ([]float64, error) {
+	idx, a := f.system(h)
+	b := make([]float64, len(idx))
+	for x, k := range idx {
+		b[x] = g[k]
+	}
+	sol, err := solveDamped(a, b)
+	if err != nil {
+		return nil, err
+	}
+	step := make([]float64, f.n+2)
+	for x, k := range idx {
+		step[k] = sol[x]
+	}
+	return step, nil
+}
+
+// system returns the free parameters' indexes and -H over them plus the
+// gauge term.
+func (f *fit) system(h [][]float64) ([]int, [][]float64) {
 	var idx []int
 	for k, free := range f.free {
 		if free {
@@ -162,14 +194,12 @@ func (f *fit) newtonStep(g []float64, h [][]float64) ([]float64, error) {
 	}
 	m := len(idx)
 	a := make([][]float64, m)
-	b := make([]float64, m)
 	trace := 0.0
 	for x, k := range idx {
 		a[x] = make([]float64, m)
 		for y, l := range idx {
 			a[x][y] = -h[k][l]
 		}
-		b[x] = g[k]
 		if k < f.n {
 			trace += a[x][x]
 		}
@@ -182,15 +212,7 @@ func (f *fit) newtonStep(g []float64, h [][]float64) ([]float64, error) {
 			}
 		}
 	}
-	sol, err := solveDamped(a, b)
-	if err != nil {
-		return nil, err
-	}
-	step := make([]float64, f.n+2)
-	for x, k := range idx {
-		step[k] = sol[x]
-	}
-	return step, nil
+	return idx, a
 }
 
 // covariance returns the covariance matrix of the centred ratings of the
@@ -267,38 +289,47 @@ func (f *fit) eval(p []float64, derivs bool) (ll float64, g []float64, h [][]flo
 	}
 	const c = eloNat
 	delta := c * p[n+1]
+	// Terms of a draw that depend on δ alone: log(1-e^(-2δ)), its
+	// derivative and minus its second derivative.
+	var drawLog, drawG, drawH float64
+	if delta > 0 {
+		em, ep := -math.Expm1(-2*delta), math.Expm1(2*delta)
+		drawLog, drawG, drawH = math.Log(em), 2/ep, 4/(ep*em)
+	}
 	for _, ce := range f.cells {
 		u := c * (p[ce.first] - p[ce.second] + p[n])
+		// zW and zL are the arguments of the win and loss probabilities;
+		// everything below is built from σ(±zW), σ(±zL) and their logs.
+		sW, cW, lsW, lcW := logistic(u - delta)
+		sL, cL, lsL, lcL := logistic(-u - delta)
+		dW, dL := sW*cW, sL*cL // σ'(u-δ), σ'(u+δ)
 		var gu, gd, huu, hud, hdd float64
 		if ce.w > 0 {
-			ll += ce.w * logSigmoid(u-delta)
-			s := dSigmoid(u - delta)
-			gu += ce.w * sigmoid(delta-u)
-			gd -= ce.w * sigmoid(delta-u)
-			huu -= ce.w * s
-			hud += ce.w * s
-			hdd -= ce.w * s
+			ll += ce.w * lsW
+			gu += ce.w * cW
+			gd -= ce.w * cW
+			huu -= ce.w * dW
+			hud += ce.w * dW
+			hdd -= ce.w * dW
 		}
 		if ce.l > 0 {
-			ll += ce.l * logSigmoid(-u-delta)
-			s := dSigmoid(u + delta)
-			gu -= ce.l * sigmoid(u+delta)
-			gd -= ce.l * sigmoid(u+delta)
-			huu -= ce.l * s
-			hud -= ce.l * s
-			hdd -= ce.l * s
+			ll += ce.l * lsL
+			gu -= ce.l * cL
+			gd -= ce.l * cL
+			huu -= ce.l * dL
+			hud -= ce.l * dL
+			hdd -= ce.l * dL
 		}
 		if ce.d > 0 {
 			if delta <= 0 {
 				return math.Inf(-1), g, h
 			}
-			ll += ce.d * (logSigmoid(delta-u) + logSigmoid(delta+u) + math.Log(-math.Expm1(-2*delta)))
-			s1, s2 := dSigmoid(u+delta), dSigmoid(u-delta)
-			gu += ce.d * (sigmoid(-delta-u) - sigmoid(u-delta))
-			gd += ce.d * (sigmoid(u-delta) + sigmoid(-u-delta) + 2/math.Expm1(2*delta))
-			huu -= ce.d * (s1 + s2)
-			hud += ce.d * (s2 - s1)
-			hdd -= ce.d * (s1 + s2 + 4/(math.Expm1(2*delta)*-math.Expm1(-2*delta)))
+			ll += ce.d * (lcW + lcL + drawLog)
+			gu += ce.d * (sL - sW)
+			gd += ce.d * (sW + sL + drawG)
+			huu -= ce.d * (dL + dW)
+			hud += ce.d * (dW - dL)
+			hdd -= ce.d * (dL + dW + drawH)
 		}
 		if !derivs {
 			continue
@@ -320,23 +351,15 @@ func (f *fit) eval(p []float64, derivs bool) (ll float64, g []float64, h [][]flo
 	return ll, g, h
 }
 
-func sigmoid(x float64) float64 {
-	if x >= 0 {
-		return 1 / (1 + math.Exp(-x))
+// logistic returns σ(z), σ(-z), log σ(z) and log σ(-z), accurate in both
+// tails, from one exponential and one logarithm.
+func logistic(z float64) (s, sc, ls, lsc float64) {
+	e := math.Exp(-math.Abs(z))
+	l := math.Log1p(e)
+	if z >= 0 {
+		return 1 / (1 + e), e / (1 + e), -l, -z - l
 	}
-	e := math.Exp(x)
-	return e / (1 + e)
-}
-
-// dSigmoid is σ'(x) = σ(x)·σ(-x).
-func dSigmoid(x float64) float64 { return sigmoid(x) * sigmoid(-x) }
-
-// logSigmoid is log σ(x) without overflow or loss of precision in the tails.
-func logSigmoid(x float64) float64 {
-	if x >= 0 {
-		return -math.Log1p(math.Exp(-x))
-	}
-	return x - math.Log1p(math.Exp(x))
+	return e / (1 + e), 1 / (1 + e), z - l, -l
 }
 
 // solveDamped solves a·x = b for a symmetric matrix that should be positive

@@ -25,5 +25,8 @@
 // ErrExists and changes nothing). What a crash can lose is only the games
 // whose SaveGame had not returned.
 //
-// Times are kept to the microsecond, in UTC, on both backends.
+// Times are kept to the microsecond, in UTC, on both backends. A record
+// must be a JSON object: PostgreSQL checks it whole, SQLite only that it
+// is an object from '{' to '}', since checking 20 KB of JSON made by
+// json.Marshal would double the cost of a save.
 package store

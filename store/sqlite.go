@@ -3,13 +3,15 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
-	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+	"modernc.org/sqlite" // also registers the "sqlite" database/sql driver
 )
 
 // sqliteBusyTimeoutMs is how long a connection waits for another
@@ -53,7 +55,7 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 	}
 	fail := func(err error) error { return fmt.Errorf("open store %s: %w", path, oneLine(err)) }
 	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
-		return nil, fail(fmt.Errorf("is a directory"))
+		return nil, fail(errors.New("is a directory"))
 	}
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return nil, fail(err)
@@ -65,10 +67,9 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 	// One writer: concurrent SaveGame calls queue in database/sql
 	// instead of contending for SQLite's lock.
 	w.SetMaxOpenConns(1)
-	w.SetConnMaxIdleTime(0)
 	// Touch the file now, so that an unreadable or corrupt file is
 	// reported by Open and not by the first game saved.
-	if err := sqliteCheck(ctx, w); err != nil {
+	if err := retryBusy(ctx, func() error { return sqliteCheck(ctx, w) }); err != nil {
 		w.Close()
 		return nil, fail(err)
 	}
@@ -82,22 +83,10 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 }
 
 // sqliteCheck reads the file's schema, which fails on a file that is not
-// a database, and checks that the journal really is in WAL mode (it is
-// not on file systems without shared memory, and then readers would
-// block the writer).
+// a database.
 func sqliteCheck(ctx context.Context, db *sql.DB) error {
 	var n int
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema`).Scan(&n); err != nil {
-		return err
-	}
-	var mode string
-	if err := db.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil {
-		return err
-	}
-	if !strings.EqualFold(mode, "wal") {
-		return fmt.Errorf("journal mode is %s, not WAL", mode)
-	}
-	return nil
+	return db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema`).Scan(&n)
 }
 
 // sqliteURI is a file: URI for path, so that any character may appear in
@@ -105,4 +94,32 @@ func sqliteCheck(ctx context.Context, db *sql.DB) error {
 func sqliteURI(abs string, params []string) string {
 	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), OmitHost: true}
 	return u.String() + "?" + strings.Join(params, "&")
+}
+
+// retryBusy runs f again while it fails with SQLITE_BUSY, up to the busy
+// timeout. Some locks are taken without waiting on the busy timeout:
+// switching a new file to WAL, or the WAL's recovery, while another
+// connection opens the same file. Open retries those.
+func retryBusy(ctx context.Context, f func() error) error {
+	deadline := time.Now().Add(sqliteBusyTimeoutMs * time.Millisecond)
+	pause := time.Millisecond
+	for {
+		err := f()
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, 50*time.Millisecond)
+	}
+}
+
+// isBusy tells SQLite's SQLITE_BUSY (and its extended codes) apart.
+func isBusy(err error) bool {
+	const sqliteBusy = 5
+	var e *sqlite.Error
+	return errors.As(err, &e) && e.Code()&0xff == sqliteBusy
 }

@@ -87,7 +87,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.migrate(ctx); err != nil {
+	if err := retryBusy(ctx, func() error { return s.migrate(ctx) }); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open store %s: %w", s.name, oneLine(err))
 	}

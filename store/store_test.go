@@ -131,7 +131,7 @@ func TestGames(t *testing.T) {
 			{"win in a later round", sampleGame("a", 12)},
 			{"plain match", plain},
 			{"no record, empty lists", noRecord},
-			{"big record", func() Game { g := sampleGame("a", 5); g.Record = sampleRecord(g.ID, 1<<20); return g }()},
+			{"big record", func() Game { g := sampleGame("a", 5); g.Record = sampleRecord(g.ID, 300_000); return g }()},
 		}
 		for _, c := range tests {
 			if err := s.SaveGame(ctx, c.game); err != nil {
@@ -432,4 +432,59 @@ func ExampleOpen() {
 	// Output:
 	// true
 	// 1
+}
+
+// TestConcurrentOpen opens a new database from several goroutines at
+// once, as several processes starting on one store do: the schema is
+// created once and every Open succeeds.
+func TestConcurrentOpen(t *testing.T) {
+	eachBackend(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		var wg sync.WaitGroup
+		stores := make([]*Store, 4)
+		errs := make([]error, len(stores))
+		for i := range stores {
+			wg.Go(func() { stores[i], errs[i] = Open(ctx, dsn) })
+		}
+		wg.Wait()
+		for i, s := range stores {
+			if errs[i] != nil {
+				t.Error(errs[i])
+				continue
+			}
+			defer s.Close()
+			if err := s.CreateTournament(ctx, Tournament{Name: fmt.Sprint(i), Game: "gomoku"}); err != nil {
+				t.Error(err)
+			}
+		}
+		if t.Failed() {
+			return
+		}
+		if ts, err := stores[0].Tournaments(ctx); err != nil || len(ts) != len(stores) {
+			t.Errorf("%d tournaments, %v; want %d", len(ts), err, len(stores))
+		}
+	})
+}
+
+// TestCancelledSave: a save whose context is done stores nothing and
+// leaves the store usable.
+func TestCancelledSave(t *testing.T) {
+	eachBackend(t, func(t *testing.T, dsn string) {
+		s := open(t, dsn)
+		if err := s.CreateTournament(context.Background(), Tournament{Name: "t", Game: "gomoku"}); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		g := sampleGame("t", 0)
+		if err := s.SaveGame(ctx, g); !errors.Is(err, context.Canceled) {
+			t.Errorf("save with a cancelled context: %v", err)
+		}
+		if _, err := s.Game(context.Background(), g.ID); !errors.Is(err, ErrNotFound) {
+			t.Errorf("the cancelled game: %v, want ErrNotFound", err)
+		}
+		if err := s.SaveGame(context.Background(), g); err != nil {
+			t.Errorf("saving after a cancelled save: %v", err)
+		}
+	})
 }

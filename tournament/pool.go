@@ -57,18 +57,17 @@ func Run(ctx context.Context, s Plan, results map[string]Outcome, concurrency in
 		cancel()
 	}
 	for {
+		if !stopping && ctx.Err() != nil {
+			stop(ctx.Err())
+		}
 		if !stopping && len(queue) == 0 {
-			if ctx.Err() != nil {
-				stop(ctx.Err())
-			} else {
-				pending, over := s.Pending(results)
-				if over && len(inFlight) == 0 {
-					return nil
-				}
-				for _, g := range pending {
-					if !inFlight[g.ID] {
-						queue = append(queue, g)
-					}
+			pending, over := s.Pending(results)
+			if over && len(inFlight) == 0 {
+				return nil
+			}
+			for _, g := range pending {
+				if !inFlight[g.ID] {
+					queue = append(queue, g)
 				}
 			}
 		}
@@ -92,8 +91,12 @@ func Run(ctx context.Context, s Plan, results map[string]Outcome, concurrency in
 		f := <-done
 		delete(inFlight, f.g.ID)
 		switch {
-		case f.err != nil && stopping && errors.Is(f.err, context.Canceled):
-			// Cancelled by our own stop: the cause is already recorded.
+		case f.err != nil && ctx.Err() != nil && errors.Is(f.err, context.Canceled):
+			// Cancelled, by the caller or by our own stop: one error
+			// says so, not one per game.
+			if !stopping {
+				stop(ctx.Err())
+			}
 		case f.err != nil:
 			stop(fmt.Errorf("game %s: %w", f.g.ID, f.err))
 		default:

@@ -15,7 +15,7 @@ import (
 // checks that no more than N games are ever in flight, every game is
 // reported exactly once and the results are what the games returned.
 func TestRunConcurrency(t *testing.T) {
-	for _, f := range Formats {
+	for _, f := range Formats() {
 		for _, n := range []int{1, 2, 5} {
 			t.Run(fmt.Sprintf("%s-%d", f, n), func(t *testing.T) {
 				s := mustNew(t, Config{Name: "T", Format: f, Players: 8, GamesPerPair: 2, Openings: 2})

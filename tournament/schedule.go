@@ -19,7 +19,7 @@ const (
 )
 
 // Formats lists every format, for help texts.
-var Formats = []Format{RoundRobin, Gauntlet, Swiss, Knockout}
+func Formats() []Format { return []Format{RoundRobin, Gauntlet, Swiss, Knockout} }
 
 // ParseFormat reads a format name; "rr" and "roundrobin" are accepted for
 // round robin, as cutechess and fastchess spell it.

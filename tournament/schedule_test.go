@@ -163,7 +163,7 @@ func TestGameIDs(t *testing.T) {
 // TestResumeSkipsPlayed checks that a schedule given stored results lists
 // only the games still missing.
 func TestResumeSkipsPlayed(t *testing.T) {
-	for _, f := range Formats {
+	for _, f := range Formats() {
 		t.Run(string(f), func(t *testing.T) {
 			cfg := Config{Name: "T", Format: f, Players: 5, GamesPerPair: 2, Openings: 2}
 			full, order := simulate(t, mustNew(t, cfg), lowerWins)

@@ -332,12 +332,28 @@ func (b *Bot) roam() {
 	if len(b.enemies) > 0 && b.timeLeft() {
 		hunt = b.field(b.enemies, w.n)
 	}
+	// Once we have ten ants, the two thirds of the free ants nearest to an
+	// enemy hill march on it. Choosing by distance keeps the choice
+	// stable from turn to turn, so ants do not dither between jobs.
+	raze := map[int]bool{}
+	if hill != nil && len(b.mine) >= 10 {
+		var free []int
+		for a, sq := range b.mine {
+			if b.free(a) && hill[sq] >= 0 {
+				free = append(free, a)
+			}
+		}
+		slices.SortStableFunc(free, func(x, y int) int { return int(hill[b.mine[x]] - hill[b.mine[y]]) })
+		for _, a := range free[:(2*len(free)+2)/3] {
+			raze[a] = true
+		}
+	}
 	for a, sq := range b.mine {
 		if !b.free(a) {
 			continue
 		}
 		switch {
-		case hill != nil && hill[sq] >= 0 && (hill[sq] <= 20 || (len(b.mine) >= 10 && a%3 != 0)):
+		case hill != nil && hill[sq] >= 0 && (hill[sq] <= 20 || raze[a]):
 			b.role[a], b.pref[a] = roleRaze, b.downhill(hill, sq)
 		case explore != nil && explore[sq] > 0:
 			b.role[a], b.pref[a] = roleExplore, b.downhill(explore, sq)

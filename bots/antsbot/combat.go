@@ -101,7 +101,7 @@ func (b *Bot) battles() []battle {
 
 // combat plans every battle and fixes the moves of the ants in it.
 func (b *Bot) combat() {
-	ahead := len(b.mine) >= 2*len(b.enemies)+4
+	ahead := 2*len(b.mine) >= 3*len(b.enemies) && len(b.mine) >= 10
 	for _, bt := range b.battles() {
 		if !b.timeLeft() {
 			// Out of time: hold still, the safest plan without looking.
@@ -172,19 +172,18 @@ func (b *Bot) fight(bt battle, ahead bool) {
 	for i, a := range bt.mine {
 		mySq[i] = b.mine[a]
 	}
-	// Kills are worth more near our hills (defence) and when we are far
-	// ahead in numbers (trading one for one wins the game).
-	killW, lossW := 1.0, 1.0
+	// An even trade is a loss by default (in a game of several players
+	// it feeds the others, and near its hill the enemy replaces its dead
+	// at once); kills are worth more when we have far more ants (trading
+	// wins the game) and next to our own hills (defence).
+	killW, lossW := 0.8, 1.0
 	if ahead {
-		killW = 1.3
+		killW = 1.2
 	}
 	for h, o := range w.hills {
-		if o != 0 {
-			continue
-		}
 		for _, e := range bt.enemies {
-			if w.dist2(h, e) <= 100 {
-				killW = 1.6
+			if o == 0 && w.dist2(h, e) <= 100 {
+				killW = max(killW, 1.5)
 			}
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"arena/game/ants"
+	"arena/game/ants/mapgen"
 )
 
 // TestLongSelfPlay is a measurement, not a check: four copies of the bot
@@ -60,6 +61,10 @@ func TestLongOfficialMaps(t *testing.T) {
 	if v, err := strconv.Atoi(os.Getenv("ANTSBOT_TURNS")); err == nil {
 		turns = v
 	}
+	seed := int64(3)
+	if v, err := strconv.ParseInt(os.Getenv("ANTSBOT_SEED"), 10, 64); err == nil {
+		seed = v
+	}
 	exe, _ := os.Executable()
 	dirs, _ := filepath.Glob("../../../shared/conformance/ants/*/map.map")
 	seen := map[string]bool{}
@@ -76,7 +81,7 @@ func TestLongOfficialMaps(t *testing.T) {
 		for _, opp := range []string{"hunter", "greedy"} {
 			opts := ants.DefaultOptions()
 			opts.Turns, opts.TurnTime = turns, 500
-			opts.EngineSeed, opts.PlayerSeed = 3, 3
+			opts.EngineSeed, opts.PlayerSeed = seed, seed
 			g := ants.Game{ID: "long"}
 			g.Players = append(g.Players, ants.Player{Name: "arena", Args: []string{exe, "antsbot-play", "arena"}})
 			for range m.Players - 1 {
@@ -96,4 +101,56 @@ func TestLongOfficialMaps(t *testing.T) {
 				rec.Players[0].TimeMs, rec.Detail, time.Since(start).Round(time.Millisecond))
 		}
 	}
+}
+
+// TestLongStrength is TestStrength with more games (ANTSBOT_GAMES per
+// strategy and player count, default 10). Run it with ANTSBOT_LONG=1.
+func TestLongStrength(t *testing.T) {
+	if os.Getenv("ANTSBOT_LONG") == "" {
+		t.Skip("set ANTSBOT_LONG=1 to measure")
+	}
+	n := 10
+	if v, err := strconv.Atoi(os.Getenv("ANTSBOT_GAMES")); err == nil {
+		n = v
+	}
+	exe, _ := os.Executable()
+	total, won := 0, 0
+	for _, name := range Samples {
+		for _, players := range []int{2, 4} {
+			w := 0
+			for i := range n {
+				seed := int64(1000 + 37*i + players)
+				text, err := mapgen.Generate(mapgen.Options{Players: players, Seed: seed, Rows: 56 + 4*(i%3), Cols: 56 + 4*(i%3)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				opts := ants.DefaultOptions()
+				opts.Turns, opts.TurnTime = 300, 300
+				opts.EngineSeed, opts.PlayerSeed = seed, seed
+				g := ants.Game{ID: "s"}
+				g.Players = append(g.Players, ants.Player{Name: "arena", Args: []string{exe, "antsbot-play", "arena"}})
+				for range players - 1 {
+					g.Players = append(g.Players, ants.Player{Name: name, Args: []string{exe, "antsbot-play", name}})
+				}
+				seat := i % players
+				for s := range players {
+					g.Seats = append(g.Seats, (s-seat+players)%players)
+				}
+				played, err := ants.PlayGame(context.Background(), ants.MatchConfig{Options: opts, MapText: text, WorkDir: t.TempDir()}, g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rec := played.Record
+				if rec.Winner != nil && *rec.Winner == 0 {
+					w++
+				} else {
+					t.Logf("lost: %s %dp seed %d seat %d: scores %v %s at %d", name, players, seed, seat, rec.Scores, played.Result.Cutoff, played.Result.GameLength)
+				}
+			}
+			t.Logf("%s %dp: won %d of %d", name, players, w, n)
+			total += n
+			won += w
+		}
+	}
+	t.Logf("won %d of %d", won, total)
 }

@@ -1,7 +1,6 @@
 package antsbot
 
 import (
-	"fmt"
 	"testing"
 	"time"
 )
@@ -9,10 +8,11 @@ import (
 // TestSimStrength plays Bot against each sample strategy in the
 // in-process simulator on generated 2- and 4-player maps.
 func TestSimStrength(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plays whole games")
+	if testing.Short() || raceEnabled {
+		t.Skip("plays whole games (TestStrength covers them under the race detector)")
 	}
 	p := DefaultParams()
+	total, totalWins := 0, 0
 	for _, name := range Samples {
 		wins, games := 0, 0
 		for g := range 4 {
@@ -41,6 +41,10 @@ func TestSimStrength(t *testing.T) {
 			}
 			t.Logf("%s game %d (%dp): scores %v ants %v turn %d", name, g, players, score, s.counts(), s.turn)
 		}
-		fmt.Printf("%s: %d/%d\n", name, wins, games)
+		t.Logf("%s: won %d of %d", name, wins, games)
+		total, totalWins = total+games, totalWins+wins
+	}
+	if totalWins*10 < total*9 {
+		t.Fatalf("won %d of %d games, want at least 90%%", totalWins, total)
 	}
 }

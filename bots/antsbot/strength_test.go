@@ -29,6 +29,10 @@ func TestStrength(t *testing.T) {
 		rows, cols int
 	}
 	maps := []setup{{2, 11, 48, 48}, {4, 12, 64, 64}, {2, 13, 40, 60}, {4, 14, 60, 60}, {2, 15, 60, 60}, {4, 16, 56, 56}}
+	turnTime := 300
+	if raceEnabled {
+		maps, turnTime = maps[:2], 1000
+	}
 	wins, games := 0, 0
 	for _, name := range Samples {
 		for gi, ms := range maps {
@@ -37,7 +41,7 @@ func TestStrength(t *testing.T) {
 				t.Fatal(err)
 			}
 			opts := ants.DefaultOptions()
-			opts.Turns, opts.TurnTime, opts.LoadTime = 250, 300, 3000
+			opts.Turns, opts.TurnTime, opts.LoadTime = 250, turnTime, 3000
 			opts.EngineSeed, opts.PlayerSeed = int64(gi+1), int64(gi+7)
 			g := ants.Game{ID: fmt.Sprintf("%s-%d", name, gi)}
 			g.Players = append(g.Players, ants.Player{Name: "arena", Args: []string{exe, "antsbot-play", "arena"}})

@@ -7,23 +7,18 @@ import (
 	"testing"
 
 	"arena/game/ants"
-	"arena/game/ants/mapgen"
 )
 
 func TestZZDebug(t *testing.T) {
 	exe, _ := os.Executable()
-	text, _ := mapgen.Generate(mapgen.Options{Players: 4, Seed: 14, Rows: 60, Cols: 60})
-	fmt.Println(text)
+	data, _ := os.ReadFile("../../../shared/conformance/ants/v1_tutorial1_hunter_greedy_strict/map.map")
 	opts := ants.DefaultOptions()
-	opts.Turns, opts.TurnTime = 250, 300
-	opts.EngineSeed, opts.PlayerSeed = 4, 10
-	g := ants.Game{ID: "x", Seats: []int{1, 2, 3, 0}}
-	g.Players = []ants.Player{{Name: "arena", Args: []string{exe, "antsbot-play", "arena"}}}
-	for range 3 {
-		g.Players = append(g.Players, ants.Player{Name: "greedy", Args: []string{exe, "antsbot-play", "greedy"}})
-	}
-	mc := ants.MatchConfig{Options: opts, MapText: text, WorkDir: t.TempDir(), OnTurn: func(ti ants.TurnInfo) {
-		if ti.Turn%20 == 0 {
+	opts.Turns, opts.TurnTime = 500, 500
+	opts.EngineSeed, opts.PlayerSeed = 3, 3
+	g := ants.Game{ID: "x", Seats: []int{0, 1}}
+	g.Players = []ants.Player{{Name: "arena", Args: []string{exe, "antsbot-play", "arena"}}, {Name: "greedy", Args: []string{exe, "antsbot-play", "greedy"}}}
+	mc := ants.MatchConfig{Options: opts, MapText: string(data), WorkDir: t.TempDir(), OnTurn: func(ti ants.TurnInfo) {
+		if ti.Turn%10 == 0 {
 			fmt.Println(ti.Turn, ti.Ants, ti.Scores)
 		}
 	}}

@@ -19,7 +19,7 @@ type Options struct {
 	TurnTime time.Duration
 	Depth    int   // search depth cap, 0 = none
 	Nodes    int64 // node cap per move, 0 = none
-	TTMB     int   // transposition table size, 0 = 64 MB
+	TTMB     int   // transposition table size, 0 = 32 MB
 	Rules    khet.Rules
 	MaxPlies int       // the game's ply limit, 0 = khet's 400
 	Status   io.Writer // where the status line goes after every move (stderr); nil = none
@@ -49,7 +49,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 		opts.MaxPlies = khet.DefaultMaxPlies
 	}
 	if opts.TTMB == 0 {
-		opts.TTMB = 64
+		opts.TTMB = 32
 	}
 	w := bufio.NewWriter(out)
 	say := func(s string) error {

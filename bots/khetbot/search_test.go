@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -189,5 +190,26 @@ func TestRunProtocol(t *testing.T) {
 	}
 	if !strings.Contains(status.String(), "depth 2") || !strings.Contains(status.String(), "nps ") {
 		t.Errorf("status lines: %q", status.String())
+	}
+}
+
+// TestAlwaysLegal searches positions from random games with tiny and
+// normal budgets: the answer is always a legal move.
+func TestAlwaysLegal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	e := NewEngine(4)
+	for g := range 6 {
+		s, _ := khet.NewState(khet.Config{Setup: khet.Setups()[g%3], MaxPlies: 400, Repetition: 3})
+		for !s.Over() {
+			b := s.Board()
+			for _, lim := range []Limits{{Hard: time.Nanosecond}, {Nodes: 1}, {Depth: 1}} {
+				res := e.Search(b, lim)
+				if err := b.Check(res.Move); err != nil {
+					t.Fatalf("limits %+v: %v\n%v", lim, err, b)
+				}
+			}
+			moves := b.Moves(nil)
+			s.Play(moves[rng.IntN(len(moves))])
+		}
 	}
 }

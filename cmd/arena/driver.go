@@ -40,7 +40,7 @@ type driver struct {
 
 // drivers lists every game arena plays, in the order "arena games" shows them.
 func drivers() []driver {
-	return []driver{gomokuDriver(), khetDriver(), antsDriver()}
+	return []driver{gomokuDriver(), khetDriver(), antsDriver(), pointsDriver()}
 }
 
 // games is the registry of the games this arena plays.

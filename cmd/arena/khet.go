@@ -180,7 +180,7 @@ func newKhetBotCmd() *cobra.Command {
 	fl.DurationVar(&opts.TurnTime, "turn-time", 10*time.Second, "the match's per-move limit; the bot uses at most half of it")
 	fl.IntVar(&opts.Depth, "depth", 0, "search depth limit (0 = none)")
 	fl.Int64Var(&opts.Nodes, "nodes", 0, "node limit per move (0 = none)")
-	fl.IntVar(&opts.TTMB, "hash", 64, "transposition table size in MB")
+	fl.IntVar(&opts.TTMB, "hash", 32, "transposition table size in MB")
 	fl.IntVar(&opts.MaxPlies, "max-plies", khet.DefaultMaxPlies, "the game's ply limit (a draw)")
 	fl.BoolVar(&pharaoh, "pharaoh-rotation", false, "the Pharaoh may be turned in place")
 	fl.StringVar(&swapCheck, "swap-check", "both", "restricted squares in a Scarab swap: both or scarab")

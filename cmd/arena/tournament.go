@@ -37,15 +37,16 @@ type tournamentFlags struct {
 	db           string
 }
 
-// volatileFlags change how a tournament runs, not which games it plays:
-// a rerun may change them and still continue the same event.
-var volatileFlags = map[string]bool{
-	"concurrency": true, "json": true, "db": true, "debug": true, "work-dir": true, "name": true,
+// volatile reports whether a flag changes how a tournament runs, not
+// which games it plays: a rerun may change it and still continue the
+// same event.
+func volatile(flag string) bool {
+	switch flag {
+	case "concurrency", "json", "db", "debug", "work-dir", "name":
+		return true
+	}
+	return false
 }
-
-// openingFlagNames are the names games give their option for a file of
-// starting positions; --openings sets whichever the game has.
-var openingFlagNames = []string{"openings", "opening", "maps", "map", "setups", "setup"}
 
 func newTournamentCmd() *cobra.Command {
 	var resume, db, out string
@@ -188,7 +189,7 @@ func identity(args []string) []string {
 	var out []string
 	for _, a := range args {
 		name, _, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
-		if !volatileFlags[name] {
+		if !volatile(name) {
 			out = append(out, a)
 		}
 	}
@@ -274,9 +275,12 @@ func runTournament(cmd *cobra.Command, d driver, f *matchFlags, tf *tournamentFl
 		return err
 	}
 
+	// N-player games (Ants) are the simultaneous ones: all seats think
+	// at once. Their groups take every bot unless the runner says how
+	// many seats its maps have.
 	seats := 2
-	simultaneous := d.info.Players[0] > 2
-	if d.info.Players[1] > 2 {
+	simultaneous := d.info.Players[1] > 2
+	if simultaneous {
 		seats = min(len(env.players), d.info.Players[1])
 		if sc, ok := r.(seatCounter); ok {
 			seats = sc.Seats()
@@ -399,9 +403,9 @@ func claimTournament(ctx context.Context, st *store.Store, name, gameName string
 }
 
 // setOpenings passes --openings to the game's own option for starting
-// positions.
+// positions, whichever of the usual names the game gives it.
 func setOpenings(fs *pflag.FlagSet, d driver, file string) error {
-	for _, n := range openingFlagNames[1:] {
+	for _, n := range []string{"opening", "maps", "map", "setups", "setup"} {
 		if fs.Lookup(n) != nil {
 			if err := fs.Set(n, file); err != nil {
 				return fmt.Errorf("--openings: %w", err)
@@ -484,7 +488,7 @@ func (t *tournamentRun) report(g tournament.Game, _ tournament.Outcome) error {
 	}
 	// A game already stored is the same game played again by a run that
 	// raced this one; the stored copy stands.
-	if err := t.st.SaveGame(context.WithoutCancel(context.Background()), sg); err != nil && !errors.Is(err, store.ErrExists) {
+	if err := t.st.SaveGame(context.Background(), sg); err != nil && !errors.Is(err, store.ErrExists) {
 		return fmt.Errorf("store: %w", err)
 	}
 	t.table.add(sg)
@@ -493,7 +497,10 @@ func (t *tournamentRun) report(g tournament.Game, _ tournament.Outcome) error {
 			return err
 		}
 	}
-	t.prog.gameOver(t.table.played, rec, t.table.tallies)
+	// Knockout tie-breaks add games the total did not count; the
+	// progress bar must never run past its end.
+	t.prog.total = max(t.prog.total, t.table.played)
+	t.prog.gameOver(t.table.played, rec, t.table.tallies[:len(t.env.players)])
 	return nil
 }
 

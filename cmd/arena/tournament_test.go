@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -460,4 +461,165 @@ func BenchmarkTournamentInstant(b *testing.B) {
 		games += 12
 	}
 	b.ReportMetric(float64(games)/time.Since(start).Seconds(), "games/s")
+}
+
+// TestTournamentNPlayer runs an Ants tournament of three bots on a
+// generated map: every bot sits in every seat once, and the standings
+// rate the bots by Plackett–Luce.
+func TestTournamentNPlayer(t *testing.T) {
+	script, err := filepath.Abs(filepath.Join("..", "..", "game", "ants", "testdata", "testbot.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(script); err != nil {
+		t.Skip("no Ants test bot:", err)
+	}
+	out := t.TempDir()
+	stdout, stderr, err := arena(t, "tournament", "ants", "--out", out, "--name", "ants3", "--json",
+		"--bot", "r1=python3 "+script+" random", "--bot", "h=python3 "+script+" hold", "--bot", "r2=python3 "+script+" random",
+		"--turns", "8", "--turntime", "1000", "--engine_seed", "1", "--player_seed", "1")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	games, final := splitJSON(t, stdout)
+	if len(games) != 3 {
+		t.Fatalf("%d games, want 3 (one per seat rotation)", len(games))
+	}
+	stored := storedGames(t, filepath.Join(out, "arena.db"), "ants3")
+	sat := map[string]map[int]bool{}
+	for _, g := range stored {
+		for seat, pi := range g.Seats {
+			name := g.Players[pi]
+			if sat[name] == nil {
+				sat[name] = map[int]bool{}
+			}
+			if sat[name][seat] {
+				t.Errorf("%s sat in seat %d twice", name, seat)
+			}
+			sat[name][seat] = true
+		}
+	}
+	for _, name := range []string{"r1", "h", "r2"} {
+		if len(sat[name]) != 3 {
+			t.Errorf("%s sat in seats %v, want all three", name, sat[name])
+		}
+	}
+	rows, _ := final["standings"].([]any)
+	if len(rows) != 3 {
+		t.Fatalf("standings %v", final)
+	}
+	if _, ok := rows[0].(map[string]any)["ordinal"]; !ok {
+		t.Errorf("no Plackett–Luce rating in %v", rows[0])
+	}
+	if !strings.Contains(stderr, "ordinal") {
+		t.Errorf("standings table without ratings:\n%s", stderr)
+	}
+}
+
+// TestTournamentOpeningsAndFaults plays a round robin on two openings
+// (--openings sets Gomoku's --opening) with one bot that crashes: every
+// pair plays each opening twice with colours swapped, the crashes are
+// counted against the crashing bot, and no brain process survives.
+func TestTournamentOpeningsAndFaults(t *testing.T) {
+	out := t.TempDir()
+	file := filepath.Join(out, "openings.txt")
+	os.WriteFile(file, []byte("0,0, 1,0, 1,3\n-1,-1, 0,0\n"), 0o644)
+	pids := filepath.Join(out, "pids")
+	t.Setenv("TESTBRAIN_PIDFILE", pids)
+	brain := filepath.Join(testBrain(t), "pbrain-tb")
+	stdout, stderr, err := arena(t, "tournament", "gomoku", "--out", out, "--size", "10", "--turn-time", "2s",
+		"--openings", file, "--json", "--name", "op",
+		"--bot", "g="+brain+" --policy=greedy --seed=1", "--bot", "r="+brain+" --seed=2",
+		"--bot", "crash="+brain+" --misbehave=crash --at=2")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	games, final := splitJSON(t, stdout)
+	if len(games) != 3*2*2 {
+		t.Fatalf("%d games, want 12", len(games))
+	}
+	stored := storedGames(t, filepath.Join(out, "arena.db"), "op")
+	type key struct {
+		pair, opening string
+	}
+	firsts := map[key][]string{}
+	for _, g := range stored {
+		var rec struct {
+			Opening []string `json:"opening"`
+		}
+		if err := json.Unmarshal(g.Record, &rec); err != nil || len(rec.Opening) == 0 {
+			t.Fatalf("game %s: no opening in its record (%v)", g.ID, err)
+		}
+		k := key{strings.Join(g.Players, "-"), strings.Join(rec.Opening, " ")}
+		firsts[k] = append(firsts[k], g.Players[g.Seats[0]])
+		crasher := slices.Index(g.Players, "crash")
+		if crasher >= 0 && (g.Winner == nil || *g.Winner == crasher || g.Reason != "crash") {
+			t.Errorf("game %s: winner %v by %s, want the crashing bot to lose by crash", g.ID, g.Winner, g.Reason)
+		}
+	}
+	if len(firsts) != 3*2 {
+		t.Errorf("%d (pair, opening) combinations, want 6: %v", len(firsts), firsts)
+	}
+	for k, f := range firsts {
+		if len(f) != 2 || f[0] == f[1] {
+			t.Errorf("%v: first movers %v, want each side once", k, f)
+		}
+	}
+	for _, r := range final["standings"].([]any) {
+		row := r.(map[string]any)
+		if row["player"] != "crash" {
+			continue
+		}
+		faults, _ := row["faults"].(map[string]any)
+		if faults["crash"] != float64(8) || row["losses"] != float64(8) {
+			t.Errorf("crashing bot's row %v, want 8 losses by crash", row)
+		}
+	}
+	data, _ := os.ReadFile(pids)
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if f := strings.Fields(line); len(f) == 2 {
+			pgid, _ := strconv.Atoi(f[1])
+			if s := bot.Survivors(pgid); len(s) > 0 {
+				t.Errorf("brain processes %v survive the tournament", s)
+			}
+		}
+	}
+}
+
+// TestTournamentPostgres runs a small tournament on the PostgreSQL store
+// and reads its standings back, when a test server is given as the store
+// tests take it ($ARENA_TEST_POSTGRES, from scripts/postgres.sh).
+func TestTournamentPostgres(t *testing.T) {
+	dsn := os.Getenv("ARENA_TEST_POSTGRES")
+	if dsn == "" || dsn == "skip" {
+		t.Skip("ARENA_TEST_POSTGRES is not set: run scripts/postgres.sh and export its DSN")
+	}
+	// Tournaments of earlier runs stay on the server: a fresh name each run.
+	name := fmt.Sprintf("pg-%d", time.Now().UnixNano())
+	args := append([]string{"tournament", "gomoku", "--out", t.TempDir(), "--size", "10", "--turn-time", "2s",
+		"--db", dsn, "--name", name, "--json"}, quickBots(t, 3, "")...)
+	stdout, stderr, err := arena(t, args...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	games, _ := splitJSON(t, stdout)
+	sout, serr, err := arena(t, "standings", name, "--db", dsn, "--json")
+	if err != nil {
+		t.Fatalf("standings: %v\n%s", err, serr)
+	}
+	var st map[string]any
+	if err := json.Unmarshal([]byte(sout), &st); err != nil {
+		t.Fatal(err)
+	}
+	if len(games) != 6 || st["games"] != float64(6) || st["finished"] != true {
+		t.Errorf("%d games played, standings %v", len(games), st)
+	}
+	// Rerunning continues (here: finds it finished) on PostgreSQL too.
+	stdout, stderr, err = arena(t, args...)
+	if err != nil {
+		t.Fatalf("rerun: %v\n%s", err, stderr)
+	}
+	if again, _ := splitJSON(t, stdout); len(again) != 0 {
+		t.Errorf("rerun of a finished tournament played %d games", len(again))
+	}
 }

@@ -355,40 +355,80 @@ func (s *State) symmetricFoodSets(starting bool) ([][]int, error) {
 	return sets, nil
 }
 
-// nilSet marks the sentinel in a food-set deque.
-var nilSet []int = nil
+// setDeque is the engine's collections.deque of food sets, as a ring: the
+// nil entry is its sentinel. Index 0 is the left end.
+type setDeque struct {
+	buf  [][]int
+	head int
+	n    int
+}
+
+func newSetDeque(sets [][]int) *setDeque {
+	d := &setDeque{buf: make([][]int, len(sets)+2)}
+	for _, s := range sets {
+		d.pushRight(s)
+	}
+	return d
+}
+
+func (d *setDeque) at(i int) *[]int { return &d.buf[(d.head+i)%len(d.buf)] }
+
+func (d *setDeque) grow() {
+	if d.n < len(d.buf) {
+		return
+	}
+	nb := make([][]int, 2*len(d.buf)+1)
+	for i := 0; i < d.n; i++ {
+		nb[i] = *d.at(i)
+	}
+	d.buf, d.head = nb, 0
+}
+
+func (d *setDeque) pushRight(s []int) {
+	d.grow()
+	*d.at(d.n) = s
+	d.n++
+}
+
+func (d *setDeque) pushLeft(s []int) {
+	d.grow()
+	d.head = (d.head - 1 + len(d.buf)) % len(d.buf)
+	d.buf[d.head] = s
+	d.n++
+}
+
+func (d *setDeque) popRight() []int {
+	d.n--
+	p := d.at(d.n)
+	s := *p
+	*p = nil
+	return s
+}
 
 // cycleSets is the loop shared by do_food_visible and do_food_symmetric:
-// the deque (index 0 = left) with a nil sentinel; a full rotation
-// reshuffles it.
-func (s *State) cycleSets(deque *[][]int, amount int) int {
-	d := *deque
-	defer func() { *deque = d }()
-	pop := func() []int {
-		x := d[len(d)-1]
-		d = d[:len(d)-1]
-		return x
-	}
+// sets are taken from the right and put back on the left; reaching the
+// sentinel reshuffles the deque (random.shuffle on the deque).
+func (s *State) cycleSets(d *setDeque, amount int) int {
 	for {
-		set := pop()
+		set := d.popRight()
 		if set == nil {
-			s.rng.Shuffle(len(d), func(i, j int) { d[i], d[j] = d[j], d[i] })
-			d = append([][]int{nilSet}, d...)
-			set = pop()
+			s.rng.Shuffle(d.n, func(i, j int) { a, b := d.at(i), d.at(j); *a, *b = *b, *a })
+			d.pushLeft(nil)
+			set = d.popRight()
 			if set == nil {
 				// No sets at all: the engine would fail here; place nothing.
-				d = append(d, nil)
+				d.pushRight(nil)
 				s.placeFood()
 				return amount
 			}
 		}
 		if len(set) > amount {
-			d = append(d, set)
+			d.pushRight(set)
 			s.placeFood()
 			return amount
 		}
 		amount -= len(set)
-		d = append([][]int{set}, d...)
+		d.pushLeft(set)
 		for _, l := range set {
 			s.pending.add(l)
 		}
@@ -401,10 +441,10 @@ func (s *State) doFoodVisible(amount int) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		s.visibleSets = append(sets, nilSet)
+		s.visibleSets = newSetDeque(append(sets, nil))
 		s.visibleBuilt = true
 	}
-	return s.cycleSets(&s.visibleSets, amount), nil
+	return s.cycleSets(s.visibleSets, amount), nil
 }
 
 func (s *State) doFoodSymmetric(amount int) (int, error) {
@@ -413,8 +453,8 @@ func (s *State) doFoodSymmetric(amount int) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		s.foodSets = append(sets, nilSet)
+		s.foodSets = newSetDeque(append(sets, nil))
 		s.foodSetsBuilt = true
 	}
-	return s.cycleSets(&s.foodSets, amount), nil
+	return s.cycleSets(s.foodSets, amount), nil
 }

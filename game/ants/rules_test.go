@@ -204,8 +204,8 @@ func TestSpawnBlockedByOwnAnt(t *testing.T) {
 		".........1",
 		"........b.")
 	st.opt.AttackRadius2 = 0 // the map is small: keep the far ants out of battles
-	turn(t, st, nil, nil) // gathers the food
-	turn(t, st, nil, nil) // hill occupied: no spawn
+	turn(t, st, nil, nil)    // gathers the food
+	turn(t, st, nil, nil)    // hill occupied: no spawn
 	if st.hive[0] != 1 {
 		t.Fatalf("hive %v: an ant standing on the only hill blocks spawning", st.hive)
 	}

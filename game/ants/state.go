@@ -108,18 +108,25 @@ type State struct {
 	vision        [][]int32
 	visionOffsets []int // deduplicated (dr, dc) pairs within viewradius2, as dr*... see vision.go
 	revealed      [][]bool
+	revealCand    [][]int        // per player: squares that came into sight since the last reveal
+	visionGain    map[byte][]int // per direction: offsets (from the new square) entering sight
+	visionLoss    map[byte][]int // and leaving it
 	revealedWater [][]int
 	switchIDs     [][]int // per player: engine id -> perspective id, -1 unknown
 
 	// symmetric food
 	symmetry       []orientation
 	symmetryDone   bool
-	foodSets       [][]int
+	foodSets       *setDeque
 	foodSetsBuilt  bool
-	visibleSets    [][]int
+	visibleSets    *setDeque
 	visibleBuilt   bool
 	accessMap      [][]int
 	accessMapBuilt bool
+
+	changes      []change // stateChanges, cached until the board changes
+	changesValid bool
+	changeKeys   []int
 }
 
 type order struct {
@@ -493,6 +500,7 @@ func (s *State) KillPlayer(p int) {
 
 // StartGame places the starting food (start_game).
 func (s *State) StartGame() error {
+	s.changesValid = false
 	if s.opt.Food == "none" {
 		return nil
 	}
@@ -519,6 +527,7 @@ func floorDiv(a, b int) int {
 
 // StartTurn is start_turn.
 func (s *State) StartTurn() {
+	s.changesValid = false
 	s.Turn++
 	s.killedAnts = nil
 	s.revealedWater = make([][]int, s.N)
@@ -530,6 +539,7 @@ func (s *State) StartTurn() {
 
 // FinishTurn resolves the turn in the engine's phase order.
 func (s *State) FinishTurn() error {
+	s.changesValid = false
 	s.doOrders()
 	s.doAttack()
 	s.doRazeHills()
@@ -729,6 +739,7 @@ func (s *State) GameOver() bool {
 
 // FinishGame gives the lone survivor its bonus and closes the game.
 func (s *State) FinishGame() {
+	s.changesValid = false
 	players := s.remainingPlayers()
 	if len(players) == 1 {
 		w := players[0]

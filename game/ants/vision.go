@@ -1,7 +1,7 @@
 package ants
 
 import (
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -19,6 +19,31 @@ func (s *State) initVision() {
 			s.visionOffsets = append(s.visionOffsets, o[0], o[1])
 		}
 	}
+	s.revealCand = make([][]int, s.N)
+	// For a move, only the squares entering and leaving sight change, as
+	// in the engine's vision_offsets_cache.
+	inView := map[[2]int]bool{}
+	for i := 0; i < len(s.visionOffsets); i += 2 {
+		inView[[2]int{s.visionOffsets[i], s.visionOffsets[i+1]}] = true
+	}
+	s.visionGain, s.visionLoss = map[byte][]int{}, map[byte][]int{}
+	for _, d := range []byte{'n', 'e', 's', 'w'} {
+		prev := map[[2]int]bool{}
+		for o := range inView {
+			prev[[2]int{mod(o[0]-aimRow[d], s.Rows), mod(o[1]-aimCol[d], s.Cols)}] = true
+		}
+		for i := 0; i < len(s.visionOffsets); i += 2 {
+			o := [2]int{s.visionOffsets[i], s.visionOffsets[i+1]}
+			if !prev[o] {
+				s.visionGain[d] = append(s.visionGain[d], o[0], o[1])
+			}
+		}
+		for o := range prev {
+			if !inView[o] {
+				s.visionLoss[d] = append(s.visionLoss[d], o[0], o[1])
+			}
+		}
+	}
 	s.vision = make([][]int32, s.N)
 	for p := range s.vision {
 		s.vision[p] = make([]int32, s.Rows*s.Cols)
@@ -28,9 +53,13 @@ func (s *State) initVision() {
 }
 
 func (s *State) addVision(owner, loc int, delta int32) {
+	s.addVisionOffsets(owner, loc, delta, s.visionOffsets)
+}
+
+func (s *State) addVisionOffsets(owner, loc int, delta int32, offs []int) {
 	v := s.vision[owner]
+	rev := s.revealed[owner]
 	r, c := s.row(loc), s.col(loc)
-	offs := s.visionOffsets
 	for i := 0; i < len(offs); i += 2 {
 		nr := r + offs[i]
 		if nr >= s.Rows {
@@ -40,7 +69,13 @@ func (s *State) addVision(owner, loc int, delta int32) {
 		if nc >= s.Cols {
 			nc -= s.Cols
 		}
-		v[nr*s.Cols+nc] += delta
+		at := nr*s.Cols + nc
+		v[at] += delta
+		if delta > 0 && v[at] == delta && !rev[at] {
+			// newly in sight and never revealed: a candidate for
+			// updateRevealed (it may leave sight again in this pass)
+			s.revealCand[owner] = append(s.revealCand[owner], at)
+		}
 	}
 }
 
@@ -60,8 +95,8 @@ func (s *State) updateVision() {
 			continue
 		}
 		if d := a.Orders[len(a.Orders)-1]; d != '-' {
-			s.addVision(a.Owner, s.previous(a), -1)
-			s.addVision(a.Owner, a.Loc, 1)
+			s.addVisionOffsets(a.Owner, a.Loc, 1, s.visionGain[d])
+			s.addVisionOffsets(a.Owner, a.Loc, -1, s.visionLoss[d])
 		}
 	}
 	for _, a := range s.killedAnts {
@@ -69,22 +104,39 @@ func (s *State) updateVision() {
 	}
 }
 
+// updateRevealed does what the engine's row-major scan of every visible
+// square does, looking only at the squares that can matter: squares that
+// came into sight since the last scan (for water revealed once) and the
+// squares of live ants (for first sightings of enemies).
 func (s *State) updateRevealed() {
 	s.revealedWater = make([][]int, s.N)
+	var ants []int
 	for p := 0; p < s.N; p++ {
 		v, rev, ids := s.vision[p], s.revealed[p], s.switchIDs[p]
-		for loc, n := range v {
-			if n <= 0 {
+		cand := s.revealCand[p]
+		slices.Sort(cand)
+		for i, loc := range cand {
+			if v[loc] <= 0 || rev[loc] || (i > 0 && cand[i-1] == loc) {
 				continue
 			}
-			if val := s.grid[loc]; val >= 0 && ids[val] < 0 {
-				ids[val] = s.nextID(p)
+			rev[loc] = true
+			if s.grid[loc] == water {
+				s.revealedWater[p] = append(s.revealedWater[p], loc)
 			}
-			if !rev[loc] {
-				rev[loc] = true
-				if s.grid[loc] == water {
-					s.revealedWater[p] = append(s.revealedWater[p], loc)
-				}
+		}
+		s.revealCand[p] = cand[:0]
+		if s.nextID(p) == s.N {
+			continue // p knows everybody
+		}
+		if ants == nil {
+			for _, a := range s.currentAnts() {
+				ants = append(ants, a.Loc)
+			}
+			slices.Sort(ants)
+		}
+		for _, loc := range ants {
+			if val := s.grid[loc]; v[loc] > 0 && ids[val] < 0 {
+				ids[val] = s.nextID(p)
 			}
 		}
 	}
@@ -110,44 +162,44 @@ type change struct {
 }
 
 // stateChanges lists standing hills, live ants, food and the ants killed
-// this turn, each kind sorted by row, column and owner.
+// this turn, each kind sorted by row, column and owner. The list is shared
+// until the board changes; callers must not modify it.
 func (s *State) stateChanges() []change {
-	var out []change
-	sortPart := func(part []change) {
-		sort.Slice(part, func(i, j int) bool {
-			a, b := part[i], part[j]
-			if a.row != b.row {
-				return a.row < b.row
-			}
-			if a.col != b.col {
-				return a.col < b.col
-			}
-			return a.own < b.own
-		})
+	if s.changesValid {
+		return s.changes
 	}
-	add := func(part []change) {
-		sortPart(part)
-		out = append(out, part...)
+	out := s.changes[:0]
+	// Each kind is sorted by (row, col, owner): one int key per entry,
+	// square index times 16 plus owner+1, sorts the same way.
+	keys := s.changeKeys[:0]
+	part := func(ilk byte) {
+		slices.Sort(keys)
+		for _, k := range keys {
+			loc, own := k>>4, int(k&15)-1
+			out = append(out, change{ilk, loc / s.Cols, loc % s.Cols, own})
+		}
+		keys = keys[:0]
 	}
-	var hs, as, fs, ds []change
 	for _, h := range s.Hills {
 		if h.KilledBy < 0 {
-			hs = append(hs, change{'h', s.row(h.Loc), s.col(h.Loc), h.Owner})
+			keys = append(keys, h.Loc<<4|(h.Owner+1))
 		}
 	}
+	part('h')
 	for _, a := range s.currentAnts() {
-		as = append(as, change{'a', s.row(a.Loc), s.col(a.Loc), a.Owner})
+		keys = append(keys, a.Loc<<4|(a.Owner+1))
 	}
+	part('a')
 	for _, f := range s.currentFood {
-		fs = append(fs, change{'f', s.row(f.Loc), s.col(f.Loc), -1})
+		keys = append(keys, f.Loc<<4)
 	}
+	part('f')
 	for _, a := range s.killedAnts {
-		ds = append(ds, change{'d', s.row(a.Loc), s.col(a.Loc), a.Owner})
+		keys = append(keys, a.Loc<<4|(a.Owner+1))
 	}
-	add(hs)
-	add(as)
-	add(fs)
-	add(ds)
+	part('d')
+	s.changeKeys = keys
+	s.changes, s.changesValid = out, true
 	return out
 }
 

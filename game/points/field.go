@@ -36,6 +36,24 @@ func (c Color) String() string {
 	return "none"
 }
 
+// MarshalText writes a colour by name (JSON records).
+func (c Color) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// UnmarshalText reads "red", "blue" or "none".
+func (c *Color) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "red":
+		*c = Red
+	case "blue":
+		*c = Blue
+	case "none":
+		*c = None
+	default:
+		return fmt.Errorf("colour %q: want red or blue", b)
+	}
+	return nil
+}
+
 // Surround is the empty-enclosure rule (kurnevsky/opai SUR_COND).
 type Surround uint8
 
@@ -119,9 +137,14 @@ type Field struct {
 	gen   uint32
 	dirs  [8]int // N, NE, E, SE, S, SW, W, NW
 	work  [4][]int32
-	extra []int32
-	tq    []int32    // take's queue
-	rec   *[]Capture // when set, captures are recorded here
+	stack [4][]int32
+	// toward[i] is the direction (0, 2, 4, 6) from cell i to the nearest
+	// edge: floods go that way first, so an open region is found open
+	// after a few cells.
+	toward []uint8
+	extra  []int32
+	tq     []int32    // take's queue
+	rec    *[]Capture // when set, captures are recorded here
 }
 
 // NewField returns an empty field of w columns and h rows.
@@ -144,6 +167,21 @@ func NewField(w, h int, s Surround) (*Field, error) {
 		}
 	}
 	f.dirs = [8]int{-st, -st + 1, 1, st + 1, st, st - 1, -1, -st - 1}
+	f.toward = make([]uint8, n)
+	for i := range f.toward {
+		x, y := i%st-1, i/st-1
+		k, d := uint8(0), y // north
+		if e := w - 1 - x; e < d {
+			k, d = 2, e
+		}
+		if e := h - 1 - y; e < d {
+			k, d = 4, e
+		}
+		if x < d {
+			k = 6
+		}
+		f.toward[i] = k
+	}
 	return f, nil
 }
 
@@ -163,7 +201,7 @@ func (f *Field) CopyFrom(src *Field) {
 	copy(f.dot, src.dot)
 	copy(f.own, src.own)
 	copy(f.hint, src.hint)
-	f.w, f.h, f.stride, f.surround = src.w, src.h, src.stride, src.surround
+	f.w, f.h, f.stride, f.surround, f.toward = src.w, src.h, src.stride, src.surround, src.toward
 	f.score, f.free, f.dots, f.dirs = src.score, src.free, src.dots, src.dirs
 	f.rec = nil
 }
@@ -269,11 +307,11 @@ func (f *Field) Put(i int) bool { return f.PutColor(i, f.Next()) }
 // tests; the colour of the next dot still follows the number of dots).
 func (f *Field) PutColor(i int, p Color) bool {
 	o := p.Opp()
-	hinted, inEnemy := f.hint[i]&(1<<p) != 0, f.hint[i]&(1<<o) != 0
+	inEnemy := f.hint[i]&(1<<o) != 0
 	f.dot[i], f.own[i] = p, p
 	f.free--
 	f.dots++
-	took := f.enclose(i, p, hinted)
+	took := f.enclose(i, p)
 	if inEnemy && (!took || f.surround == AlwaysEnemy) {
 		// The dot went into a house of the opponent (or what may be one).
 		cells, closed, _ := f.floodOne(i, o)
@@ -300,10 +338,18 @@ func (f *Field) nextGen(n uint32) uint32 {
 
 // enclose finds the enclosures of p that touch cell i (just played) and
 // captures those holding a live enemy dot (or all, under Always).
-func (f *Field) enclose(i int, p Color, hinted bool) bool {
-	// Local topology first: the points around i that p does not own fall
-	// into groups joined around the ring of eight neighbours; a single
-	// group cannot have been cut off by this dot.
+//
+// An enclosure of p never holds a live enemy dot for longer than the move
+// that closed it (it is captured then; an enemy dot entering it later is
+// taken with it unless that dot captures, and a dot that captures opens
+// the enclosure through the area it takes). So a dot that does not cut
+// its region in two captures nothing: either the region was open and
+// stays open, or it was closed and holds no enemy. Only cuts need a
+// flood.
+func (f *Field) enclose(i int, p Color) bool {
+	// Local topology: the points around i that p does not own fall into
+	// groups joined around the ring of eight neighbours; a single group
+	// cannot have been cut off by this dot.
 	var seeds [4]int
 	n := 0
 	first := -1 // index into seeds of the group that wraps around north
@@ -331,7 +377,7 @@ func (f *Field) enclose(i int, p Color, hinted bool) bool {
 			n-- // the last group wraps into north's
 		}
 	}
-	if n == 0 || (n < 2 && !hinted) {
+	if n < 2 {
 		return false
 	}
 	return f.floodGroups(seeds[:n], p)
@@ -347,7 +393,6 @@ func (f *Field) floodGroups(seeds []int, p Color) bool {
 	var parent [4]int
 	var open [4]bool
 	var live [4]int
-	var head [4]int
 	find := func(g int) int {
 		for parent[g] != g {
 			g = parent[g]
@@ -357,28 +402,34 @@ func (f *Field) floodGroups(seeds []int, p Color) bool {
 	for g, s := range seeds {
 		parent[g] = g
 		f.work[g] = f.work[g][:0]
+		f.stack[g] = f.stack[g][:0]
 		if f.dot[s] == offBoard {
 			open[g] = true
 			continue
 		}
 		f.stamp[s] = base + uint32(g)
 		f.work[g] = append(f.work[g], int32(s))
+		f.stack[g] = append(f.stack[g], int32(s))
 		if f.dot[s] == o && f.own[s] == o {
 			live[g]++
 		}
 	}
+	// Depth first, toward the nearest edge first: an open region usually
+	// shows it within a few cells.
 	for progress := true; progress; {
 		progress = false
 		for g := 0; g < n; g++ {
 			r := find(g)
-			if open[r] || head[g] == len(f.work[g]) {
+			st := f.stack[g]
+			if open[r] || len(st) == 0 {
 				continue
 			}
 			progress = true
-			c := int(f.work[g][head[g]])
-			head[g]++
-			for k := 0; k < 8; k += 2 {
-				nb := c + f.dirs[k]
+			c := int(st[len(st)-1])
+			st = st[:len(st)-1]
+			t := f.toward[c]
+			for j := 1; j <= 4; j++ {
+				nb := c + f.dirs[(t+uint8(2*j))&7] // toward comes last, popped first
 				switch {
 				case f.dot[nb] == offBoard:
 					open[r] = true
@@ -391,6 +442,7 @@ func (f *Field) floodGroups(seeds []int, p Color) bool {
 				default:
 					f.stamp[nb] = base + uint32(g)
 					f.work[g] = append(f.work[g], int32(nb))
+					st = append(st, int32(nb))
 					if f.dot[nb] == o && f.own[nb] == o {
 						live[g]++
 					}
@@ -399,6 +451,7 @@ func (f *Field) floodGroups(seeds []int, p Color) bool {
 					break
 				}
 			}
+			f.stack[g] = st
 		}
 	}
 	took := false

@@ -68,25 +68,51 @@ func (o Opening) Points(w, h int, seed int64) ([]Point, error) {
 			pts = append(pts, crossAt(c, false)...)
 		}
 	case RandomCross:
-		rng := rand.New(rand.NewPCG(uint64(seed), 0x706f696e7473))
-		cx, cy := w/2-1, h/2-1
+		return randomCrosses(w, h, seed)
+	default:
+		return nil, fmt.Errorf("unknown opening %q", string(o))
+	}
+	if !quiet(w, h, pts) {
+		return nil, fmt.Errorf("opening %s does not fit a %dx%d field", o, w, h)
+	}
+	return pts, nil
+}
+
+// randomCrosses places four crosses around the centre at random distances
+// (notago's rule: U[4,7)/39 of the width, U[4,7)/32 of the height, one per
+// quadrant), drawing again while they overlap or capture (small fields).
+func randomCrosses(w, h int, seed int64) ([]Point, error) {
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x706f696e7473))
+	cx, cy := w/2-1, h/2-1
+	for try := 0; try < 200; try++ {
+		var pts []Point
 		for _, q := range []Point{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
 			ox := int(math.Round((4 + 3*rng.Float64()) / 39 * float64(w)))
 			oy := int(math.Round((4 + 3*rng.Float64()) / 32 * float64(h)))
 			c := Point{min(max(cx+q.X*ox, 0), w-2), min(max(cy+q.Y*oy, 0), h-2)}
 			pts = append(pts, crossAt(c, rng.IntN(2) == 1)...)
 		}
-	default:
-		return nil, fmt.Errorf("unknown opening %q", string(o))
-	}
-	seen := map[Point]bool{}
-	for _, p := range pts {
-		if p.X < 0 || p.Y < 0 || p.X >= w || p.Y >= h || seen[p] {
-			return nil, fmt.Errorf("opening %s does not fit a %dx%d field", o, w, h)
+		if quiet(w, h, pts) {
+			return pts, nil
 		}
-		seen[p] = true
 	}
-	return pts, nil
+	return nil, fmt.Errorf("opening %s does not fit a %dx%d field", RandomCross, w, h)
+}
+
+// quiet reports whether the dots are distinct, on the field and capture
+// nothing when played in order.
+func quiet(w, h int, pts []Point) bool {
+	f, err := NewField(w, h, Standard)
+	if err != nil {
+		return false
+	}
+	for _, p := range pts {
+		caps, err := f.Play(p)
+		if err != nil || len(caps) > 0 || f.Free() == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // crossAt returns the four dots of a cross whose top-left corner is c:

@@ -58,7 +58,8 @@ const linearProbes = 9
 // SetOrder returns list(set(items)) for (row, col) tuples inserted in the
 // given order: duplicates dropped, the survivors in CPython's table order.
 func SetOrder(items [][2]int) [][2]int {
-	table := make([]setEntry, 8)
+	var small [8]setEntry
+	table := small[:]
 	fill := 0
 	for _, it := range items {
 		h := TupleHash(int64(it[0]), int64(it[1]))

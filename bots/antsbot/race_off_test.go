@@ -1,0 +1,5 @@
+//go:build !race
+
+package antsbot
+
+const raceEnabled = false

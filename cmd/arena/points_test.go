@@ -1,0 +1,147 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"arena/game"
+	"arena/game/points"
+)
+
+var (
+	pointsHelperOnce sync.Once
+	pointsHelper     string
+	pointsHelperErr  error
+)
+
+// pointsTestPlayer builds arena/internal/cmd/pointstest once.
+func pointsTestPlayer(t *testing.T) string {
+	t.Helper()
+	pointsHelperOnce.Do(func() {
+		dir := testBrain(t) // the shared temporary folder, removed by TestMain
+		pointsHelper = filepath.Join(dir, "pointstest")
+		if out, err := exec.Command("go", "build", "-o", pointsHelper, "arena/internal/cmd/pointstest").CombinedOutput(); err != nil {
+			pointsHelperErr = &buildError{string(out), err}
+		}
+	})
+	if pointsHelperErr != nil {
+		t.Fatal(pointsHelperErr)
+	}
+	return pointsHelper
+}
+
+type buildError struct {
+	out string
+	err error
+}
+
+func (e *buildError) Error() string { return "build pointstest: " + e.err.Error() + "\n" + e.out }
+
+// TestPointsMatch plays arena's own player against the random test player
+// through the whole CLI and checks the JSON lines and the files.
+func TestPointsMatch(t *testing.T) {
+	rnd := pointsTestPlayer(t)
+	out := t.TempDir()
+	stdout, stderr, err := arena(t, "match", "points",
+		"--bot", "builtin --playouts=200", "--bot", "rnd="+rnd+" --seed=5",
+		"--games", "2", "--size", "9x8", "--opening", "random", "--seed", "11",
+		"--increment", "300ms", "--match-time", "3s", "--out", out, "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	games := decodeLines(t, stdout)
+	if len(games) != 2 {
+		t.Fatalf("want 2 JSON lines, got %d:\n%s", len(games), stdout)
+	}
+	for i, g := range games {
+		if g["game"] != "points" || g["first"] != float64(i%2) {
+			t.Errorf("game %d: %v", i, g)
+		}
+		if g["winner"] != float64(0) {
+			t.Errorf("game %d: winner %v by %v, want the builtin player", i, g["winner"], g["reason"])
+		}
+		scores, _ := g["scores"].([]any)
+		if len(scores) != 2 {
+			t.Errorf("game %d: scores %v", i, g["scores"])
+		}
+		path, _ := g["record"].(string)
+		rec, err := game.ReadRecord(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := points.Replay(rec, nil); err != nil {
+			t.Errorf("game %d: replay: %v", i, err)
+		}
+		if rec.Seed == 0 || len(rec.Opening) != 16 {
+			t.Errorf("game %d: seed %d opening %v", i, rec.Seed, rec.Opening)
+		}
+		sgf, err := os.ReadFile(strings.TrimSuffix(path, ".json") + ".sgf")
+		if err != nil || !strings.Contains(string(sgf), "GM[40]") || !strings.Contains(string(sgf), "SZ[9:8]") {
+			t.Errorf("game %d: sgf %q, %v", i, sgf, err)
+		}
+	}
+	// Both games of the pair start from the same random crosses.
+	a, _ := game.ReadRecord(games[0]["record"].(string))
+	b, _ := game.ReadRecord(games[1]["record"].(string))
+	if strings.Join(a.Opening, " ") != strings.Join(b.Opening, " ") {
+		t.Errorf("the two games of a pair have different crosses")
+	}
+}
+
+func TestPointsBadFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--size", "2x2"}, "--size"},
+		{[]string{"--size", "big"}, "--size"},
+		{[]string{"--opening", "five"}, "--opening"},
+		{[]string{"--size", "4x4", "--opening", "cross4"}, "--opening"},
+		{[]string{"--surround", "never"}, "--surround"},
+		{[]string{"--proto", "base=3"}, "--proto"},
+		{[]string{"--proto", "", "--proto", "", "--proto", ""}, "--proto"},
+		{[]string{"--increment", "-1s"}, "--increment"},
+		{[]string{"--max-moves", "-3"}, "--max-moves"},
+	}
+	for _, tt := range tests {
+		args := append([]string{"match", "points", "--out", t.TempDir()}, tt.args...)
+		_, _, err := arena(t, args...)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: error %v, want one line about %s", tt.args, err, tt.want)
+		}
+	}
+}
+
+// TestPointsBotCommand talks to "arena bot points" by hand: 1-based
+// coordinates and times in seconds.
+func TestPointsBotCommand(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "bot", "points", "--proto", "base=1,time_unit=s", "--name", "me")
+	cmd.Stdin = strings.NewReader("new 5 6\nincrement 1\nmove 3 3\nmove 3 4\nmove 4 4\nmove 4 3\ntime 1\notime 1\ngo\nquit\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if lines[0] != "me" {
+		t.Errorf("name line %q", lines[0])
+	}
+	p, err := points.ParseMove(lines[len(lines)-1], 1)
+	if err != nil {
+		t.Fatalf("last line %q: %v", lines[len(lines)-1], err)
+	}
+	f, _ := points.NewField(6, 5, points.Standard)
+	for _, q := range []points.Point{{X: 2, Y: 2}, {X: 2, Y: 3}, {X: 3, Y: 3}, {X: 3, Y: 2}} {
+		f.Play(q)
+	}
+	if err := f.Check(p); err != nil {
+		t.Errorf("answered %v: %v", p, err)
+	}
+}

@@ -1,0 +1,147 @@
+package ants
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// benchMap is a 4-player 200x200 map, symmetric by translation (period
+// 100 both ways), with 300 ants per player packed around each hill.
+func benchMap() string {
+	const n, half = 200, 100
+	cell := func(r, c int) byte {
+		r, c = r%half, c%half
+		switch {
+		case r == 50 && c == 50:
+			return 'H'
+		case (r%17 == 3 && c%23 < 12) || (c%19 == 7 && r%29 < 10):
+			return '%'
+		case r >= 38 && r < 63 && c >= 38 && c < 63 && (r+c)%2 == 0 && !(r == 50 && c == 50):
+			return 'a'
+		}
+		return '.'
+	}
+	var b strings.Builder
+	b.WriteString("rows 200\ncols 200\nplayers 4\n")
+	for r := 0; r < n; r++ {
+		b.WriteString("m ")
+		for c := 0; c < n; c++ {
+			p := (r/half)*2 + c/half
+			ch := cell(r, c)
+			switch ch {
+			case 'H':
+				ch = byte('0' + p)
+			case 'a':
+				ch = byte('a' + p)
+			}
+			b.WriteByte(ch)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func newBenchState(b *testing.B) *State {
+	m, err := ParseMap(benchMap())
+	if err != nil {
+		b.Fatal(err)
+	}
+	opt := DefaultOptions()
+	opt.Scenario = true
+	opt.EngineSeed = 42
+	st, err := NewState(m, opt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := st.StartGame(); err != nil {
+		b.Fatal(err)
+	}
+	return st
+}
+
+// BenchmarkRefereeTurn measures whole turns of the referee (judging every
+// bot's orders, moving, battles, razing, spawning, gathering, food,
+// vision) on a 4-player 200x200 map with 1000+ ants.
+func BenchmarkRefereeTurn(b *testing.B) {
+	st := newBenchState(b)
+	orders := make([][]string, st.N)
+	total := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%100 == 99 {
+			b.StopTimer()
+			st = newBenchState(b)
+			b.StartTimer()
+		}
+		for p := range orders {
+			orders[p] = orders[p][:0]
+		}
+		// Every ant moves every turn, the whole swarm one way (n, e, s, w
+		// in turn) so that the population stays above 1000 instead of
+		// dying in collisions.
+		dir := string("nesw"[i%4])
+		for _, a := range st.currentAnts() {
+			orders[a.Owner] = append(orders[a.Owner], "o "+itoa(st.row(a.Loc))+" "+itoa(st.col(a.Loc))+" "+dir)
+		}
+		total += len(st.currentAnts())
+		st.StartTurn()
+		for p := 0; p < st.N; p++ {
+			st.DoMoves(p, orders[p])
+		}
+		if err := st.FinishTurn(); err != nil {
+			b.Fatal(err)
+		}
+		for p := 0; p < st.N; p++ {
+			_ = st.PlayerState(p)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "turns/s")
+	b.ReportMetric(float64(total)/float64(b.N), "ants/turn")
+}
+
+// BenchmarkConformanceGame replays the longest recorded official game
+// (v4: 126x126 maze, 222 turns) through the referee, comparing every byte.
+func BenchmarkConformanceGame(b *testing.B) {
+	dir := filepath.Join(conformanceDir(b), "v4_maze_p02_01_hunter_hunter")
+	for i := 0; i < b.N; i++ {
+		diff, err := Conform(context.Background(), dir)
+		if err != nil || diff != "" {
+			b.Fatal(err, diff)
+		}
+	}
+}
+
+// BenchmarkConformanceReplayOnly is the same game without the comparison:
+// the referee and the texts it writes.
+func BenchmarkConformanceReplayOnly(b *testing.B) {
+	rec, err := LoadRecorded(filepath.Join(conformanceDir(b), "v4_maze_p02_01_hunter_hunter"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < b.N; i++ {
+		if _, _, err := rec.Replay(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParseOrders(b *testing.B) {
+	lines := make([]string, 1000)
+	for i := range lines {
+		lines[i] = "o " + itoa(i%200) + " " + itoa(i/5) + " n"
+	}
+	for i := 0; i < b.N; i++ {
+		parseOrders(lines)
+	}
+}
+
+func BenchmarkProtocolIO(b *testing.B) {
+	st := newBenchState(b)
+	for i := 0; i < b.N; i++ {
+		for p := 0; p < st.N; p++ {
+			_ = st.PlayerState(p)
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package ants
+
+import (
+	"strings"
+	"testing"
+)
+
+func FuzzParseMap(f *testing.F) {
+	f.Add("rows 2\ncols 3\nplayers 2\nm 0.1\nm %*.\n")
+	f.Add("rows 1\ncols 4\nplayers 2\n# c\nm A.b1\n")
+	f.Add("players 11\n")
+	f.Add("rows 1\ncols 2\nm ..\n")
+	f.Add("ROWS 1\nCOLS 2\nPLAYERS 2\nscore 1 1\nm 01\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		m, err := ParseMap(text)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error on several lines: %q", err)
+			}
+			return
+		}
+		if m.Players < 2 || m.Players > 10 || m.Rows <= 0 || m.Cols <= 0 {
+			t.Fatalf("accepted a bad map: %+v", m)
+		}
+		seen := make([]bool, m.Players)
+		for _, h := range m.Hills {
+			if h.Loc < 0 || h.Loc >= m.Rows*m.Cols || h.Owner < 0 || h.Owner >= m.Players {
+				t.Fatalf("hill out of range: %+v", h)
+			}
+			seen[h.Owner] = true
+		}
+		for p, ok := range seen {
+			if !ok {
+				t.Fatalf("player %d has no hill", p)
+			}
+		}
+		if m.Rows*m.Cols > 4096 {
+			return
+		}
+		opt := DefaultOptions()
+		opt.Food = "none"
+		opt.Turns = 3
+		st, err := NewState(m, opt)
+		if err != nil {
+			return
+		}
+		st.StartTurn()
+		if err := st.FinishTurn(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func FuzzOrders(f *testing.F) {
+	f.Add("o 0 1 s\no 0 1 e\nx\n# c\no -1 -1 h\no 9999999999999 1 n")
+	f.Add("O 1_0 +1 N\no ٣ 1 n\no\t2\t2\ts")
+	f.Fuzz(func(t *testing.T, text string) {
+		st := scenario(t, 2,
+			"0a%.......",
+			"..*.......",
+			"..a.......",
+			"..........",
+			".........1",
+			"........b.")
+		st.StartTurn()
+		lines := strings.Split(text, "\n")
+		rep := st.DoMoves(0, lines)
+		for _, v := range rep.Valid {
+			if strings.Contains(v, " # ") {
+				t.Fatalf("valid order with a reason: %q", v)
+			}
+		}
+		for _, l := range append(rep.Ignored, rep.Invalid...) {
+			if !strings.Contains(l, " # ") {
+				t.Fatalf("judged line without a reason: %q", l)
+			}
+		}
+		if err := st.FinishTurn(); err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range st.currentAnts() {
+			if st.grid[a.Loc] != a.Owner {
+				t.Fatalf("map and ants disagree at %d", a.Loc)
+			}
+		}
+	})
+}

@@ -1,0 +1,102 @@
+package ants
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// randomBots answer every turn with random orders for their own ants,
+// read from what the engine sends them.
+type randomBots struct {
+	st  *State
+	rng *rand.Rand
+}
+
+func (r *randomBots) Started(int) bool { return true }
+func (r *randomBots) Send(int, string) {}
+func (r *randomBots) Resume(int)       {}
+func (r *randomBots) Kill(int)         {}
+func (r *randomBots) Moves(turn int, group []int, _ time.Duration) []Answer {
+	out := make([]Answer, len(group))
+	dirs := "nesw"
+	for i, b := range group {
+		for _, a := range r.st.currentAnts() {
+			if a.Owner == b && r.rng.IntN(4) > 0 {
+				out[i].Lines = append(out[i].Lines, "o "+itoa(r.st.row(a.Loc))+" "+itoa(r.st.col(a.Loc))+" "+string(dirs[r.rng.IntN(4)]))
+			}
+		}
+	}
+	return out
+}
+
+func itoa(v int) string {
+	if v == 0 {
+		return "0"
+	}
+	var b []byte
+	for v > 0 {
+		b = append([]byte{byte('0' + v%10)}, b...)
+		v /= 10
+	}
+	return string(b)
+}
+
+// Random games keep the invariants: map and ant list agree, nobody sees
+// what it cannot see, scores stay consistent, histories have one entry
+// per turn for live players.
+func TestRandomGamesInvariants(t *testing.T) {
+	dirs := recordedGames(t)
+	for i, dir := range dirs {
+		rec, err := LoadRecorded(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := ParseMap(rec.MapText)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := rec.Options
+		opt.Turns = 120
+		opt.EngineSeed = int64(100 + i)
+		st, err := NewState(m, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := &Engine{State: st, Bots: &randomBots{st: st, rng: rand.New(rand.NewPCG(uint64(i), 1))}, Sleep: func(time.Duration) {}}
+		e.OnTurn = func(ti TurnInfo) {
+			for _, a := range st.currentAnts() {
+				if st.grid[a.Loc] != a.Owner || st.antAt[a.Loc] != a {
+					t.Fatalf("%s turn %d: map and ants disagree at %d", filepath.Base(dir), ti.Turn, a.Loc)
+				}
+			}
+			for p := 0; p < st.N; p++ {
+				for _, c := range st.stateChanges() {
+					loc := c.row*st.Cols + c.col
+					if c.ilk == 'a' && !st.Visible(p, loc) && c.own == p {
+						t.Fatalf("player %d does not see its own ant", p)
+					}
+				}
+			}
+		}
+		res, err := e.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.GameLength > opt.Turns {
+			t.Fatalf("game length %d > turns %d", res.GameLength, opt.Turns)
+		}
+		for p, h := range st.ScoreHist {
+			if len(h) > res.GameLength+1 {
+				t.Fatalf("player %d: %d score entries for %d turns", p, len(h), res.GameLength)
+			}
+		}
+		if FirstJSONDifference(ReplayJSON(res, nil), ReplayJSON(res, nil)) != "" {
+			t.Fatal("replay is not valid JSON")
+		}
+	}
+	_ = os.Stdout
+}
