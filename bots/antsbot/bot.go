@@ -96,7 +96,9 @@ func (b *Bot) Turn(obs *Observation, deadline time.Time) []Order {
 	b.role = make([]int, len(b.mine))
 	b.pref = make([][]int, len(b.mine))
 
-	b.combat()
+	// Every ant first gets its peaceful job; combat then looks at the
+	// ants that could fight next turn and keeps that job only where it
+	// is safe.
 	if b.timeLeft() {
 		b.defend()
 	}
@@ -106,6 +108,7 @@ func (b *Bot) Turn(obs *Observation, deadline time.Time) []Order {
 	if b.timeLeft() {
 		b.roam()
 	}
+	b.combat()
 	return b.resolve()
 }
 

@@ -403,3 +403,21 @@ func ExampleNewSample() {
 	// true <nil>
 	// unknown sample strategy "sleepy" (want random, hold, lefty, greedy or hunter)
 }
+
+func TestDefendsHillBeforeFood(t *testing.T) {
+	b, obs := scene(t,
+		"....................",
+		"....................",
+		"....................",
+		"*..a................",
+		"....................",
+		"......0....b........",
+		"....................",
+		"....................",
+	)
+	got := moves(t, b, obs)
+	from := Loc{3, 3}
+	if to := got[from]; d2(b, to, Loc{5, 11}) >= d2(b, from, Loc{5, 11}) {
+		t.Fatalf("the ant went to %v instead of meeting the intruder near our hill", to)
+	}
+}

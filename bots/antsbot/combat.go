@@ -25,6 +25,9 @@ const (
 	planHold
 	planRetreat
 	numPlans
+	// planProceed (ours only): every ant makes the move its peaceful job
+	// (food, exploring, razing) wants.
+	planProceed = numPlans
 )
 
 // battle is one group of our ants and enemy ants that can fight next
@@ -176,7 +179,7 @@ func (b *Bot) fight(bt battle, ahead bool) {
 	// it feeds the others, and near its hill the enemy replaces its dead
 	// at once); kills are worth more when we have far more ants (trading
 	// wins the game) and next to our own hills (defence).
-	killW, lossW := 0.8, 1.0
+	killW, lossW := 1.0, 1.0
 	if ahead {
 		killW = 1.2
 	}
@@ -187,13 +190,15 @@ func (b *Bot) fight(bt battle, ahead bool) {
 			}
 		}
 	}
-	var myPlans, enPlans [numPlans][]int
+	var myPlans [numPlans + 1][]int
+	var enPlans [numPlans][]int
 	for p := range numPlans {
 		myPlans[p] = b.planMoves(mySq, bt.enemies, p, true)
 		enPlans[p] = b.planMoves(bt.enemies, mySq, p, false)
 	}
+	myPlans[planProceed] = b.proceedMoves(bt.mine)
 	best, bestScore := planHold, -1e18
-	for p := range numPlans {
+	for p := range numPlans + 1 {
 		// The worst case decides; the average breaks ties, so that an
 		// attack the enemy can only escape by running still goes ahead.
 		worst, sum := 1e18, 0.0
@@ -208,6 +213,8 @@ func (b *Bot) fight(bt battle, ahead bool) {
 		switch {
 		case p == planAttack && ahead:
 			worst += 0.01
+		case p == planProceed:
+			worst += 0.008
 		case p == planHold:
 			worst += 0.005
 		}
@@ -266,6 +273,34 @@ func (b *Bot) planMoves(from, foe []int, plan int, ours bool) []int {
 		}
 		out[i] = best
 		used[best] = true
+	}
+	return out
+}
+
+// proceedMoves gives the squares our ants would move to doing their
+// peaceful jobs: the first of their preferred moves that is open, never
+// onto an enemy or a square another of them takes.
+func (b *Bot) proceedMoves(ants []int) []int {
+	w := b.w
+	out := make([]int, len(ants))
+	used := map[int]bool{}
+	for i, a := range ants {
+		sq := b.mine[a]
+		out[i] = sq
+		for _, dir := range b.pref[a] {
+			t := sq
+			if dir != dirStay {
+				t = int(w.nb[sq][dir])
+				if !b.passable(t) || b.enemyAt[t] != 0 {
+					continue
+				}
+			}
+			if !used[t] {
+				out[i] = t
+				break
+			}
+		}
+		used[out[i]] = true
 	}
 	return out
 }

@@ -47,47 +47,45 @@ func New(seed uint64) *Engine {
 }
 
 // candidates lists the free points within radius r (Chebyshev) of a dot;
-// on an empty field, the centre.
+// on an empty field, the centre (or any free point).
 func (e *Engine) candidates(f *points.Field, r int) []int32 {
 	e.cand = e.cand[:0]
 	w, h := f.Width(), f.Height()
 	if len(e.pos) != f.Cells() {
 		e.pos = make([]int32, f.Cells())
 	}
+	// pos marks points near a dot (1) before it numbers the candidates.
 	for i := range e.pos {
 		e.pos[i] = -1
 	}
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
-			i := f.Index(points.Point{X: x, Y: y})
-			if !f.CanPut(i) {
+			if d := f.Dot(f.Index(points.Point{X: x, Y: y})); d != points.Red && d != points.Blue {
 				continue
 			}
-			near := false
-			for dy := -r; dy <= r && !near; dy++ {
-				for dx := -r; dx <= r; dx++ {
-					if d := f.DotAt(points.Point{X: x + dx, Y: y + dy}); d == points.Red || d == points.Blue {
-						near = true
-						break
-					}
+			for yy := max(y-r, 0); yy <= min(y+r, h-1); yy++ {
+				for xx := max(x-r, 0); xx <= min(x+r, w-1); xx++ {
+					e.pos[f.Index(points.Point{X: xx, Y: yy})] = 0
 				}
 			}
-			if near {
-				e.pos[i] = int32(len(e.cand))
-				e.cand = append(e.cand, int32(i))
-			}
+		}
+	}
+	for i := range e.pos {
+		if e.pos[i] == 0 && f.CanPut(i) {
+			e.pos[i] = int32(len(e.cand))
+			e.cand = append(e.cand, int32(i))
+		} else {
+			e.pos[i] = -1
 		}
 	}
 	if len(e.cand) == 0 {
 		if i := f.Index(points.Point{X: w / 2, Y: h / 2}); f.CanPut(i) {
 			e.cand = append(e.cand, int32(i))
 		} else {
-			for y := 0; y < h && len(e.cand) == 0; y++ {
-				for x := 0; x < w; x++ {
-					if i := f.Index(points.Point{X: x, Y: y}); f.CanPut(i) {
-						e.cand = append(e.cand, int32(i))
-						break
-					}
+			for i := 0; i < f.Cells(); i++ {
+				if f.CanPut(i) {
+					e.cand = append(e.cand, int32(i))
+					break
 				}
 			}
 		}

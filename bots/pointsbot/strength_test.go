@@ -102,6 +102,9 @@ func playMatch(t *testing.T, games, w, h int, lim Limits, opp opponent) (wins, d
 // TestStrength: at least 95 % of 20 games against the random player and
 // 75 % against the greedy one, with a fixed playout budget (no timing).
 func TestStrength(t *testing.T) {
+	if raceEnabled {
+		t.Skip("pure computation; too slow under the race detector")
+	}
 	lim := Limits{Playouts: 64}
 	for _, c := range []struct {
 		name string

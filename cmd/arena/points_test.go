@@ -145,3 +145,19 @@ func TestPointsBotCommand(t *testing.T) {
 		t.Errorf("answered %v: %v", p, err)
 	}
 }
+
+// TestPointsBuiltinInTime: arena's player keeps to a tight clock (300 ms
+// base, 50 ms a move) through a whole game.
+func TestPointsBuiltinInTime(t *testing.T) {
+	rnd := pointsTestPlayer(t)
+	stdout, stderr, err := arena(t, "match", "points", "--bot", "builtin", "--bot", rnd+" --seed=9",
+		"--games", "1", "--size", "12x12", "--increment", "50ms", "--match-time", "300ms",
+		"--out", t.TempDir(), "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	g := decodeLines(t, stdout)
+	if len(g) != 1 || g[0]["winner"] != float64(0) {
+		t.Fatalf("want the builtin player to win: %v", g)
+	}
+}

@@ -35,6 +35,7 @@ type tournamentFlags struct {
 	openings     string
 	concurrency  int
 	db           string
+	interval     int
 }
 
 // volatile reports whether a flag changes how a tournament runs, not
@@ -42,7 +43,7 @@ type tournamentFlags struct {
 // same event.
 func volatile(flag string) bool {
 	switch flag {
-	case "concurrency", "json", "db", "debug", "work-dir", "name":
+	case "concurrency", "json", "db", "debug", "work-dir", "name", "rating-interval":
 		return true
 	}
 	return false
@@ -146,6 +147,7 @@ pairs of games, then the higher seed advances). A pairing plays
 	}
 	fl.IntVar(&tf.concurrency, "concurrency", 0, "games at once (default: as many as the cores allow, one thinking bot per core)")
 	fl.StringVar(&tf.db, "db", "", "the store: a SQLite file or postgres://... (default OUT/arena.db)")
+	fl.IntVar(&tf.interval, "rating-interval", 0, "also print the full standings every N games (0 = at the end only)")
 	return cmd
 }
 
@@ -226,6 +228,9 @@ type tournamentRun struct {
 	stdout     io.Writer
 	prog       *progress
 	total      int
+	interval   int       // print the standings every interval games
+	stderr     io.Writer // people's output
+	format     string
 	mu         sync.Mutex
 	finished   map[string]playedGame // by game ID, between play and report
 }
@@ -250,6 +255,9 @@ func runTournament(cmd *cobra.Command, d driver, f *matchFlags, tf *tournamentFl
 	}
 	if tf.concurrency < 0 {
 		return fmt.Errorf("--concurrency %d: must not be negative", tf.concurrency)
+	}
+	if tf.interval < 0 {
+		return fmt.Errorf("--rating-interval %d: must not be negative", tf.interval)
 	}
 	// The command line as given, before --openings sets the game's own
 	// option: what is stored to resume.
@@ -330,6 +338,7 @@ func runTournament(cmd *cobra.Command, d driver, f *matchFlags, tf *tournamentFl
 	t := &tournamentRun{
 		name: name, game: d.info.Name, env: env, r: r, st: st, json: f.json, stdout: cmd.OutOrStdout(),
 		total: sched.Total(), finished: map[string]playedGame{},
+		interval: tf.interval, stderr: stderr, format: string(format),
 		table: newStandings(playerNames(env.players)),
 	}
 	if !f.json {
@@ -501,6 +510,12 @@ func (t *tournamentRun) report(g tournament.Game, _ tournament.Outcome) error {
 	// progress bar must never run past its end.
 	t.prog.total = max(t.prog.total, t.table.played)
 	t.prog.gameOver(t.table.played, rec, t.table.tallies[:len(t.env.players)])
+	if t.interval > 0 && t.table.played%t.interval == 0 {
+		t.prog.clear()
+		rep := t.table.compute()
+		rep.Tournament, rep.Game, rep.Format, rep.Total = t.name, t.game, t.format, t.prog.total
+		rep.print(t.stderr)
+	}
 	return nil
 }
 

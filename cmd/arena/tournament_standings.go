@@ -464,10 +464,13 @@ func newStandingsCmd() *cobra.Command {
 	var db string
 	var jsonOut bool
 	cmd := &cobra.Command{
-		Use:   "standings NAME",
-		Short: "Print a tournament's standings from the store",
-		Args:  cobra.ExactArgs(1),
+		Use:   "standings [NAME]",
+		Short: "Print a tournament's standings from the store (without NAME: list the tournaments)",
+		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return listTournaments(cmd, db, jsonOut)
+			}
 			t, games, err := storedTournament(cmd, db, args[0])
 			if err != nil {
 				return err
@@ -492,6 +495,45 @@ func newStandingsCmd() *cobra.Command {
 	cmd.Flags().StringVar(&db, "db", filepath.Join("arena-out", "arena.db"), "the store: a SQLite file or postgres://...")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the standings as one JSON object")
 	return cmd
+}
+
+// listTournaments prints the tournaments in the store.
+func listTournaments(cmd *cobra.Command, dsn string, jsonOut bool) error {
+	st, err := openStore(cmd.Context(), dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ts, err := st.Tournaments(cmd.Context())
+	if err != nil {
+		return fmt.Errorf("list tournaments: %w", err)
+	}
+	type entry struct {
+		Name    string `json:"name"`
+		Game    string `json:"game"`
+		Status  string `json:"status"`
+		Games   int    `json:"games"`
+		Updated string `json:"updated"`
+	}
+	tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+	if !jsonOut {
+		fmt.Fprintln(tw, "name\tgame\tstatus\tgames\tupdated")
+	}
+	for _, t := range ts {
+		ids, err := st.GameIDs(cmd.Context(), t.Name)
+		if err != nil {
+			return fmt.Errorf("tournament %s: %w", t.Name, err)
+		}
+		e := entry{t.Name, t.Game, t.Status, len(ids), t.Updated.UTC().Format("2006-01-02 15:04:05")}
+		if jsonOut {
+			if err := writeJSONLine(cmd.OutOrStdout(), e); err != nil {
+				return err
+			}
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", e.Name, e.Game, e.Status, e.Games, e.Updated)
+	}
+	return tw.Flush()
 }
 
 func newExportCmd() *cobra.Command {

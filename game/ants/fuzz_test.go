@@ -85,3 +85,22 @@ func FuzzOrders(f *testing.F) {
 		}
 	})
 }
+
+func TestPyInt(t *testing.T) {
+	cases := []struct {
+		in      string
+		v       int
+		ok, big bool
+	}{
+		{"12", 12, true, false}, {"-3", -3, true, false}, {"+7", 7, true, false}, {"007", 7, true, false},
+		{"1_000", 1000, true, false}, {"1__0", 0, false, false}, {"_1", 0, false, false}, {"1_", 0, false, false},
+		{"", 0, false, false}, {"-", 0, false, false}, {"1.5", 0, false, false}, {"0x10", 0, false, false},
+		{"99999999999999999999", 0, true, true},
+	}
+	for _, c := range cases {
+		v, ok, big := pyInt(c.in)
+		if ok != c.ok || big != c.big || (ok && !big && v != c.v) {
+			t.Errorf("pyInt(%q) = %d %v %v, want %d %v %v", c.in, v, ok, big, c.v, c.ok, c.big)
+		}
+	}
+}

@@ -68,13 +68,14 @@ func (s *State) DoMoves(p int, lines []string) MoveReport {
 	parsed, invalid := parseOrders(lines)
 	var rep MoveReport
 	var valid []order
-	seen := map[[2]int]bool{}
+	// seen holds only squares of valid orders, all inside the map, so a
+	// raw (row, col) can match only when it is inside the map too.
+	s.seenStamp++
+	if s.seen == nil {
+		s.seen = make([]int, s.Rows*s.Cols)
+	}
 	for _, o := range parsed {
-		key := [2]int{o.row, o.col}
-		if o.big {
-			key = [2]int{-1 << 40, -1 << 40}
-		}
-		if seen[key] && !o.big {
+		if !o.big && o.row >= 0 && o.row < s.Rows && o.col >= 0 && o.col < s.Cols && s.seen[o.row*s.Cols+o.col] == s.seenStamp {
 			invalid = append(invalid, o.line+" # duplicate order")
 			continue
 		}
@@ -100,7 +101,7 @@ func (s *State) DoMoves(p int, lines []string) MoveReport {
 		}
 		valid = append(valid, order{loc, o.dir})
 		rep.Valid = append(rep.Valid, o.line)
-		seen[key] = true
+		s.seen[loc] = s.seenStamp
 	}
 	s.orders[p] = valid
 	rep.Invalid = invalid

@@ -75,7 +75,7 @@ func runProcesses(t *testing.T, opt Options, players []Player) (*Result, *Replay
 func quickOptions(turns int) Options {
 	o := DefaultOptions()
 	o.Turns = turns
-	o.TurnTime = 400
+	o.TurnTime = 2000
 	o.LoadTime = 5000
 	o.EngineSeed, o.PlayerSeed = 7, 7
 	return o
@@ -165,7 +165,7 @@ func TestProtocolRealGame(t *testing.T) {
 	}
 	for b := 0; b < 2; b++ {
 		in := logs.Input[b].String()
-		if !strings.HasPrefix(in, "turn 0\nloadtime 5000\nturntime 400\nrows 43\ncols 39\nturns 30\n") {
+		if !strings.HasPrefix(in, "turn 0\nloadtime 5000\nturntime 2000\nrows 43\ncols 39\nturns 30\n") {
 			t.Fatalf("bot %d turn 0 block: %q", b, in[:min(len(in), 120)])
 		}
 		if !strings.Contains(in, "turn 1\n") || !strings.HasSuffix(in, "go\n") {

@@ -33,6 +33,8 @@ type Ant struct {
 	DieTurn     int
 	Killed      bool
 	Orders      []byte // one of n e s w - per turn alive
+	moveTurn    int    // doOrders: the turn moveIdx is for
+	moveIdx     int
 	inCurrent   bool
 	currentSlot int
 }
@@ -127,6 +129,12 @@ type State struct {
 	changes      []change // stateChanges, cached until the board changes
 	changesValid bool
 	changeKeys   []int
+
+	seen      []int // DoMoves: squares ordered, marked with seenStamp
+	seenStamp int
+	moveMark  []int // doOrders: arrivals per square, marked with moveStamp
+	moveCount []int
+	moveStamp int
 }
 
 type order struct {
@@ -771,65 +779,84 @@ func (s *State) FinishGame() {
 // each other, as in the engine.
 func (s *State) doOrders() {
 	cur := s.currentAnts()
-	for _, a := range cur {
-		s.grid[a.Loc] = land
-		s.antAt[a.Loc] = nil
-	}
 	type move struct {
 		a   *Ant
 		dir byte
 	}
 	moves := make([]move, 0, len(cur))
-	assigned := map[*Ant]int{}
-	before := make(map[int]*Ant, len(cur))
-	for _, a := range cur {
-		before[a.Loc] = a
-	}
+	// Orders are for squares of live ants (validated against this map):
+	// antAt still shows them until the ants move.
 	for _, os := range s.orders {
 		for _, o := range os {
-			// validate_orders guarantees an own live ant at o.loc.
-			a := before[o.loc]
+			a := s.antAt[o.loc]
 			if a == nil {
 				continue
 			}
-			if i, ok := assigned[a]; ok {
-				moves[i].dir = o.dir
+			if a.moveTurn == s.Turn && a.moveIdx < len(moves) && moves[a.moveIdx].a == a {
+				moves[a.moveIdx].dir = o.dir // a second order: the dict keeps the first place
 				continue
 			}
-			assigned[a] = len(moves)
+			a.moveTurn, a.moveIdx = s.Turn, len(moves)
 			moves = append(moves, move{a, o.dir})
 		}
 	}
 	for _, a := range cur {
-		if _, ok := assigned[a]; !ok {
+		s.grid[a.Loc] = land
+		s.antAt[a.Loc] = nil
+	}
+	for _, a := range cur {
+		if !(a.moveTurn == s.Turn && a.moveIdx < len(moves) && moves[a.moveIdx].a == a) {
 			moves = append(moves, move{a, '-'})
 		}
 	}
+	if s.moveMark == nil {
+		s.moveMark = make([]int, s.Rows*s.Cols)
+		s.moveCount = make([]int, s.Rows*s.Cols)
+	}
+	s.moveStamp++
+	stamp := s.moveStamp
 	var order []int
-	next := map[int][]*Ant{}
+	collided := false
 	for _, m := range moves {
 		if m.dir != '-' {
 			m.a.Loc = s.destination(m.a.Loc, aimRow[m.dir], aimCol[m.dir])
 		}
 		m.a.Orders = append(m.a.Orders, m.dir)
-		if _, ok := next[m.a.Loc]; !ok {
+		if s.moveMark[m.a.Loc] != stamp {
+			s.moveMark[m.a.Loc] = stamp
+			s.moveCount[m.a.Loc] = 0
 			order = append(order, m.a.Loc)
 		}
-		next[m.a.Loc] = append(next[m.a.Loc], m.a)
+		s.moveCount[m.a.Loc]++
+		if s.moveCount[m.a.Loc] > 1 {
+			collided = true
+		}
+	}
+	var together map[int][]*Ant
+	if collided {
+		together = map[int][]*Ant{}
+		for _, m := range moves {
+			if s.moveCount[m.a.Loc] > 1 {
+				together[m.a.Loc] = append(together[m.a.Loc], m.a)
+			}
+		}
 	}
 	for _, a := range cur {
 		a.inCurrent = false
 	}
 	s.current = s.current[:0]
 	s.holes = 0
+	for _, m := range moves {
+		if s.moveCount[m.a.Loc] == 1 {
+			s.antAt[m.a.Loc] = m.a
+		}
+	}
 	for _, loc := range order {
-		ants := next[loc]
-		if len(ants) == 1 {
-			s.antAt[loc] = ants[0]
-			s.pushCurrent(ants[0])
+		if s.moveCount[loc] == 1 {
+			s.pushCurrent(s.antAt[loc])
 			continue
 		}
-		for _, a := range ants {
+		for _, a := range together[loc] {
 			s.killAnt(a)
 		}
 	}

@@ -264,6 +264,22 @@ func (u *Undo) Removed() Piece { return u.removed }
 // Make plays a legal move (the caller checked it), fires the mover's
 // laser, removes what it destroys and passes the turn.
 func (b *Board) Make(m Move) Undo {
+	u := b.move(m)
+	if hit, ok := b.fire(b.toMove, nil); ok {
+		u.removedSq, u.removed = hit, b.sq[hit]
+		b.set(hit, 0)
+		b.count--
+		if u.removed.Kind() == Pharaoh {
+			b.pharaoh[u.removed.Color()] = 0
+		}
+	}
+	b.toMove ^= 1
+	b.hash ^= zobristSide
+	return u
+}
+
+// move moves or turns the piece, without firing or passing the turn.
+func (b *Board) move(m Move) Undo {
 	sq := m.square()
 	p := b.sq[sq]
 	u := Undo{a: sq, oldA: p, hash: b.hash, pharaoh: b.pharaoh}
@@ -283,16 +299,6 @@ func (b *Board) Make(m Move) Undo {
 			b.moved(t, sq)
 		}
 	}
-	if hit, ok := b.fire(b.toMove, nil); ok {
-		u.removedSq, u.removed = hit, b.sq[hit]
-		b.set(hit, 0)
-		b.count--
-		if u.removed.Kind() == Pharaoh {
-			b.pharaoh[u.removed.Color()] = 0
-		}
-	}
-	b.toMove ^= 1
-	b.hash ^= zobristSide
 	return u
 }
 

@@ -144,29 +144,12 @@ func (s *State) Play(m Move) (Shot, error) {
 	// Trace on a copy after the move but before the laser, so the shot
 	// reports the hit piece as it was hit.
 	after := s.board.Clone()
-	s.moveOnly(after, m)
+	after.move(m)
 	shot := after.Trace(mover)
 	s.board.Make(m)
 	s.history = append(s.history, Ply{Move: m, Shot: shot})
 	s.judge(mover, shot)
 	return shot, nil
-}
-
-// moveOnly applies m's movement to b without firing (b is a scratch copy).
-func (s *State) moveOnly(b *Board, m Move) {
-	sq := m.square()
-	p := b.sq[sq]
-	switch m.Act {
-	case RotateCW:
-		b.set(sq, p.rotated(1))
-	case RotateCCW:
-		b.set(sq, p.rotated(-1))
-	default:
-		to := Square(int(sq) + stepDelta[m.Act])
-		t := b.sq[to]
-		b.set(to, p)
-		b.set(sq, t)
-	}
 }
 
 // judge ends the game after a move: a Pharaoh hit (the owner loses, even

@@ -170,6 +170,7 @@ func TestMisbehavingBots(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			pidFile := filepath.Join(dir, "pids")
 			state, _ := NewState(Config{Width: 10, Height: 10})
@@ -186,7 +187,7 @@ func TestMisbehavingBots(t *testing.T) {
 				seats[0] = mk(Red, "--misbehave=noname")
 			}
 			out := match.Run[Point](context.Background(), Referee{State: state}, seats, match.Config{
-				Clock: match.Clock{Turn: time.Second, Tolerance: 200 * time.Millisecond, Startup: 2 * time.Second},
+				Clock: match.Clock{Turn: 700 * time.Millisecond, Tolerance: 300 * time.Millisecond, Startup: time.Second},
 			})
 			if out.Result.Winner != 1 || out.Result.Reason != tt.want || !strings.Contains(out.Result.Detail, tt.detail) {
 				t.Errorf("winner %d by %s (%s), want blue by %s mentioning %q", out.Result.Winner, out.Result.Reason, out.Result.Detail, tt.want, tt.detail)

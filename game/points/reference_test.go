@@ -236,7 +236,7 @@ func randomMove(rng *rand.Rand, f *Field, last []Point) (Point, bool) {
 // and the reference and compares every point and both scores after every
 // dot, and the effect of grounding either player at the end.
 func TestAgainstReference(t *testing.T) {
-	games := 2500
+	games := 2000
 	if testing.Short() {
 		games = 300
 	}

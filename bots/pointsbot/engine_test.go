@@ -1,0 +1,180 @@
+package pointsbot
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"arena/game/points"
+)
+
+func field(t testing.TB, drawing string) *points.Field {
+	t.Helper()
+	rows := strings.Fields(drawing)
+	f, err := points.NewField(len(rows[0]), len(rows), points.Standard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for y, row := range rows {
+		for x, ch := range row {
+			switch ch {
+			case 'x':
+				f.PutColor(f.Index(points.Point{X: x, Y: y}), points.Red)
+			case 'o':
+				f.PutColor(f.Index(points.Point{X: x, Y: y}), points.Blue)
+			}
+		}
+	}
+	return f
+}
+
+func TestTactics(t *testing.T) {
+	tests := []struct {
+		name    string
+		drawing string
+		want    points.Point
+	}{
+		// Red (to move: even number of dots) takes the blue dot.
+		{"capture", `
+			........
+			...x....
+			..xo....
+			...x....
+			......o.
+			o.......`, points.Point{X: 4, Y: 2}},
+		// Blue threatens to take red's dot at (3,2) by playing (4,2):
+		// red must defend.
+		{"defend", `
+			........
+			...o....
+			..ox....
+			...o....
+			........
+			x......x`, points.Point{X: 4, Y: 2}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := field(t, tt.drawing)
+			if f.Next() != points.Red {
+				t.Fatalf("set-up: %v to move", f.Next())
+			}
+			e := New(1)
+			got, ok := e.Best(context.Background(), f, Limits{Playouts: 2000})
+			if !ok {
+				t.Fatal("no move")
+			}
+			if tt.name == "capture" && got != tt.want {
+				t.Errorf("played %v, want %v", got, tt.want)
+			}
+			if tt.name == "defend" {
+				g := f.Clone()
+				g.Put(g.Index(got))
+				// After red's move blue must have no capturing reply.
+				for y := 0; y < g.Height(); y++ {
+					for x := 0; x < g.Width(); x++ {
+						p := points.Point{X: x, Y: y}
+						if g.Check(p) != nil {
+							continue
+						}
+						h := g.Clone()
+						h.Put(h.Index(p))
+						if h.Score(points.Blue) > 0 {
+							t.Errorf("after red %v, blue takes with %v\n%s", got, p, h)
+							return
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestAlwaysLegal plays engine against engine on small fields to the end.
+func TestAlwaysLegal(t *testing.T) {
+	for g := 0; g < 4; g++ {
+		s, _ := points.NewState(points.Config{Width: 5 + g, Height: 4 + g, Surround: points.Surround(g % 3)})
+		e := New(uint64(g))
+		for !s.Over() {
+			p, ok := e.Best(context.Background(), s.Field(), Limits{Playouts: 50})
+			if !ok {
+				t.Fatal("no move on a field with free points")
+			}
+			if _, err := s.Play(p); err != nil {
+				t.Fatalf("game %d: %v", g, err)
+			}
+		}
+	}
+}
+
+func TestLimits(t *testing.T) {
+	tests := []struct {
+		left, inc time.Duration
+		max       time.Duration
+	}{
+		{10 * time.Second, 10 * time.Second, 7 * time.Second},
+		{100 * time.Millisecond, 100 * time.Millisecond, 40 * time.Millisecond},
+		{60 * time.Second, 0, 3 * time.Second},
+		{10 * time.Millisecond, 0, 4 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		b := &brain{increment: tt.inc, timeLeft: tt.left}
+		if got := b.limits().Time; got > tt.max || got <= 0 {
+			t.Errorf("left %v increment %v: budget %v, want (0, %v]", tt.left, tt.inc, got, tt.max)
+		}
+	}
+}
+
+func TestRunPipe(t *testing.T) {
+	in := strings.NewReader("new 6 7\nincrement 100\nmove 2 2\nmove 2 3\nmove 3 3\nmove 3 2\ntime 300\notime 300\ngo\nquit\n")
+	var out bytes.Buffer
+	if err := RunPipe(context.Background(), in, &out, Options{Name: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if lines[0] != "t" || !strings.HasPrefix(lines[len(lines)-1], "move ") {
+		t.Errorf("output %q", lines)
+	}
+	for _, bad := range []string{"go\n", "move 1 1\n", "new 6\n", "new 5 5\nmove 9 9\n"} {
+		if err := RunPipe(context.Background(), strings.NewReader(bad), &bytes.Buffer{}, Options{}); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// BenchmarkPlayouts measures the search on a middle-game position of the
+// standard field (playouts per second).
+func BenchmarkPlayouts(b *testing.B) {
+	f, _ := points.NewField(39, 32, points.Standard)
+	rng := rand.New(rand.NewPCG(3, 3))
+	for n := 0; n < 120; {
+		p := points.Point{X: 12 + rng.IntN(15), Y: 10 + rng.IntN(12)}
+		if f.Check(p) == nil {
+			f.Put(f.Index(p))
+			n++
+		}
+	}
+	e := New(1)
+	b.ResetTimer()
+	total := 0
+	for i := 0; i < b.N; i++ {
+		e.Best(context.Background(), f, Limits{Playouts: 200})
+		total += e.Playouts
+	}
+	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "playouts/s")
+}
+
+// BenchmarkCandidates is the move generation of the search.
+func BenchmarkCandidates(b *testing.B) {
+	f, _ := points.NewField(39, 32, points.Standard)
+	pts, _ := points.FourCrosses.Points(39, 32, 0)
+	for _, p := range pts {
+		f.Play(p)
+	}
+	e := New(1)
+	for i := 0; i < b.N; i++ {
+		e.candidates(f, 2)
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package pointsbot
+
+const raceEnabled = false
