@@ -32,7 +32,7 @@ const sqliteBusyTimeoutMs = 30000
 // instead of deadlocking when both try to upgrade a read lock.
 var sqliteWriterParams = []string{
 	fmt.Sprintf("_pragma=busy_timeout(%d)", sqliteBusyTimeoutMs),
-	"_pragma=page_size(4096)", "_pragma=journal_mode(WAL)",
+	"_pragma=journal_mode(WAL)",
 	"_pragma=synchronous(FULL)",
 	"_pragma=foreign_keys(1)",
 	"_txlock=immediate",

@@ -95,6 +95,11 @@ func TestProtocolGame(t *testing.T) {
 	if len(rec.Opening) != 4 || rec.Seats[0] != 1 {
 		t.Errorf("opening %v seats %v", rec.Opening, rec.Seats)
 	}
+	for i, m := range rec.Moves {
+		if len(m.Output) != 1 || !strings.HasPrefix(m.Output[0], "status: move ") {
+			t.Fatalf("move %d: status lines %q, want the bot's one line", i+1, m.Output)
+		}
+	}
 	final, err := Replay(rec, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -237,7 +237,7 @@ func randomMove(rng *rand.Rand, f *Field, last []Point) (Point, bool) {
 // dot, and the effect of grounding either player at the end.
 func TestAgainstReference(t *testing.T) {
 	games := 2000
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		games = 300
 	}
 	rng := rand.New(rand.NewPCG(1, 2))

@@ -1,0 +1,5 @@
+//go:build !race
+
+package points
+
+const raceEnabled = false
