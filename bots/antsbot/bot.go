@@ -83,13 +83,16 @@ func (b *Bot) Turn(obs *Observation, deadline time.Time) []Order {
 	b.owner = map[int]int{}
 	for _, u := range obs.Ants {
 		i := w.idx(u.Loc)
+		if b.ownAt[i] != 0 || b.enemyAt[i] != 0 {
+			continue // a square listed twice: one order per ant, ever
+		}
 		if u.Owner == 0 {
 			b.mine = append(b.mine, i)
 			b.ownAt[i] = int32(len(b.mine))
 		} else {
 			b.enemies = append(b.enemies, i)
 			b.owner[i] = u.Owner
-			b.enemyAt[i] = int8(min(u.Owner, 127))
+			b.enemyAt[i] = int8(min(max(u.Owner, 1), 127))
 		}
 	}
 	w.update(obs, b.mine)
@@ -216,14 +219,14 @@ func (b *Bot) assign(sources []int, capacity, maxDepth, stop, role int) {
 	type cand struct{ ant, src, dist, dir int }
 	for round := 0; round < 4 && b.timeLeft(); round++ {
 		b.newSearch()
-		any := false
+		open := false
 		for s, sq := range sources {
 			if left[s] > 0 && !b.visited(sq) {
 				b.visit(sq, 0, s, dirStay)
-				any = true
+				open = true
 			}
 		}
-		if !any {
+		if !open {
 			return
 		}
 		var cands []cand

@@ -421,3 +421,13 @@ func TestDefendsHillBeforeFood(t *testing.T) {
 		t.Fatalf("the ant went to %v instead of meeting the intruder near our hill", to)
 	}
 }
+
+func TestDuplicateAntLinesGetOneOrder(t *testing.T) {
+	b, obs := scene(t,
+		"........",
+		"...a....",
+		"........",
+	)
+	obs.Ants = append(obs.Ants, obs.Ants[0], Unit{obs.Ants[0].Loc, 1})
+	moves(t, b, obs) // fails on two orders for one ant
+}

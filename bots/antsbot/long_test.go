@@ -115,7 +115,7 @@ func TestLongStrength(t *testing.T) {
 	}
 	exe, _ := os.Executable()
 	total, won := 0, 0
-	for _, name := range Samples {
+	for _, name := range SampleNames() {
 		for _, players := range []int{2, 4} {
 			w := 0
 			for i := range n {

@@ -25,7 +25,6 @@ func TestMain(m *testing.M) {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(2)
 			}
-			pl = &reseed{name: os.Args[2], Player: pl}
 		}
 		if err := Run(context.Background(), os.Stdin, os.Stdout, pl); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -34,18 +33,4 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
-}
-
-// reseed seeds a sample with the engine's player_seed, as the Python
-// sample bots do.
-type reseed struct {
-	name string
-	Player
-}
-
-func (r *reseed) Start(p Params) {
-	if pl, err := NewSample(r.name, p.PlayerSeed); err == nil {
-		r.Player = pl
-	}
-	r.Player.Start(p)
 }

@@ -6,11 +6,12 @@ import (
 	"time"
 )
 
-// Samples names the simple opponents in the style of the official
+// SampleNames lists the simple opponents in the style of the official
 // engine's Python sample bots (ants/dist/sample_bots/python).
-var Samples = []string{"random", "hold", "lefty", "greedy", "hunter"}
+func SampleNames() []string { return []string{"random", "hold", "lefty", "greedy", "hunter"} }
 
-// NewSample returns the sample opponent of that name, seeded with seed:
+// NewSample returns the sample opponent of that name, seeded with seed
+// (0: with the engine's player_seed, as the Python sample bots do):
 //
 //	hold    never moves (HoldBot)
 //	random  each ant steps in a random free direction (RandomBot)
@@ -22,7 +23,7 @@ var Samples = []string{"random", "hold", "lefty", "greedy", "hunter"}
 // distance and step in a direction that shortens it, never onto water,
 // food or an ant, and never two ants onto one square.
 func NewSample(name string, seed int64) (Player, error) {
-	s := &sample{rng: rand.New(rand.NewPCG(uint64(seed), 0x73616d70))}
+	s := &sample{seed: seed}
 	switch name {
 	case "hold":
 		s.turn = func() {}
@@ -44,6 +45,7 @@ func NewSample(name string, seed int64) (Player, error) {
 // sample keeps the starter kit's view of the game: water is remembered,
 // everything else is what this turn shows.
 type sample struct {
+	seed int64
 	w    *world
 	rng  *rand.Rand
 	turn func()
@@ -59,6 +61,11 @@ type sample struct {
 }
 
 func (s *sample) Start(p Params) {
+	seed := s.seed
+	if seed == 0 {
+		seed = p.PlayerSeed
+	}
+	s.rng = rand.New(rand.NewPCG(uint64(seed), 0x73616d70))
 	s.w = newWorld(p)
 	s.occupied = make([]bool, s.w.n)
 	if s.straight != nil {

@@ -13,7 +13,7 @@ func TestSimStrength(t *testing.T) {
 	}
 	p := DefaultParams()
 	total, totalWins := 0, 0
-	for _, name := range Samples {
+	for _, name := range SampleNames() {
 		wins, games := 0, 0
 		for g := range 4 {
 			players := 2

@@ -34,7 +34,7 @@ func TestStrength(t *testing.T) {
 		maps, turnTime = maps[:2], 1000
 	}
 	wins, games := 0, 0
-	for _, name := range Samples {
+	for _, name := range SampleNames() {
 		for gi, ms := range maps {
 			text, err := mapgen.Generate(mapgen.Options{Players: ms.players, Seed: ms.seed, Rows: ms.rows, Cols: ms.cols})
 			if err != nil {

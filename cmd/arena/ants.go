@@ -31,7 +31,11 @@ and defaults, and for the same map, seeds and orders the same bytes to every
 bot and the same replay. Each game writes ID.replay (rev-3 JSON, loadable by
 the official visualizer) and the arena record ID.json into --out; -S, -I, -O
 and -E add the stream and the per-bot input, output and error logs.
-Without --map a symmetric map for the number of bots is generated.`,
+Without --map a symmetric map for the number of bots is generated.
+Time is the engine's: --turntime per turn and --loadtime for turn 0, wall
+clock, bots paused between turns (--ponder, --match-time, --tolerance and
+--startup-time do not apply). A bot that crashes or times out is out of the
+game but its ants stay on the board, as in the official engine.`,
 		example: `  arena match ants --map maps/maze_p04_01.map --bot ./MyBot --bot "python3 HunterBot.py" --fill --turns 500
   arena match ants --bot builtin --bot "builtin --sample greedy" --engine_seed 42 --player_seed 42 -S -I -O -E
   arena match ants --map tutorial1.map --map maze.map --rounds 4 --turntime 500 --json`,
@@ -57,9 +61,8 @@ func antsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 		logReplay                             bool
 	)
 	fl.StringArrayVarP(&maps, "map", "m", nil, "map file in the official .map format (repeat for several maps; default: a generated symmetric map)")
-	fl.StringArrayVar(&maps, "map_file", nil, "same as --map")
 	fl.IntVarP(&o.Turns, "turns", "t", d.Turns, "turn limit")
-	fl.IntVar(&o.TurnTime, "turntime", d.TurnTime, "milliseconds per turn (default 1000; --turn-time is the same as a Go duration)")
+	fl.IntVar(&o.TurnTime, "turntime", d.TurnTime, "milliseconds per turn (--turn-time gives it as a Go duration)")
 	fl.IntVar(&o.LoadTime, "loadtime", d.LoadTime, "milliseconds for turn 0")
 	fl.Int64Var(&engineSeed, "engine_seed", 0, "seed of the engine's random numbers (0 = random; game i adds i)")
 	fl.Int64Var(&playerSeed, "player_seed", 0, "seed sent to the bots (0 = random)")
@@ -90,8 +93,11 @@ func antsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 	prev := fl.GetNormalizeFunc()
 	games := fl.Lookup("games")
 	fl.SetNormalizeFunc(func(f *pflag.FlagSet, name string) pflag.NormalizedName {
-		if name == "rounds" && games != nil && !games.Hidden {
+		switch {
+		case name == "rounds" && games != nil && !games.Hidden:
 			name = "games"
+		case name == "map_file": // playgame.py's long name
+			name = "map"
 		}
 		return prev(f, name)
 	})
@@ -272,9 +278,11 @@ func newAntsConformanceCmd() *cobra.Command {
 		Use:   "conformance DIR...",
 		Short: "Replay games recorded from the official engine and compare every byte",
 		Long: `Replay games recorded from the official Python engine through arena's
-referee and compare: every byte sent to every bot (bot<i>.input), the judged
-orders (bot<i>.output), the stream (stream.txt) and the replay (replay.json,
-as JSON values). A folder holds one game (map.map, game.json, bot<i>.moves,
+referee and compare: every byte sent to every bot (bot<i>.input), the replay
+(replay.json, as JSON values), the judged orders (bot<i>.output), the
+engine's notes in the error logs (bot<i>.error: crashes, timeouts, ignored
+and invalid orders; the bots' own stderr is ignored) and the stream
+(stream.txt). A folder holds one game (map.map, game.json, bot<i>.moves,
 ...) as in ../shared/conformance/ants; a folder without game.json is searched
 for game folders one level down. Prints PASS NAME or FAIL NAME: <first
 difference> per game and fails if any game fails.`,

@@ -32,6 +32,6 @@ lefty, greedy, hunter), in the style of the engine's Python sample bots.`,
 		},
 	}
 	cmd.Flags().StringVar(&sample, "sample", "", "play a sample strategy instead: random, hold, lefty, greedy or hunter")
-	cmd.Flags().Int64Var(&seed, "seed", 1, "random seed of a sample strategy")
+	cmd.Flags().Int64Var(&seed, "seed", 0, "random seed of a sample strategy (default: the engine's player_seed)")
 	return cmd
 }

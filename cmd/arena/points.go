@@ -45,7 +45,63 @@ Without --bot, arena's own player plays itself.`,
 		defaultBots: []string{"builtin", "builtin"},
 		flags:       pointsFlags,
 		bot:         newPointsBotCmd,
+		commands:    pointsCommands,
 	}
+}
+
+func pointsCommands() []*cobra.Command {
+	root := &cobra.Command{
+		Use:   "points",
+		Short: "Points tools: replay a game record move by move",
+		Args:  cobra.NoArgs,
+	}
+	root.AddCommand(newPointsReplayCmd())
+	return []*cobra.Command{root}
+}
+
+func newPointsReplayCmd() *cobra.Command {
+	var ply int
+	var all bool
+	cmd := &cobra.Command{
+		Use:   "replay RECORD.json",
+		Short: "Re-play a game record through the referee and draw the field",
+		Long: `Re-play a Points game record (the JSON arena writes) move by move through
+the referee, checking that every move does what the record says (captures,
+areas, score), and draw the field: after the last move, after move --ply, or
+after every move with --all. In the drawing '.' is a free point, 'x' and 'o'
+live red and blue dots, 'X' and 'O' dots inside the other colour's area, '+'
+and '-' empty points of red and blue areas.`,
+		Example: `  arena points replay arena-out/points-20260101-120000-001.json --ply 40`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rec, err := game.ReadRecord(args[0])
+			if err != nil {
+				return err
+			}
+			if ply < 0 || ply > len(rec.Moves) {
+				return fmt.Errorf("--ply %d: the record has %d moves", ply, len(rec.Moves))
+			}
+			w := cmd.OutOrStdout()
+			draw := func(n int, s *points.State) {
+				fmt.Fprintf(w, "after move %d: red %d, blue %d\n%s\n", n, s.Score(points.Red), s.Score(points.Blue), s.Field())
+			}
+			final, err := points.Replay(rec, func(n int, s *points.State, _ points.Effect) {
+				if all || n == ply {
+					draw(n, s)
+				}
+			})
+			if err != nil {
+				return err
+			}
+			if !all && ply == 0 {
+				draw(len(rec.Moves), final)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&ply, "ply", 0, "draw the field after this move (0 = the last)")
+	cmd.Flags().BoolVar(&all, "all", false, "draw the field after every move")
+	return cmd
 }
 
 // pointsFlags registers the options of Points.
@@ -119,13 +175,10 @@ func pointsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 
 // pointsClock maps Points Battle's clock onto the match clock: a base
 // (--match-time) plus the increment before each move; without a base the
-// increment alone limits each move.
+// increment alone limits each move (and is still announced to the bots).
 func pointsClock(c match.Clock, increment time.Duration) match.Clock {
-	if c.Match > 0 {
-		c.Increment = increment
-		return c
-	}
-	if increment > 0 && (c.Turn == 0 || increment < c.Turn) {
+	c.Increment = increment
+	if c.Match == 0 && increment > 0 && (c.Turn == 0 || increment < c.Turn) {
 		c.Turn = increment
 	}
 	return c

@@ -7,9 +7,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"arena/game"
 	"arena/game/points"
+	"arena/match"
 )
 
 var (
@@ -83,6 +85,13 @@ func TestPointsMatch(t *testing.T) {
 		if err != nil || !strings.Contains(string(sgf), "GM[40]") || !strings.Contains(string(sgf), "SZ[9:8]") {
 			t.Errorf("game %d: sgf %q, %v", i, sgf, err)
 		}
+	}
+	replay, stderr, err := arena(t, "points", "replay", games[0]["record"].(string), "--ply", "3")
+	if err != nil || !strings.HasPrefix(replay, "after move 3: red ") || strings.Count(replay, "\n") != 10 {
+		t.Errorf("replay: %v %s\n%s", err, stderr, replay)
+	}
+	if _, _, err := arena(t, "points", "replay", games[0]["record"].(string), "--ply", "9999"); err == nil {
+		t.Errorf("replay --ply 9999: no error")
 	}
 	// Both games of the pair start from the same random crosses.
 	a, _ := game.ReadRecord(games[0]["record"].(string))
@@ -159,5 +168,25 @@ func TestPointsBuiltinInTime(t *testing.T) {
 	g := decodeLines(t, stdout)
 	if len(g) != 1 || g[0]["winner"] != float64(0) {
 		t.Fatalf("want the builtin player to win: %v", g)
+	}
+}
+
+func TestPointsClock(t *testing.T) {
+	s := time.Second
+	tests := []struct {
+		in   match.Clock
+		inc  time.Duration
+		want match.Clock
+	}{
+		{match.Clock{Match: 10 * s}, 10 * s, match.Clock{Match: 10 * s, Increment: 10 * s}},
+		{match.Clock{}, 10 * s, match.Clock{Turn: 10 * s, Increment: 10 * s}},
+		{match.Clock{Turn: 5 * s}, 10 * s, match.Clock{Turn: 5 * s, Increment: 10 * s}},
+		{match.Clock{Turn: 20 * s}, 10 * s, match.Clock{Turn: 10 * s, Increment: 10 * s}},
+		{match.Clock{Turn: 2 * s, Match: 60 * s}, 0, match.Clock{Turn: 2 * s, Match: 60 * s}},
+	}
+	for _, tt := range tests {
+		if got := pointsClock(tt.in, tt.inc); got != tt.want {
+			t.Errorf("%+v + %v: %+v, want %+v", tt.in, tt.inc, got, tt.want)
+		}
 	}
 }

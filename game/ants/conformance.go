@@ -214,9 +214,9 @@ func (r *Recorded) Replay(ctx context.Context) (*Result, *ReplayLogs, error) {
 
 // ReplayLogs are the texts of one replayed game.
 type ReplayLogs struct {
-	Stream        bytes.Buffer
-	Input, Output []*bytes.Buffer
-	missing       string
+	Stream               bytes.Buffer
+	Input, Output, Error []*bytes.Buffer
+	missing              string
 }
 
 func newReplayLogs(n int) *ReplayLogs {
@@ -224,6 +224,7 @@ func newReplayLogs(n int) *ReplayLogs {
 	for i := 0; i < n; i++ {
 		l.Input = append(l.Input, &bytes.Buffer{})
 		l.Output = append(l.Output, &bytes.Buffer{})
+		l.Error = append(l.Error, &bytes.Buffer{})
 	}
 	return l
 }
@@ -233,14 +234,16 @@ func (l *ReplayLogs) logs() Logs {
 	for i := range l.Input {
 		lg.Input = append(lg.Input, l.Input[i])
 		lg.Output = append(lg.Output, l.Output[i])
+		lg.Error = append(lg.Error, l.Error[i])
 	}
 	return lg
 }
 
 // Conform replays a recorded folder and returns the first difference from
 // the official engine's files, or "" when everything matches: every byte
-// sent to every bot, the judged orders, the stream, and the replay as
-// JSON values (statuses, scores, food, ants, hills, ...).
+// sent to every bot, the replay as JSON values (statuses, scores, food,
+// ants, hills, ...), the judged orders, the engine's lines in the error
+// logs (crashes, timeouts, ignored and invalid orders) and the stream.
 func Conform(ctx context.Context, dir string) (string, error) {
 	rec, err := LoadRecorded(dir)
 	if err != nil {
@@ -278,6 +281,16 @@ func Conform(ctx context.Context, dir string) (string, error) {
 			return fmt.Sprintf("bot%d.output: %s", b, d), nil
 		}
 	}
+	for b := range rec.Answers {
+		want, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("bot%d.error", b)))
+		if err != nil {
+			continue // optional
+		}
+		// Only the engine's own lines count: the bots' stderr is theirs.
+		if d := firstLineDiff(engineErrorLines(logs.Error[b].String()), engineErrorLines(string(want))); d != "" {
+			return fmt.Sprintf("bot%d.error: %s", b, d), nil
+		}
+	}
 	if want, err := os.ReadFile(filepath.Join(dir, "stream.txt")); err == nil {
 		if d := firstLineDiff(logs.Stream.Bytes(), want); d != "" {
 			return "stream.txt: " + d, nil
@@ -306,4 +319,25 @@ func firstLineDiff(got, want []byte) string {
 		}
 	}
 	return "differs"
+}
+
+var engineHeader = regexp.MustCompile(`^turn +\d+ bot \d+ (crashed|timed out|ignored actions:|invalid actions:)$`)
+
+// engineErrorLines keeps the lines of an error log that the engine wrote:
+// its "turn N bot B ..." notes and the judged orders after them.
+func engineErrorLines(text string) []byte {
+	var out []byte
+	judged := false
+	for _, line := range strings.Split(text, "\n") {
+		switch {
+		case engineHeader.MatchString(line):
+			out = append(out, line+"\n"...)
+			judged = strings.HasSuffix(line, "actions:")
+		case judged && strings.Contains(line, " # "):
+			out = append(out, line+"\n"...)
+		default:
+			judged = false
+		}
+	}
+	return out
 }

@@ -186,12 +186,20 @@ func offsetAim(dr, dc, aim int) (int, int) {
 // like the map seen from loc1, with player's ants where player 0's are?
 func (s *State) mapSimilar(loc1, loc2, aim, player int) map[int]int {
 	enemy := map[int]int{}
+	r1, c1 := s.row(loc1), s.col(loc1)
+	r2, c2 := s.row(loc2), s.col(loc2)
+	wrap := func(v, n int) int {
+		if v >= n || v < 0 {
+			v = mod(v, n)
+		}
+		return v
+	}
 	for r := 0; r < s.Rows; r++ {
+		row0 := wrap(r1+r, s.Rows) * s.Cols
 		for c := 0; c < s.Cols; c++ {
-			l0 := s.destination(loc1, r, c)
 			ar, ac := offsetAim(r, c, aim)
-			l1 := s.destination(loc2, ar, ac)
-			i0, i1 := s.grid[l0], s.grid[l1]
+			i0 := s.grid[row0+wrap(c1+c, s.Cols)]
+			i1 := s.grid[wrap(r2+ar, s.Rows)*s.Cols+wrap(c2+ac, s.Cols)]
 			switch {
 			case i0 == 0 && i1 != player:
 				return nil
@@ -320,6 +328,12 @@ func (s *State) symmetricFoodSets(starting bool) ([][]int, error) {
 	ant0 := s.symmetry[0].loc
 	var sets [][]int
 	items := make([][2]int, len(s.symmetry))
+	var uniq [][2]int
+	var locs []int
+	var orderer pyrandom.SetOrderer
+	sets = make([][]int, 0, size/max(len(s.symmetry), 1)+1)
+	// every square is in at most one set: one backing array holds them all
+	slab := make([]int, 0, size)
 	for loc := 0; loc < size; loc++ {
 		if visited[loc] || s.hillAt[loc] != nil || (starting && !vision[loc]) {
 			continue
@@ -330,10 +344,10 @@ func (s *State) symmetricFoodSets(starting bool) ([][]int, error) {
 			d := s.destination(x.loc, dr, dc)
 			items[i] = [2]int{s.row(d), s.col(d)}
 		}
-		uniq := pyrandom.SetOrder(items)
-		locs := make([]int, len(uniq))
-		for i, u := range uniq {
-			locs[i] = u[0]*s.Cols + u[1]
+		uniq = orderer.Order(uniq[:0], items)
+		locs = locs[:0]
+		for _, u := range uniq {
+			locs = append(locs, u[0]*s.Cols+u[1])
 		}
 		tooClose := false
 		for _, l2 := range locs[1:] {
@@ -349,7 +363,9 @@ func (s *State) symmetricFoodSets(starting bool) ([][]int, error) {
 			for _, l := range locs {
 				visited[l] = true
 			}
-			sets = append(sets, locs)
+			start := len(slab)
+			slab = append(slab, locs...)
+			sets = append(sets, slab[start:len(slab):len(slab)])
 		}
 	}
 	return sets, nil

@@ -95,7 +95,7 @@ func TestPyInt(t *testing.T) {
 		{"12", 12, true, false}, {"-3", -3, true, false}, {"+7", 7, true, false}, {"007", 7, true, false},
 		{"1_000", 1000, true, false}, {"1__0", 0, false, false}, {"_1", 0, false, false}, {"1_", 0, false, false},
 		{"", 0, false, false}, {"-", 0, false, false}, {"1.5", 0, false, false}, {"0x10", 0, false, false},
-		{"99999999999999999999", 0, true, true},
+		{"99999999999999999999", 0, true, true}, {"٣", 3, true, false}, {"１２", 12, true, false},
 	}
 	for _, c := range cases {
 		v, ok, big := pyInt(c.in)

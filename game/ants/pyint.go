@@ -34,21 +34,22 @@ func pyInt(s string) (v int, ok, big bool) {
 	}
 	var n int64
 	prevDigit := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9':
+	runes := []rune(s)
+	for i, c := range runes {
+		if d, isDigit := digitValue(c); isDigit {
 			if n < 1<<40 {
-				n = n*10 + int64(c-'0')
+				n = n*10 + int64(d)
 			} else {
 				big = true
 			}
 			prevDigit = true
-		case c == '_' && prevDigit && i+1 < len(s):
-			prevDigit = false
-		default:
-			return 0, false, false
+			continue
 		}
+		if c == '_' && prevDigit && i+1 < len(runes) {
+			prevDigit = false
+			continue
+		}
+		return 0, false, false
 	}
 	if !prevDigit {
 		return 0, false, false
@@ -60,4 +61,21 @@ func pyInt(s string) (v int, ok, big bool) {
 		n = -n
 	}
 	return int(n), true, big
+}
+
+// digitValue is the decimal value of a Unicode decimal digit, as Python's
+// int() reads any of them ('٣' is 3): digits come in runs of ten from a
+// zero, and the run is found by walking back over digits.
+func digitValue(r rune) (int, bool) {
+	if r >= '0' && r <= '9' {
+		return int(r - '0'), true
+	}
+	if r < 0x80 || !unicode.Is(unicode.Nd, r) {
+		return 0, false
+	}
+	start := r
+	for unicode.Is(unicode.Nd, start-1) {
+		start--
+	}
+	return int(r-start) % 10, true
 }

@@ -352,3 +352,40 @@ func TestOrderJudgement(t *testing.T) {
 		t.Fatalf("got  %#v\nwant %#v", rep, want)
 	}
 }
+
+// Spawning goes to the least recently touched hill first; ties are broken
+// by one random() per hill, drawn whether or not anything spawns.
+func TestSpawnOrderLeastRecentlyTouched(t *testing.T) {
+	st := scenario(t, 2,
+		"0....0....",
+		"..........",
+		"..........",
+		"..........",
+		".........1",
+		"........b.")
+	st.Hills[0].LastTouched = 3
+	st.Hills[1].LastTouched = 1
+	st.hive[0] = 1
+	turn(t, st, nil, nil)
+	last := st.AllAnts[len(st.AllAnts)-1]
+	if last.Owner != 0 || last.Loc != 5 {
+		t.Fatalf("spawned at %d, want the hill touched longest ago (square 5)", last.Loc)
+	}
+	if st.Hills[1].LastTouched != 1 {
+		t.Fatalf("last_touched %d, want the spawn turn 1", st.Hills[1].LastTouched)
+	}
+}
+
+// Spawning draws random() for every standing hill of every player each
+// turn, in hill order: two games that differ only in the hive draw the
+// same numbers.
+func TestSpawnDrawsOneRandomPerHill(t *testing.T) {
+	a := scenario(t, 2, "0....0....", "..........", "..........", ".........1", "........b.")
+	b := scenario(t, 2, "0....0....", "..........", "..........", ".........1", "........b.")
+	b.hive[0] = 1
+	turn(t, a, nil, nil)
+	turn(t, b, nil, nil)
+	if x, y := a.rng.Random(), b.rng.Random(); x != y {
+		t.Fatalf("generators diverged: %v vs %v", x, y)
+	}
+}

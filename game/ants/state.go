@@ -44,6 +44,7 @@ type Food struct {
 	Loc, StartTurn int
 	EndTurn        int // 0 while it lies on the map
 	Owner          int // -1 unless gathered
+	slot           int // index in State.currentFood
 }
 
 // Hill is one hill.
@@ -79,7 +80,8 @@ type State struct {
 
 	AllFood     []*Food
 	foodAt      []*Food
-	currentFood []*Food // engine dict order, holes compacted lazily
+	currentFood []*Food // engine dict order, holes (nil) compacted lazily by liveFood
+	foodHoles   int
 	pending     pendingFood
 
 	Hills  []*Hill
@@ -129,6 +131,7 @@ type State struct {
 	changes      []change // stateChanges, cached until the board changes
 	changesValid bool
 	changeKeys   []int
+	textBuf      []byte // reused by PlayerState and FullState
 
 	seen      []int // DoMoves: squares ordered, marked with seenStamp
 	seenStamp int
@@ -274,7 +277,14 @@ func mod(a, b int) int {
 
 // destination is loc moved by (dr, dc) on the torus.
 func (s *State) destination(loc, dr, dc int) int {
-	return mod(s.row(loc)+dr, s.Rows)*s.Cols + mod(s.col(loc)+dc, s.Cols)
+	r, c := loc/s.Cols+dr, loc%s.Cols+dc
+	if r < 0 || r >= s.Rows {
+		r = mod(r, s.Rows)
+	}
+	if c < 0 || c >= s.Cols {
+		c = mod(c, s.Cols)
+	}
+	return r*s.Cols + c
 }
 
 // distance is the squared Euclidean distance on the torus.
@@ -414,7 +424,8 @@ func (s *State) killAnt(a *Ant) {
 
 func (s *State) addFood(loc int) {
 	s.grid[loc] = food
-	f := &Food{Loc: loc, StartTurn: s.Turn, Owner: -1}
+	s.liveFood()
+	f := &Food{Loc: loc, StartTurn: s.Turn, Owner: -1, slot: len(s.currentFood)}
 	s.foodAt[loc] = f
 	s.currentFood = append(s.currentFood, f)
 	s.AllFood = append(s.AllFood, f)
@@ -429,12 +440,26 @@ func (s *State) removeFood(loc, owner int) {
 		s.hive[owner]++
 	}
 	s.foodAt[loc] = nil
-	for i, g := range s.currentFood {
-		if g == f {
-			s.currentFood = append(s.currentFood[:i], s.currentFood[i+1:]...)
-			break
+	s.currentFood[f.slot] = nil // compacted by liveFood, keeping the order
+	s.foodHoles++
+}
+
+// liveFood returns the food on the map in the engine's dict order.
+func (s *State) liveFood() []*Food {
+	if s.foodHoles > 0 {
+		j := 0
+		for _, f := range s.currentFood {
+			if f != nil {
+				f.slot = j
+				s.currentFood[j] = f
+				j++
+			}
 		}
+		clear(s.currentFood[j:])
+		s.currentFood = s.currentFood[:j]
+		s.foodHoles = 0
 	}
+	return s.currentFood
 }
 
 func (s *State) razeHill(h *Hill, by int) {
@@ -611,7 +636,7 @@ func (s *State) countCutoff() {
 	if _, ok := counts[food]; !ok {
 		keys = append(keys, food)
 	}
-	counts[food] = len(s.currentFood)
+	counts[food] = len(s.liveFood())
 	total := 0
 	for _, k := range keys {
 		total += counts[k]
@@ -881,24 +906,25 @@ func (s *State) doAttack() {
 // doAttackFocus: an ant dies when an enemy within attackradius2 has at
 // most as many enemies in range as it has itself.
 func (s *State) doAttackFocus() {
-	cur := s.currentAnts()
-	weak := make(map[*Ant]int, len(cur))
-	enemies := make(map[*Ant][]*Ant, len(cur))
-	for _, a := range cur {
-		e := s.nearbyAnts(a.Loc, s.opt.AttackRadius2, a.Owner, nil)
-		enemies[a] = e
-		weak[a] = len(e)
+	cur := s.currentAnts() // compacted: currentSlot is the index in cur
+	weak := make([]int, len(cur))
+	var enemies []*Ant
+	start := make([]int, len(cur)+1)
+	for i, a := range cur {
+		enemies = s.nearbyAnts(a.Loc, s.opt.AttackRadius2, a.Owner, enemies)
+		start[i+1] = len(enemies)
+		weak[i] = start[i+1] - start[i]
 	}
 	var kill []*Ant
-	for _, a := range cur {
-		w := weak[a]
+	for i, a := range cur {
+		w := weak[i]
 		if w == 0 {
 			continue
 		}
 		minE := -1
-		for _, e := range enemies[a] {
-			if minE < 0 || weak[e] < minE {
-				minE = weak[e]
+		for _, e := range enemies[start[i]:start[i+1]] {
+			if we := weak[e.currentSlot]; minE < 0 || we < minE {
+				minE = we
 			}
 		}
 		if minE <= w {
@@ -1048,9 +1074,11 @@ func (s *State) doSpawn() {
 }
 
 func (s *State) doGather() {
-	foods := append([]*Food(nil), s.currentFood...)
+	foods := s.liveFood()
+	n := len(foods) // removals leave holes and keep indexes; no food is added here
 	var buf []*Ant
-	for _, f := range foods {
+	for i := 0; i < n; i++ {
+		f := foods[i]
 		buf = s.nearbyAnts(f.Loc, s.opt.SpawnRadius2, -100, buf[:0])
 		owner, many := -1, false
 		for _, a := range buf {

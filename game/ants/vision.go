@@ -190,7 +190,7 @@ func (s *State) stateChanges() []change {
 		keys = append(keys, a.Loc<<4|(a.Owner+1))
 	}
 	part('a')
-	for _, f := range s.currentFood {
+	for _, f := range s.liveFood() {
 		keys = append(keys, f.Loc<<4)
 	}
 	part('f')
@@ -203,35 +203,35 @@ func (s *State) stateChanges() []change {
 	return out
 }
 
-func writeChange(b *strings.Builder, c change, owner int) {
-	b.WriteByte(c.ilk)
-	b.WriteByte(' ')
-	b.WriteString(strconv.Itoa(c.row))
-	b.WriteByte(' ')
-	b.WriteString(strconv.Itoa(c.col))
+func appendChange(b []byte, c change, owner int) []byte {
+	b = append(b, c.ilk, ' ')
+	b = strconv.AppendInt(b, int64(c.row), 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(c.col), 10)
 	if c.ilk != 'f' {
-		b.WriteByte(' ')
-		b.WriteString(strconv.Itoa(owner))
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(owner), 10)
 	}
-	b.WriteByte('\n')
+	return append(b, '\n')
 }
 
 // PlayerState is what player p is told about the board (render_changes):
 // newly seen water, then what it sees, owners renumbered for p. It
 // assigns ids to enemies first seen here, as the engine does.
 func (s *State) PlayerState(p int) string {
-	var b strings.Builder
+	b := s.textBuf[:0]
 	for _, loc := range s.revealedWater[p] {
-		b.WriteString("w ")
-		b.WriteString(strconv.Itoa(s.row(loc)))
-		b.WriteByte(' ')
-		b.WriteString(strconv.Itoa(s.col(loc)))
-		b.WriteByte('\n')
+		b = append(b, "w "...)
+		b = strconv.AppendInt(b, int64(s.row(loc)), 10)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(s.col(loc)), 10)
+		b = append(b, '\n')
 	}
 	ids := s.switchIDs[p]
+	vis := s.vision[p]
 	for _, c := range s.stateChanges() {
 		loc := c.row*s.Cols + c.col
-		if !(s.vision[p][loc] > 0 || (c.ilk == 'd' && c.own == p)) {
+		if !(vis[loc] > 0 || (c.ilk == 'd' && c.own == p)) {
 			continue
 		}
 		own := c.own
@@ -241,18 +241,20 @@ func (s *State) PlayerState(p int) string {
 			}
 			own = ids[own]
 		}
-		writeChange(&b, c, own)
+		b = appendChange(b, c, own)
 	}
-	return b.String()
+	s.textBuf = b
+	return string(b)
 }
 
 // FullState is get_state: everything, true owners (the stream format).
 func (s *State) FullState() string {
-	var b strings.Builder
+	b := s.textBuf[:0]
 	for _, c := range s.stateChanges() {
-		writeChange(&b, c, c.own)
+		b = appendChange(b, c, c.own)
 	}
-	return b.String()
+	s.textBuf = b
+	return string(b)
 }
 
 // OrderForPlayer is order_for_player: data indexed by engine id, reordered

@@ -1,8 +1,12 @@
 package points
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
+	"time"
+
+	"arena/match"
 )
 
 // BenchmarkRefereeRandomGames plays random games to the end on the
@@ -73,4 +77,24 @@ func BenchmarkFormatMove(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		_ = FormatMove(Point{17, 23}, 1)
 	}
+}
+
+// BenchmarkProtocolGame plays whole games between two real processes
+// over the Points Battle protocol on a 10x10 field and reports protocol
+// round trips (moves) per second.
+func BenchmarkProtocolGame(b *testing.B) {
+	dir := b.TempDir()
+	mc := MatchConfig{Config: Config{Width: 10, Height: 10}, Opening: Cross, WorkDir: dir,
+		Clock: match.Clock{Match: time.Minute, Increment: time.Second, Tolerance: time.Second}}
+	g := Game{ID: "b", Players: []Player{testPlayer(b, "a"), testPlayer(b, "b", "--seed=2")}}
+	moves := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rec, err := PlayGame(context.Background(), mc, g)
+		if err != nil {
+			b.Fatal(err)
+		}
+		moves += len(rec.Moves)
+	}
+	b.ReportMetric(float64(moves)/b.Elapsed().Seconds(), "moves/s")
 }

@@ -111,8 +111,10 @@ type Capture struct {
 }
 
 // Field is the position of a game of Points with a fast incremental
-// capture test: a move costs O(1) unless it closes a ring, and a closed
-// ring costs time proportional to the area it encloses.
+// capture test: a move costs O(1) unless its dot cuts the region around it
+// in two (a look at its eight neighbours tells); then the pieces are
+// flooded in lockstep, depth first toward the nearest edge, so an open
+// piece stops within a few points and a closed one costs its own area.
 //
 // Every point has a dot (none, red or blue; dots never move) and an owner:
 // the colour of its live dot, or the player whose captured area holds it.

@@ -25,7 +25,7 @@ var (
 )
 
 // helper builds the test player (arena/internal/cmd/pointstest) once.
-func helper(t *testing.T) string {
+func helper(t testing.TB) string {
 	t.Helper()
 	helperOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "points-test-")
@@ -53,7 +53,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func testPlayer(t *testing.T, name string, args ...string) Player {
+func testPlayer(t testing.TB, name string, args ...string) Player {
 	return Player{Name: name, Command: "pointstest", Args: append([]string{helper(t)}, args...), Protocol: ProtocolOptions{TimeUnit: Millis}}
 }
 

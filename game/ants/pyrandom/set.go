@@ -58,8 +58,26 @@ const linearProbes = 9
 // SetOrder returns list(set(items)) for (row, col) tuples inserted in the
 // given order: duplicates dropped, the survivors in CPython's table order.
 func SetOrder(items [][2]int) [][2]int {
-	var small [8]setEntry
-	table := small[:]
+	return SetOrderInto(nil, items)
+}
+
+// SetOrderInto is SetOrder appending to dst (to reuse its memory).
+func SetOrderInto(dst [][2]int, items [][2]int) [][2]int {
+	var o SetOrderer
+	return o.Order(dst, items)
+}
+
+// SetOrderer computes SetOrder again and again without allocating: it
+// keeps its hash table between calls. The zero value is ready to use.
+type SetOrderer struct {
+	small [8]setEntry
+	big   []setEntry
+}
+
+// Order is SetOrder appending to dst.
+func (o *SetOrderer) Order(dst [][2]int, items [][2]int) [][2]int {
+	o.small = [8]setEntry{}
+	table := o.small[:]
 	fill := 0
 	for _, it := range items {
 		h := TupleHash(int64(it[0]), int64(it[1]))
@@ -68,17 +86,16 @@ func SetOrder(items [][2]int) [][2]int {
 			fill++
 			mask := len(table) - 1
 			if fill*5 >= mask*3 {
-				table = setResize(table, fill)
+				table = o.resize(table, fill)
 			}
 		}
 	}
-	out := make([][2]int, 0, fill)
 	for _, e := range table {
 		if e.used {
-			out = append(out, e.key)
+			dst = append(dst, e.key)
 		}
 	}
-	return out
+	return dst
 }
 
 func setContains(table []setEntry, key [2]int, hash int64) bool {
@@ -126,7 +143,7 @@ func setInsert(table []setEntry, key [2]int, hash int64) {
 	}
 }
 
-func setResize(old []setEntry, used int) []setEntry {
+func (o *SetOrderer) resize(old []setEntry, used int) []setEntry {
 	minused := used * 4
 	if used > 50000 {
 		minused = used * 2
@@ -135,11 +152,17 @@ func setResize(old []setEntry, used int) []setEntry {
 	for size <= minused {
 		size <<= 1
 	}
+	// old may be o.big itself: build the new table apart.
 	table := make([]setEntry, size)
+	if cap(o.big) >= size && &old[0] != &o.big[:1][0] {
+		table = o.big[:size]
+		clear(table)
+	}
 	for _, e := range old {
 		if e.used {
 			setInsert(table, e.key, e.hash)
 		}
 	}
+	o.big = table
 	return table
 }

@@ -28,27 +28,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "antssample:", err)
 		os.Exit(2)
 	}
-	if *seed == 0 {
-		pl = &seedFromEngine{name: *strategy, Player: pl}
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := antsbot.Run(ctx, os.Stdin, os.Stdout, pl); err != nil {
 		fmt.Fprintln(os.Stderr, "antssample:", err)
 		os.Exit(1)
 	}
-}
-
-// seedFromEngine reseeds the strategy with the engine's player_seed when
-// the game starts.
-type seedFromEngine struct {
-	name string
-	antsbot.Player
-}
-
-func (s *seedFromEngine) Start(p antsbot.Params) {
-	if pl, err := antsbot.NewSample(s.name, p.PlayerSeed); err == nil {
-		s.Player = pl
-	}
-	s.Player.Start(p)
 }
