@@ -12,10 +12,15 @@ if [ -n "$unformatted" ]; then
 	exit 1
 fi
 go vet ./...
+# The store's tests run on SQLite and on a real PostgreSQL server, which
+# this installs on a fresh Debian machine and starts as a socket-only
+# cluster. (Two lines: "export X=$(...)" would hide the script failing.)
+ARENA_TEST_POSTGRES=$(./scripts/postgres.sh)
+export ARENA_TEST_POSTGRES
 go test -count=1 -timeout 20m ./...
 # (Strength is measured without the race detector, which slows the brain
 # several times over.)
-go test -count=1 -race -timeout 20m -skip TestBuiltinStrength ./bot/... ./match/... ./cmd/...
+go test -count=1 -race -timeout 20m -skip TestBuiltinStrength ./bot/... ./match/... ./cmd/... ./store/... ./tournament/... ./rating/...
 # The protocol adapters are driven from several goroutines (start-up,
 # the end of a game, cancellation): race-check the games played over
 # real processes.

@@ -194,7 +194,7 @@ func makeRecord(mc MatchConfig, g Game, st *State, res *Result, bots *ProcessBot
 		} else if msg := bots.StartError(seat); msg != "" {
 			pr.Exit = "crashed 0: " + msg
 		}
-		details = append(details, fmt.Sprintf("%s %s", p2(g, pi), res.Status[seat]))
+		details = append(details, fmt.Sprintf("%s %s", g.Players[pi].Name, res.Status[seat]))
 	}
 	rec.Detail = strings.Join(details, ", ")
 	if w := winner(res.Score); w >= 0 {
@@ -203,8 +203,6 @@ func makeRecord(mc MatchConfig, g Game, st *State, res *Result, bots *ProcessBot
 	}
 	return rec
 }
-
-func p2(g Game, pi int) string { return g.Players[pi].Name }
 
 // winner is the seat with the best score, or -1 when the best is shared.
 func winner(scores []int) int {

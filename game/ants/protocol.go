@@ -31,19 +31,29 @@ type Player struct {
 // arena hold more.
 const maxMoveLines = 40000
 
-// writeGrace bounds how long a write to a bot that does not read may
-// block the arena.
-const writeGrace = 5 * time.Second
+// The engine writes the state to bots that are paused; a state bigger
+// than the pipe holds would block a direct write until the bot runs (the
+// official engine would hang there). Each bot has a writer goroutine
+// instead, fed through a queue: the bytes flow as soon as the bot reads.
+// A bot that stops reading for inboxSize messages has long been out of the
+// game by timeout; what does not fit is dropped.
+const (
+	inboxSize  = 64
+	writeGrace = 10 * time.Minute // a write blocks at most this long (the bot is killed well before)
+)
 
 // ProcessBots runs each player as a process in its own process group,
 // paused (SIGSTOP) whenever it is not its time to think.
 type ProcessBots struct {
 	procs   []*bot.Process
+	inbox   []chan string // texts waiting to be written to each bot
+	writers sync.WaitGroup
 	errs    []string // why a bot failed to start
 	mu      sync.Mutex
 	thought []time.Duration // total thinking time per bot
 	dead    []bool
 	moves   []game.MoveRecord // one per bot and turn it was asked
+	closed  bool
 }
 
 // ProcessConfig says how to start the bots.
@@ -60,6 +70,7 @@ type ProcessConfig struct {
 func StartProcesses(cfg ProcessConfig) *ProcessBots {
 	n := len(cfg.Players)
 	pb := &ProcessBots{procs: make([]*bot.Process, n), errs: make([]string, n), thought: make([]time.Duration, n), dead: make([]bool, n)}
+	pb.inbox = make([]chan string, n)
 	for b, pl := range cfg.Players {
 		bc := bot.Config{Args: pl.Args, MemoryLimit: cfg.MemoryLimit, Interactive: true}
 		if b < len(cfg.Dirs) {
@@ -75,6 +86,18 @@ func StartProcesses(cfg ProcessConfig) *ProcessBots {
 		}
 		p.Pause()
 		pb.procs[b] = p
+		inbox := make(chan string, inboxSize)
+		pb.inbox[b] = inbox
+		pb.writers.Add(1)
+		go func() {
+			defer pb.writers.Done()
+			failed := false
+			for text := range inbox {
+				if !failed && p.WriteString(text, time.Now().Add(writeGrace)) != nil {
+					failed = true // gone: the engine sees it when it asks for orders
+				}
+			}
+		}()
 	}
 	return pb
 }
@@ -85,18 +108,18 @@ func (pb *ProcessBots) Started(b int) bool { return pb.procs[b] != nil }
 // StartError says why bot b did not start ("" if it did).
 func (pb *ProcessBots) StartError(b int) string { return pb.errs[b] }
 
-// Send writes text to bot b; a bot that is gone or does not read is left
+// Send queues text for bot b; a bot that is gone or does not read is left
 // to fail when asked for its orders.
 func (pb *ProcessBots) Send(b int, text string) {
-	if p := pb.procs[b]; p != nil && !pb.isDead(b) {
-		_ = p.WriteString(text, time.Now().Add(writeGrace))
-	}
-}
-
-func (pb *ProcessBots) isDead(b int) bool {
 	pb.mu.Lock()
 	defer pb.mu.Unlock()
-	return pb.dead[b]
+	if pb.inbox[b] == nil || pb.dead[b] || pb.closed {
+		return
+	}
+	select {
+	case pb.inbox[b] <- text:
+	default:
+	}
 }
 
 // Moves resumes the bots of group, reads each one's lines until "go" or
@@ -227,6 +250,22 @@ func (pb *ProcessBots) Kill(b int) {
 
 // Close kills every bot and releases its pipes and group.
 func (pb *ProcessBots) Close() {
+	for _, p := range pb.procs {
+		if p != nil {
+			p.Kill()
+		}
+	}
+	pb.mu.Lock()
+	if !pb.closed {
+		pb.closed = true
+		for _, in := range pb.inbox {
+			if in != nil {
+				close(in)
+			}
+		}
+	}
+	pb.mu.Unlock()
+	pb.writers.Wait()
 	for _, p := range pb.procs {
 		if p != nil {
 			p.Close()

@@ -3,7 +3,6 @@ package ants
 import (
 	"context"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -98,5 +97,4 @@ func TestRandomGamesInvariants(t *testing.T) {
 			t.Fatal("replay is not valid JSON")
 		}
 	}
-	_ = os.Stdout
 }

@@ -3,6 +3,7 @@ package ants
 import (
 	"bytes"
 	"encoding/json"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -279,6 +280,6 @@ func sortedKeys(a, b map[string]interface{}) []string {
 			keys = append(keys, k)
 		}
 	}
-	sortStrings(keys)
+	sort.Strings(keys)
 	return keys
 }

@@ -131,7 +131,12 @@ type Field struct {
 	// hint holds, per point and colour (bit 1<<c), "this point may lie in
 	// an enclosure of c": set when an enclosure is left uncaptured (a
 	// house); stale marks cost a flood, missing ones would be wrong.
-	hint  []uint8
+	hint []uint8
+	// uf is a union-find per colour over the points it owns, joined
+	// across sides and corners: a dot can close a ring only if it touches
+	// one component twice. Points lost to the enemy stay joined, which
+	// only costs a needless flood now and then.
+	uf    [3][]int32
 	score [3]int
 	free  int // points where a dot can go
 	dots  int // dots placed
@@ -169,6 +174,12 @@ func NewField(w, h int, s Surround) (*Field, error) {
 		}
 	}
 	f.dirs = [8]int{-st, -st + 1, 1, st + 1, st, st - 1, -1, -st - 1}
+	for _, c := range []Color{Red, Blue} {
+		f.uf[c] = make([]int32, n)
+		for i := range f.uf[c] {
+			f.uf[c][i] = int32(i)
+		}
+	}
 	f.toward = make([]uint8, n)
 	for i := range f.toward {
 		x, y := i%st-1, i/st-1
@@ -199,7 +210,10 @@ func (f *Field) CopyFrom(src *Field) {
 	if len(f.dot) != len(src.dot) {
 		n := len(src.dot)
 		f.dot, f.own, f.hint, f.stamp, f.gen = make([]Color, n), make([]Color, n), make([]uint8, n), make([]uint32, n), 0
+		f.uf[Red], f.uf[Blue] = make([]int32, n), make([]int32, n)
 	}
+	copy(f.uf[Red], src.uf[Red])
+	copy(f.uf[Blue], src.uf[Blue])
 	copy(f.dot, src.dot)
 	copy(f.own, src.own)
 	copy(f.hint, src.hint)
@@ -314,6 +328,7 @@ func (f *Field) PutColor(i int, p Color) bool {
 	f.free--
 	f.dots++
 	took := f.enclose(i, p)
+	f.join(p, i)
 	if inEnemy && (!took || f.surround == AlwaysEnemy) {
 		// The dot went into a house of the opponent (or what may be one).
 		cells, closed, _ := f.floodOne(i, o)
@@ -379,10 +394,71 @@ func (f *Field) enclose(i int, p Color) bool {
 			n-- // the last group wraps into north's
 		}
 	}
-	if n < 2 {
+	if n < 2 || !f.closesLoop(i, p) {
 		return false
 	}
 	return f.floodGroups(seeds[:n], p)
+}
+
+// closesLoop reports whether the walls of p around cell i (its points
+// among the eight neighbours, in runs around the ring) include two runs
+// of one component: only then can a dot on i close a ring. A corner
+// point between two walls counts as wall: it separates nothing next to i.
+func (f *Field) closesLoop(i int, p Color) bool {
+	var wall [8]bool
+	for k := 0; k < 8; k++ {
+		wall[k] = f.own[i+f.dirs[k]] == p
+	}
+	for k := 1; k < 8; k += 2 {
+		wall[k] = wall[k] || (wall[k-1] && wall[(k+1)&7])
+	}
+	var roots [4]int32
+	nr := 0
+	for k := 0; k < 8; k++ {
+		if !wall[k] || wall[(k+7)&7] {
+			continue // not the start of a run
+		}
+		// The run's first real wall point names its component.
+		j := k
+		for f.own[i+f.dirs[j]] != p {
+			j = (j + 1) & 7
+		}
+		r := f.root(p, int32(i+f.dirs[j]))
+		for _, q := range roots[:nr] {
+			if q == r {
+				return true
+			}
+		}
+		if nr == len(roots) {
+			return true
+		}
+		roots[nr] = r
+		nr++
+	}
+	return false
+}
+
+func (f *Field) root(c Color, i int32) int32 {
+	u := f.uf[c]
+	for u[i] != i {
+		u[i] = u[u[i]]
+		i = u[i]
+	}
+	return i
+}
+
+// join adds cell i, now owned by c, to the components of c around it.
+func (f *Field) join(c Color, i int) {
+	for k := 0; k < 8; k++ {
+		nb := i + f.dirs[k]
+		if f.own[nb] != c {
+			continue
+		}
+		a, b := f.root(c, int32(i)), f.root(c, int32(nb))
+		if a != b {
+			f.uf[c][a] = b
+		}
+	}
 }
 
 // floodGroups floods the seeds' regions of points p does not own in
@@ -590,6 +666,7 @@ func (f *Field) take(p Color, cells []int32) {
 				f.free--
 			}
 			f.own[c] = p
+			f.join(p, c)
 			if f.rec != nil {
 				capt.Area = append(capt.Area, f.PointOf(c))
 			}
@@ -654,6 +731,7 @@ func (f *Field) Ground(p Color) []Capture {
 			capt.Freed++
 		}
 		f.own[c] = o
+		f.join(o, int(c))
 		capt.Area = append(capt.Area, f.PointOf(int(c)))
 	}
 	if len(lost) > 0 {

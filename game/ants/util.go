@@ -1,5 +1,0 @@
-package ants
-
-import "sort"
-
-func sortStrings(s []string) { sort.Strings(s) }
