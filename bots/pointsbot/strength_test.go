@@ -105,14 +105,14 @@ func TestStrength(t *testing.T) {
 	if raceEnabled {
 		t.Skip("pure computation; too slow under the race detector")
 	}
-	lim := Limits{Playouts: 64}
+	lim := Limits{Playouts: 100}
 	for _, c := range []struct {
 		name string
 		opp  opponent
 		need int
 	}{{"random", randomPlayer, 19}, {"greedy", greedyPlayer, 15}} {
 		t0 := time.Now()
-		w, d, l := playMatch(t, 20, 12, 12, lim, c.opp)
+		w, d, l := playMatch(t, 20, 16, 16, lim, c.opp)
 		t.Logf("against %s: %d wins, %d draws, %d losses in %v", c.name, w, d, l, time.Since(t0).Round(time.Millisecond))
 		if w < c.need {
 			t.Errorf("against %s: %d wins of 20, want at least %d", c.name, w, c.need)

@@ -110,7 +110,7 @@ func pointsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 		size, opening, surround string
 		increment               time.Duration
 		grounding               bool
-		maxMoves                int
+		maxMoves, positions     int
 		protos                  []string
 	)
 	fl.StringVar(&size, "size", "39x32", "field size WIDTHxHEIGHT, or one number for a square field (3..64)")
@@ -119,6 +119,7 @@ func pointsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 	fl.StringVar(&surround, "surround", "standard", "empty enclosures: standard (a dot played into a house is taken unless it captures), always (every ring takes its area at once) or always-enemy (the house owner always takes it)")
 	fl.BoolVar(&grounding, "grounding", false, "end the game when a player could ground (give up its dots not connected to the edge) and still win")
 	fl.IntVar(&maxMoves, "max-moves", 0, "end the game after this many moves, scored as it stands (0 = none)")
+	fl.IntVar(&positions, "positions", 1, "--opening random: distinct random positions a tournament cycles through, each played with colours swapped (a match draws new crosses for every pair of games)")
 	fl.StringArrayVar(&protos, "proto", nil, `protocol options per bot, e.g. "base=1,time_unit=s" (base 0|1, time_unit ms|s|cs); one for all or one per --bot`)
 	return func(env runEnv) (runner, error) {
 		w, h, err := parseFieldSize(size)
@@ -140,6 +141,9 @@ func pointsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 		if _, err := op.Points(w, h, 1); err != nil {
 			return nil, fmt.Errorf("--opening: %w", err)
 		}
+		if positions < 1 {
+			return nil, fmt.Errorf("--positions %d: must be at least 1", positions)
+		}
 		if increment < 0 {
 			return nil, fmt.Errorf("--increment %v: must not be negative", increment)
 		}
@@ -147,7 +151,7 @@ func pointsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 			return nil, fmt.Errorf("--proto: give one value or one per --bot (%d), got %d", len(env.players), len(protos))
 		}
 		clock := pointsClock(env.clock, increment)
-		r := &pointsRunner{out: env.out, opening: op, seed: env.seed}
+		r := &pointsRunner{out: env.out, opening: op, seed: env.seed, positions: positions}
 		if r.seed == 0 {
 			r.seed = rand.Int64N(1<<31) + 1
 		}
@@ -225,18 +229,20 @@ func builtinPointsArgs(args []string, proto points.ProtocolOptions, s points.Sur
 
 // pointsRunner plays games of Points with fixed options.
 type pointsRunner struct {
-	config  points.MatchConfig
-	players []points.Player
-	opening points.Opening
-	seed    int64
-	out     string
+	config    points.MatchConfig
+	players   []points.Player
+	opening   points.Opening
+	seed      int64
+	positions int // distinct random positions (--positions)
+	out       string
 }
 
-// Openings: random crosses differ from pair to pair of games (each pair
-// plays the same crosses with colours swapped); fixed openings are one.
+// Openings is the number of random positions for --opening random, else
+// one. The position of a game comes from the job's opening index, so a
+// match (which numbers its pairs of games) draws new crosses per pair.
 func (r *pointsRunner) Openings() int {
 	if r.opening == points.RandomCross {
-		return 1 << 30
+		return r.positions
 	}
 	return 1
 }
@@ -245,7 +251,7 @@ func (r *pointsRunner) Play(ctx context.Context, j job) (*game.Record, string, e
 	order, seats := participants(j.Seats)
 	g := points.Game{ID: j.ID, Red: seats[0]}
 	if r.opening == points.RandomCross {
-		g.Seed = r.seed*1_000_003 + int64(j.Opening%r.Openings())
+		g.Seed = r.seed*1_000_003 + int64(j.Opening)
 	}
 	for _, pi := range order {
 		g.Players = append(g.Players, r.players[pi])

@@ -75,7 +75,7 @@ func runProcesses(t *testing.T, opt Options, players []Player) (*Result, *Replay
 func quickOptions(turns int) Options {
 	o := DefaultOptions()
 	o.Turns = turns
-	o.TurnTime = 2000
+	o.TurnTime = 5000
 	o.LoadTime = 5000
 	o.EngineSeed, o.PlayerSeed = 7, 7
 	return o
@@ -165,7 +165,7 @@ func TestProtocolRealGame(t *testing.T) {
 	}
 	for b := 0; b < 2; b++ {
 		in := logs.Input[b].String()
-		if !strings.HasPrefix(in, "turn 0\nloadtime 5000\nturntime 2000\nrows 43\ncols 39\nturns 30\n") {
+		if !strings.HasPrefix(in, "turn 0\nloadtime 5000\nturntime 5000\nrows 43\ncols 39\nturns 30\n") {
 			t.Fatalf("bot %d turn 0 block: %q", b, in[:min(len(in), 120)])
 		}
 		if !strings.Contains(in, "turn 1\n") || !strings.HasSuffix(in, "go\n") {
@@ -205,7 +205,7 @@ func (p *pauseProbe) Moves(turn int, group []int, limit time.Duration) []Answer 
 		}
 		// SIGSTOP is delivered asynchronously: give it a moment.
 		state := "?"
-		for try := 0; try < 100; try++ {
+		for try := 0; try < 300; try++ {
 			if state = procState(p.Process(b).Pid()); state == "T" || state == "t" {
 				break
 			}
@@ -229,4 +229,55 @@ func procState(pid int) string {
 		return "?"
 	}
 	return s[i+2 : i+3]
+}
+
+// A turn's state larger than a pipe holds reaches a bot that is paused
+// while the engine writes it.
+func TestProtocolStateLargerThanPipe(t *testing.T) {
+	// 200x200, half of it water in a checkerboard: the first turn reveals
+	// all of it, about 190 KB of "w" lines.
+	var text strings.Builder
+	text.WriteString("rows 200\ncols 200\nplayers 4\n")
+	for r := 0; r < 200; r++ {
+		row := []byte(strings.Repeat(".", 200))
+		for c := range row {
+			if r >= 4 && (r+c)%2 == 0 {
+				row[c] = '%'
+			}
+		}
+		if r == 0 {
+			row[0], row[50], row[100], row[150] = '0', '1', '2', '3'
+		}
+		text.WriteString("m " + string(row) + "\n")
+	}
+	m, err := ParseMap(text.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := quickOptions(2)
+	opt.Food, opt.ViewRadius2 = "none", 20000
+	st, err := NewState(m, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var players []Player
+	for i := 0; i < 4; i++ {
+		players = append(players, testPlayer(t, "hold", "hold", 99))
+	}
+	bots := StartProcesses(ProcessConfig{Players: players})
+	logs := newReplayLogs(4)
+	e := &Engine{State: st, Bots: bots, Logs: logs.logs()}
+	res, err := e.Run(context.Background())
+	bots.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for b, s := range res.Status {
+		if s != "survived" {
+			t.Fatalf("bot %d: %s (%v)", b, s, res.Status)
+		}
+	}
+	if n := logs.Input[0].Len(); n < 128<<10 {
+		t.Fatalf("bot 0 got %d bytes, want a state bigger than a pipe", n)
+	}
 }

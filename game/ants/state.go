@@ -131,6 +131,10 @@ type State struct {
 	changes      []change // stateChanges, cached until the board changes
 	changesValid bool
 	changeKeys   []int
+	changeText   []byte
+	foodDirty    bool     // the food on the map changed since foodChanges
+	foodChanges  []change // sorted "f" entries, offsets into foodText
+	foodText     []byte
 	textBuf      []byte // reused by PlayerState and FullState
 
 	seen      []int // DoMoves: squares ordered, marked with seenStamp
@@ -425,6 +429,7 @@ func (s *State) killAnt(a *Ant) {
 func (s *State) addFood(loc int) {
 	s.grid[loc] = food
 	s.liveFood()
+	s.foodDirty = true
 	f := &Food{Loc: loc, StartTurn: s.Turn, Owner: -1, slot: len(s.currentFood)}
 	s.foodAt[loc] = f
 	s.currentFood = append(s.currentFood, f)
@@ -440,6 +445,7 @@ func (s *State) removeFood(loc, owner int) {
 		s.hive[owner]++
 	}
 	s.foodAt[loc] = nil
+	s.foodDirty = true
 	s.currentFood[f.slot] = nil // compacted by liveFood, keeping the order
 	s.foodHoles++
 }

@@ -159,6 +159,7 @@ func (s *State) Visible(p, loc int) bool { return s.vision[p][loc] > 0 }
 type change struct {
 	ilk           byte
 	row, col, own int
+	start, end    int32 // "ilk row col" in State.changeText
 }
 
 // stateChanges lists standing hills, live ants, food and the ants killed
@@ -172,11 +173,19 @@ func (s *State) stateChanges() []change {
 	// Each kind is sorted by (row, col, owner): one int key per entry,
 	// square index times 16 plus owner+1, sorts the same way.
 	keys := s.changeKeys[:0]
+	text := s.changeText[:0]
 	part := func(ilk byte) {
 		slices.Sort(keys)
 		for _, k := range keys {
 			loc, own := k>>4, int(k&15)-1
-			out = append(out, change{ilk, loc / s.Cols, loc % s.Cols, own})
+			c := change{ilk: ilk, row: loc / s.Cols, col: loc % s.Cols, own: own, start: int32(len(text))}
+			// "a ROW COL" once per turn; the owner digit is added per reader
+			text = append(text, ilk, ' ')
+			text = strconv.AppendInt(text, int64(c.row), 10)
+			text = append(text, ' ')
+			text = strconv.AppendInt(text, int64(c.col), 10)
+			c.end = int32(len(text))
+			out = append(out, c)
 		}
 		keys = keys[:0]
 	}
@@ -190,27 +199,40 @@ func (s *State) stateChanges() []change {
 		keys = append(keys, a.Loc<<4|(a.Owner+1))
 	}
 	part('a')
-	for _, f := range s.liveFood() {
-		keys = append(keys, f.Loc<<4)
+	// Food changes seldom: its sorted lines are kept between turns.
+	if s.foodDirty {
+		saved, savedText := out, text
+		out, text = s.foodChanges[:0], s.foodText[:0]
+		for _, f := range s.liveFood() {
+			keys = append(keys, f.Loc<<4)
+		}
+		part('f')
+		s.foodChanges, s.foodText = out, text
+		out, text = saved, savedText
+		s.foodDirty = false
 	}
-	part('f')
+	base := int32(len(text))
+	text = append(text, s.foodText...)
+	for _, c := range s.foodChanges {
+		c.start += base
+		c.end += base
+		out = append(out, c)
+	}
 	for _, a := range s.killedAnts {
 		keys = append(keys, a.Loc<<4|(a.Owner+1))
 	}
 	part('d')
 	s.changeKeys = keys
+	s.changeText = text
 	s.changes, s.changesValid = out, true
 	return out
 }
 
-func appendChange(b []byte, c change, owner int) []byte {
-	b = append(b, c.ilk, ' ')
-	b = strconv.AppendInt(b, int64(c.row), 10)
-	b = append(b, ' ')
-	b = strconv.AppendInt(b, int64(c.col), 10)
+// appendChange writes one line of state; owners are ids 0..9.
+func (s *State) appendChange(b []byte, c change, owner int) []byte {
+	b = append(b, s.changeText[c.start:c.end]...)
 	if c.ilk != 'f' {
-		b = append(b, ' ')
-		b = strconv.AppendInt(b, int64(owner), 10)
+		b = append(b, ' ', byte('0'+owner))
 	}
 	return append(b, '\n')
 }
@@ -241,7 +263,7 @@ func (s *State) PlayerState(p int) string {
 			}
 			own = ids[own]
 		}
-		b = appendChange(b, c, own)
+		b = s.appendChange(b, c, own)
 	}
 	s.textBuf = b
 	return string(b)
@@ -251,7 +273,7 @@ func (s *State) PlayerState(p int) string {
 func (s *State) FullState() string {
 	b := s.textBuf[:0]
 	for _, c := range s.stateChanges() {
-		b = appendChange(b, c, c.own)
+		b = s.appendChange(b, c, c.own)
 	}
 	s.textBuf = b
 	return string(b)

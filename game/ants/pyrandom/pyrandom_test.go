@@ -240,3 +240,19 @@ func BenchmarkSetOrder(b *testing.B) {
 		SetOrder(items)
 	}
 }
+
+// The two-item fast path agrees with the general table.
+func TestSetOrderTwoItems(t *testing.T) {
+	for r := 0; r < 60; r++ {
+		for c := 0; c < 60; c += 7 {
+			items := [][2]int{{r, c}, {c + 3, r * 2}}
+			var o SetOrderer
+			got := o.Order(nil, items)
+			o2 := SetOrderer{}
+			want := o2.general(nil, items)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%v: fast %v, table %v", items, got, want)
+			}
+		}
+	}
+}

@@ -76,6 +76,14 @@ type SetOrderer struct {
 
 // Order is SetOrder appending to dst.
 func (o *SetOrderer) Order(dst [][2]int, items [][2]int) [][2]int {
+	if len(items) == 2 {
+		return order2(dst, items[0], items[1])
+	}
+	return o.general(dst, items)
+}
+
+// general runs CPython's set table for any number of items.
+func (o *SetOrderer) general(dst [][2]int, items [][2]int) [][2]int {
 	o.small = [8]setEntry{}
 	table := o.small[:]
 	fill := 0
@@ -165,4 +173,24 @@ func (o *SetOrderer) resize(old []setEntry, used int) []setEntry {
 	}
 	o.big = table
 	return table
+}
+
+// order2 is SetOrder for two items, the common case (two players): the
+// first goes to its home slot of the 8-slot table, the second probes
+// (one slot per round at this size) until it finds another free slot.
+func order2(dst [][2]int, a, b [2]int) [][2]int {
+	if a == b {
+		return append(dst, a)
+	}
+	sa := uint64(TupleHash(int64(a[0]), int64(a[1]))) & 7
+	hb := uint64(TupleHash(int64(b[0]), int64(b[1])))
+	i, perturb := hb&7, hb
+	for i == sa {
+		perturb >>= 5
+		i = (i*5 + 1 + perturb) & 7
+	}
+	if sa < i {
+		return append(dst, a, b)
+	}
+	return append(dst, b, a)
 }
