@@ -22,6 +22,9 @@ type Record struct {
 	Seats   []int        `json:"seats"`
 	Opening []string     `json:"opening,omitempty"` // moves placed before the bots play
 	Moves   []MoveRecord `json:"moves"`
+	// Turns is the number of turns of a game whose players move at
+	// once (Ants), where Moves holds one entry per player per turn.
+	Turns int `json:"turns,omitempty"`
 	// Winner is the index into Players of the winner, nil for a draw.
 	Winner *int      `json:"winner"`
 	Reason Reason    `json:"reason"`
@@ -62,6 +65,15 @@ type MoveRecord struct {
 	// JSON (a laser's path, captured areas, the score after it), for
 	// replaying without re-running the referee.
 	Effect json.RawMessage `json:"effect,omitempty"`
+}
+
+// Length is how long the game was: its turns where players move at
+// once, else its moves.
+func (r *Record) Length() int {
+	if r.Turns > 0 {
+		return r.Turns
+	}
+	return len(r.Moves)
 }
 
 // FirstPlayer returns the index of the player who moved first.

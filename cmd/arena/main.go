@@ -48,7 +48,11 @@ func newGamesCmd() *cobra.Command {
 			reg := games()
 			for _, name := range reg.Names() {
 				info, _ := reg.Lookup(name)
-				fmt.Fprintf(cmd.OutOrStdout(), "%-8s %s (%d players)\n", info.Name, info.Title, info.Players[0])
+				players := fmt.Sprint(info.Players[0])
+				if info.Players[1] != info.Players[0] {
+					players = fmt.Sprintf("%d-%d", info.Players[0], info.Players[1])
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "%-8s %s (%s players)\n", info.Name, info.Title, players)
 			}
 			return nil
 		},

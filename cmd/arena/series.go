@@ -117,7 +117,7 @@ func (s *series) count(tallies []tally, rec *game.Record) {
 func (s *series) emit(rec *game.Record, path string) error {
 	line := summaryLine{
 		ID: rec.ID, Game: rec.Game, First: rec.FirstPlayer(), Winner: rec.Winner, Scores: rec.Scores,
-		Reason: rec.Reason, Detail: rec.Detail, Moves: len(rec.Moves), Record: path,
+		Reason: rec.Reason, Detail: rec.Detail, Moves: rec.Length(), Record: path,
 	}
 	for _, p := range rec.Players {
 		line.Players = append(line.Players, p.Name)
@@ -246,7 +246,7 @@ func (p *progress) clear() {
 
 // describeResult says who won and why in words.
 func describeResult(rec *game.Record) string {
-	moves := fmt.Sprintf("%d moves", len(rec.Moves))
+	moves := fmt.Sprintf("%d moves", rec.Length())
 	if rec.Winner == nil {
 		return fmt.Sprintf("draw (%s) after %s", rec.Reason, moves)
 	}

@@ -489,7 +489,7 @@ func (t *tournamentRun) report(g tournament.Game, _ tournament.Outcome) error {
 	}
 	sg := store.Game{
 		ID: rec.ID, Tournament: t.name, Round: g.Round, Seats: rec.Seats, Winner: rec.Winner,
-		Reason: string(rec.Reason), Detail: rec.Detail, Scores: rec.Scores, Moves: len(rec.Moves),
+		Reason: string(rec.Reason), Detail: rec.Detail, Scores: rec.Scores, Moves: rec.Length(),
 		Record: data, RecordPath: pg.path, Start: rec.Start, End: rec.End,
 	}
 	for _, p := range rec.Players {
@@ -524,7 +524,7 @@ func (t *tournamentRun) report(g tournament.Game, _ tournament.Outcome) error {
 func emitGame(w io.Writer, rec *game.Record, path string) error {
 	line := summaryLine{
 		ID: rec.ID, Game: rec.Game, First: rec.FirstPlayer(), Winner: rec.Winner, Scores: rec.Scores,
-		Reason: rec.Reason, Detail: rec.Detail, Moves: len(rec.Moves), Record: path,
+		Reason: rec.Reason, Detail: rec.Detail, Moves: rec.Length(), Record: path,
 	}
 	for _, p := range rec.Players {
 		line.Players = append(line.Players, p.Name)

@@ -173,7 +173,7 @@ func makeRecord(mc MatchConfig, g Game, st *State, res *Result, bots *ProcessBot
 	})
 	rec := &game.Record{
 		ID: g.ID, Game: "ants", Options: opts, Seats: append([]int(nil), g.Seats...),
-		Moves: bots.MoveRecords(), Reason: game.Reason(res.Cutoff), Start: start, End: time.Now(),
+		Moves: bots.MoveRecords(), Turns: res.GameLength, Reason: game.Reason(res.Cutoff), Start: start, End: time.Now(),
 		Seed: st.EngineSeed,
 	}
 	rec.Players = make([]game.PlayerRecord, len(g.Players))
