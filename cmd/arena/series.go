@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"arena/game"
+	"arena/rating"
 )
 
 // series plays a number of games between the same players, one after the
@@ -157,23 +158,12 @@ func (s *series) summary(out io.Writer, tallies []tally) {
 	if len(tallies) == 2 {
 		t := tallies[0]
 		if n := t.Wins + t.Draws + t.Losses; n > 0 {
-			diff, margin := eloDiff(t.Wins, t.Draws, t.Losses)
-			fmt.Fprintf(out, "%s vs %s: %s\n", s.players[0].Name, s.players[1].Name, formatElo(diff, margin))
+			score := rating.Score{Wins: t.Wins, Draws: t.Draws, Losses: t.Losses}
+			diff, margin := score.Elo()
+			fmt.Fprintf(out, "%s vs %s: %s, LOS %.1f %%\n", s.players[0].Name, s.players[1].Name,
+				formatElo(diff, margin), 100*score.LOS())
 		}
 	}
-}
-
-// eloDiff estimates the Elo difference from a score and a 95 % margin
-// from the trinomial variance of the per-game score.
-func eloDiff(wins, draws, losses int) (diff, margin float64) {
-	n := float64(wins + draws + losses)
-	score := (float64(wins) + float64(draws)/2) / n
-	variance := (float64(wins)*math.Pow(1-score, 2) + float64(draws)*math.Pow(0.5-score, 2) +
-		float64(losses)*math.Pow(score, 2)) / n
-	elo := func(p float64) float64 { return -400 * math.Log10(1/p-1) }
-	se := math.Sqrt(variance / n)
-	lo, hi := score-1.96*se, score+1.96*se
-	return elo(score), (elo(math.Min(hi, 1)) - elo(math.Max(lo, 0))) / 2
 }
 
 func formatElo(diff, margin float64) string {
