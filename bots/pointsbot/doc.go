@@ -12,7 +12,7 @@
 //   - Candidate moves are the free points within two lines of a dot.
 //   - Each simulation descends the tree by UCT blended with RAVE (all
 //     moves as first: a dot can be played only once, so "first" is exact),
-//     grows a node after two visits, then plays the remaining candidates in
+//     grows a node after eight visits, then plays the remaining candidates in
 //     random order to the end and scores the captured-dot difference as
 //     win, draw or loss.
 //   - The root's children start with virtual wins for points that capture

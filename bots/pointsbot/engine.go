@@ -15,7 +15,7 @@ type Limits struct {
 	Playouts  int           // 0 = no playout limit
 	MaxNodes  int           // tree size cap; 0 = 1<<20
 	Radius    int           // candidate points lie this close to a dot; 0 = 2
-	Expand    int           // visits before a leaf grows children; 0 = 2
+	Expand    int           // visits before a leaf grows children; 0 = 8
 	RaveEquiv float64       // RAVE equivalence; 0 = 300
 }
 
@@ -108,7 +108,7 @@ func (e *Engine) Best(ctx context.Context, f *points.Field, lim Limits) (points.
 		maxNodes = 1 << 20
 	}
 	if expand <= 0 {
-		expand = 2
+		expand = 8
 	}
 	if k <= 0 {
 		k = 300

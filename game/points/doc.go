@@ -43,7 +43,13 @@
 // are no house marks to forget. Grounding hands over the ungrounded groups
 // of points (live dots, areas and the prisoners in them).
 //
-// The referee (State, Field) is pure: no I/O, no clocks.
+// The referee (State, Field) is pure: no I/O, no clocks. Field is fast
+// enough for bots' playouts: a dot that cannot close a ring (it does not
+// cut the free region around it in two, or the walls it touches belong to
+// different components of a union-find) costs a few nanoseconds; a ring
+// costs the area it touches. BenchmarkRefereeRandomGames measures random
+// games to the end on 39x32; reference_test.go checks Field against a
+// slow flood-fill referee on thousands of random games.
 package points
 
 import "arena/game"

@@ -241,7 +241,7 @@ func TestAgainstReference(t *testing.T) {
 		games = 300
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	captures := 0
+	captures, freed, houses := 0, 0, 0
 	for g := 0; g < games; g++ {
 		w, h := 3+rng.IntN(12), 3+rng.IntN(12)
 		s := Surround(rng.IntN(3))
@@ -262,6 +262,14 @@ func TestAgainstReference(t *testing.T) {
 				t.Fatalf("game %d: %v", g, err)
 			}
 			captures += len(caps)
+			for _, cp := range caps {
+				if cp.Freed > 0 {
+					freed++
+				}
+				if cp.By != c {
+					houses++
+				}
+			}
 			r.put(p.X, p.Y, c)
 			last = append(last, p)
 			sameField(t, f, r, func() string { return "game " + itoa(g) + " move " + itoa(n) + " " + c.String() + " " + p.String() })
@@ -278,9 +286,9 @@ func TestAgainstReference(t *testing.T) {
 			sameField(t, fc, rc, func() string { return "game " + itoa(g) + " grounding " + c.String() })
 		}
 	}
-	t.Logf("%d games, %d captures", games, captures)
-	if captures < games {
-		t.Errorf("only %d captures in %d games: the random games do not test much", captures, games)
+	t.Logf("%d games, %d captures, %d freeing prisoners, %d taken on the opponent's move", games, captures, freed, houses)
+	if captures < games || freed == 0 || houses == 0 {
+		t.Errorf("%d captures (%d re-captures, %d houses) in %d games: the random games do not test much", captures, freed, houses, games)
 	}
 }
 
