@@ -22,11 +22,20 @@ type sprtFlags struct {
 	openings                string
 }
 
+// newSprtCmd is "arena sprt [GAME]". Without a game name it tests Gomoku
+// bots, so "arena sprt --bot A=CMD --bot B=CMD --elo0 0 --elo1 5" works as
+// written; "arena sprt khet ..." and the like pick another game.
 func newSprtCmd() *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "sprt GAME",
-		Short: "A/B test two bots on paired openings until the pentanomial SPRT decides, as fishtest does",
+	var cmd *cobra.Command
+	for _, d := range drivers() {
+		if d.info.Name == "gomoku" {
+			cmd = newSprtGameCmd(d)
+		}
 	}
+	cmd.Use = "sprt [GAME]"
+	cmd.Short = "A/B test two bots on paired openings until the pentanomial SPRT decides, as fishtest does"
+	cmd.Example = `  arena sprt --bot new=./pbrain-new --bot old=./pbrain-old --elo0 0 --elo1 5 --openings openings.txt
+  arena sprt khet --bot new="./khet-new" --bot old="./khet-old" --elo0 0 --elo1 10 --turn-time 1s`
 	for _, d := range drivers() {
 		if d.info.Players[0] == 2 {
 			cmd.AddCommand(newSprtGameCmd(d))

@@ -371,7 +371,8 @@ func TestTournamentFormats(t *testing.T) {
 // H1, and checks the LLR lines and the final JSON.
 func TestSPRT(t *testing.T) {
 	brain := filepath.Join(testBrain(t), "pbrain-tb")
-	stdout, stderr, err := arena(t, "sprt", "gomoku", "--out", t.TempDir(), "--size", "10", "--turn-time", "2s",
+	// No game name: the issue's own command line, which plays Gomoku.
+	stdout, stderr, err := arena(t, "sprt", "--out", t.TempDir(), "--size", "10", "--turn-time", "2s",
 		"--bot", "strong="+brain+" --policy=greedy --seed=1", "--bot", "weak="+brain+" --policy=random --seed=2",
 		"--elo0", "0", "--elo1", "50", "--max-games", "200", "--json")
 	if err != nil {
