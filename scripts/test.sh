@@ -25,3 +25,5 @@ go test -count=1 -race -timeout 20m -skip TestBuiltinStrength ./bot/... ./match/
 # the end of a game, cancellation): race-check the games played over
 # real processes.
 go test -count=1 -race -timeout 20m -run 'Transcripts|Misbehaviour|ToleratedQuirks' ./game/gomoku/
+go test -count=1 -race -timeout 20m -run 'Protocol|Misbehaving|Lingering|PlayGame' ./game/khet/
+go test -count=1 -race -timeout 20m ./game/points/ ./game/ants/...

@@ -2,7 +2,9 @@ package ants
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 
 	"arena/game/ants/pyrandom"
 )
@@ -21,9 +23,26 @@ const (
 	razePoints = -1
 )
 
-// Directions: the order of AIM in ants.py.
-var aimRow = map[byte]int{'n': -1, 'e': 0, 's': 1, 'w': 0}
-var aimCol = map[byte]int{'n': 0, 'e': 1, 's': 0, 'w': -1}
+// Directions: the order of AIM in ants.py. Indexed by the order letter
+// (arrays, not maps: they are read for every move and every BFS step).
+var aimRow = [256]int{'n': -1, 'e': 0, 's': 1, 'w': 0}
+var aimCol = [256]int{'n': 0, 'e': 1, 's': 0, 'w': -1}
+
+// directions are the order letters in AIM's order.
+var directions = [4]byte{'n', 'e', 's', 'w'}
+
+// dirIndex is a letter's index in directions.
+func dirIndex(d byte) int {
+	switch d {
+	case 'n':
+		return 0
+	case 'e':
+		return 1
+	case 's':
+		return 2
+	}
+	return 3
+}
 
 // Ant is one ant, alive or dead.
 type Ant struct {
@@ -131,10 +150,9 @@ type State struct {
 	changes      []change // stateChanges, cached until the board changes
 	changesValid bool
 	changeKeys   []int
-	changeText   []byte
-	foodDirty    bool     // the food on the map changed since foodChanges
-	foodChanges  []change // sorted "f" entries, offsets into foodText
-	foodText     []byte
+	foodSorted   []int  // squares with food, ascending: "f" lines need no sort per turn
+	num          []byte // decimal text of 0..max(Rows, Cols)-1, back to back
+	numAt        []int32
 	textBuf      []byte // reused by PlayerState and FullState
 
 	seen      []int // DoMoves: squares ordered, marked with seenStamp
@@ -180,6 +198,7 @@ func NewState(m *Map, opt Options) (*State, error) {
 		return nil, fmt.Errorf("food_visible: %w", err)
 	}
 	size := m.Rows * m.Cols
+	s.initNumbers()
 	s.grid = make([]int, size)
 	for i := range s.grid {
 		s.grid[i] = land
@@ -253,6 +272,22 @@ func NewState(m *Map, opt Options) (*State, error) {
 	s.initVision()
 	s.orders = make([][]order, s.N)
 	return s, nil
+}
+
+// initNumbers writes the decimal text of every row and column number
+// once: the state lines of every turn copy them instead of formatting.
+func (s *State) initNumbers() {
+	n := max(s.Rows, s.Cols)
+	s.numAt = make([]int32, n+1)
+	for i := 0; i < n; i++ {
+		s.num = strconv.AppendInt(s.num, int64(i), 10)
+		s.numAt[i+1] = int32(len(s.num))
+	}
+}
+
+// appendNum appends the decimal text of v, a row or column number.
+func (s *State) appendNum(b []byte, v int) []byte {
+	return append(b, s.num[s.numAt[v]:s.numAt[v+1]]...)
 }
 
 // dropAnt removes an ant without recording a death (a scenario ant
@@ -429,7 +464,8 @@ func (s *State) killAnt(a *Ant) {
 func (s *State) addFood(loc int) {
 	s.grid[loc] = food
 	s.liveFood()
-	s.foodDirty = true
+	i, _ := slices.BinarySearch(s.foodSorted, loc)
+	s.foodSorted = slices.Insert(s.foodSorted, i, loc)
 	f := &Food{Loc: loc, StartTurn: s.Turn, Owner: -1, slot: len(s.currentFood)}
 	s.foodAt[loc] = f
 	s.currentFood = append(s.currentFood, f)
@@ -445,7 +481,9 @@ func (s *State) removeFood(loc, owner int) {
 		s.hive[owner]++
 	}
 	s.foodAt[loc] = nil
-	s.foodDirty = true
+	if i, ok := slices.BinarySearch(s.foodSorted, loc); ok {
+		s.foodSorted = slices.Delete(s.foodSorted, i, i+1)
+	}
 	s.currentFood[f.slot] = nil // compacted by liveFood, keeping the order
 	s.foodHoles++
 }
