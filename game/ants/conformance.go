@@ -170,8 +170,31 @@ func parseMovesFile(text string) map[int]Answer {
 
 // recordedBots answers with the recorded lines.
 type recordedBots struct {
-	answers []map[int]Answer
-	missing string // the first turn the engine asked for and the record lacks
+	answers [][]recordedAnswer // per bot, indexed by turn
+	missing string             // the first turn the engine asked for and the record lacks
+	out     []Answer           // Moves' result, reused: the engine reads it before asking again
+}
+
+type recordedAnswer struct {
+	Answer
+	ok bool
+}
+
+func newRecordedBots(answers []map[int]Answer) *recordedBots {
+	r := &recordedBots{answers: make([][]recordedAnswer, len(answers))}
+	for b, m := range answers {
+		last := -1
+		for t := range m {
+			last = max(last, t)
+		}
+		r.answers[b] = make([]recordedAnswer, last+1)
+		for t, a := range m {
+			if t >= 0 {
+				r.answers[b][t] = recordedAnswer{Answer{Lines: a.Lines, Status: a.Status}, true}
+			}
+		}
+	}
+	return r
 }
 
 func (r *recordedBots) Started(int) bool { return true }
@@ -179,14 +202,18 @@ func (r *recordedBots) Send(int, string) {}
 func (r *recordedBots) Resume(int)       {}
 func (r *recordedBots) Kill(int)         {}
 func (r *recordedBots) Moves(turn int, group []int, _ time.Duration) []Answer {
-	out := make([]Answer, len(group))
-	for i, b := range group {
-		a, ok := r.answers[b][turn]
-		if !ok && r.missing == "" {
+	out := r.out[:0]
+	for _, b := range group {
+		var a recordedAnswer
+		if turn >= 0 && turn < len(r.answers[b]) {
+			a = r.answers[b][turn]
+		}
+		if !a.ok && r.missing == "" {
 			r.missing = fmt.Sprintf("bot %d was asked for turn %d, which the record does not have", b, turn)
 		}
-		out[i] = Answer{Lines: a.Lines, Status: a.Status}
+		out = append(out, a.Answer)
 	}
+	r.out = out
 	return out
 }
 
@@ -202,7 +229,7 @@ func (r *Recorded) Replay(ctx context.Context) (*Result, *ReplayLogs, error) {
 		return nil, nil, err
 	}
 	logs := newReplayLogs(m.Players)
-	bots := &recordedBots{answers: r.Answers}
+	bots := newRecordedBots(r.Answers)
 	e := &Engine{State: st, Bots: bots, Logs: logs.logs(), Sleep: func(time.Duration) {}}
 	res, err := e.Run(ctx)
 	if err != nil {
@@ -214,20 +241,91 @@ func (r *Recorded) Replay(ctx context.Context) (*Result, *ReplayLogs, error) {
 
 // ReplayLogs are the texts of one replayed game.
 type ReplayLogs struct {
-	Stream               bytes.Buffer
-	Input, Output, Error []*bytes.Buffer
+	Stream               TextLog
+	Input, Output, Error []*TextLog
 	missing              string
 }
 
 func newReplayLogs(n int) *ReplayLogs {
 	l := &ReplayLogs{}
 	for i := 0; i < n; i++ {
-		l.Input = append(l.Input, &bytes.Buffer{})
-		l.Output = append(l.Output, &bytes.Buffer{})
-		l.Error = append(l.Error, &bytes.Buffer{})
+		l.Input = append(l.Input, &TextLog{})
+		l.Output = append(l.Output, &TextLog{})
+		l.Error = append(l.Error, &TextLog{})
 	}
 	return l
 }
+
+// TextLog collects a text written piece by piece, in chunks that are
+// never copied while it grows (a bytes.Buffer doubles and copies: for the
+// stream of a long game that is most of what a replay allocates). Bytes
+// joins the chunks once.
+type TextLog struct {
+	chunks [][]byte
+	n      int
+}
+
+// textLogChunk is the largest chunk; the first are smaller, for the short
+// logs.
+const textLogChunk = 64 << 10
+
+func (t *TextLog) Write(p []byte) (int, error) {
+	for rest := p; len(rest) > 0; {
+		c := t.room()
+		k := min(len(rest), cap(*c)-len(*c))
+		*c = append(*c, rest[:k]...)
+		rest = rest[k:]
+	}
+	t.n += len(p)
+	return len(p), nil
+}
+
+// WriteString is Write for a string (io.WriteString calls it).
+func (t *TextLog) WriteString(s string) (int, error) {
+	for rest := s; len(rest) > 0; {
+		c := t.room()
+		k := min(len(rest), cap(*c)-len(*c))
+		*c = append(*c, rest[:k]...)
+		rest = rest[k:]
+	}
+	t.n += len(s)
+	return len(s), nil
+}
+
+// room returns the last chunk, with room for at least one byte.
+func (t *TextLog) room() *[]byte {
+	last := len(t.chunks) - 1
+	if last >= 0 && len(t.chunks[last]) < cap(t.chunks[last]) {
+		return &t.chunks[last]
+	}
+	size := 1 << 10
+	if last >= 0 {
+		size = min(max(2*cap(t.chunks[last]), size), textLogChunk)
+	}
+	t.chunks = append(t.chunks, make([]byte, 0, size))
+	return &t.chunks[last+1]
+}
+
+// Len is the number of bytes written.
+func (t *TextLog) Len() int { return t.n }
+
+// Bytes returns the text; it stays valid until the next write.
+func (t *TextLog) Bytes() []byte {
+	if len(t.chunks) > 1 {
+		all := make([]byte, 0, t.n)
+		for _, c := range t.chunks {
+			all = append(all, c...)
+		}
+		t.chunks = [][]byte{all}
+	}
+	if len(t.chunks) == 0 {
+		return nil
+	}
+	return t.chunks[0]
+}
+
+// String returns the text.
+func (t *TextLog) String() string { return string(t.Bytes()) }
 
 func (l *ReplayLogs) logs() Logs {
 	lg := Logs{Stream: &l.Stream}
@@ -269,8 +367,12 @@ func Conform(ctx context.Context, dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if d := FirstJSONDifference(ReplayJSON(res, rec.Names), want); d != "" {
-		return "replay.json: " + d, nil
+	// The same bytes are the same values; parsing both is for telling
+	// where they differ.
+	if got := ReplayJSON(res, rec.Names); !bytes.Equal(got, want) {
+		if d := FirstJSONDifference(got, want); d != "" {
+			return "replay.json: " + d, nil
+		}
 	}
 	for b := range rec.Answers {
 		want, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("bot%d.output", b)))

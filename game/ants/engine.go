@@ -156,6 +156,7 @@ func (e *Engine) Run(ctx context.Context) (res *Result, err error) {
 	}()
 	writeLog(e.Logs.Stream, g.PlayerStart(true))
 
+	var buf []byte // the texts of a turn, built in place
 	turn := 0
 	for turn = 0; turn <= opt.Turns; turn++ {
 		if err := ctx.Err(); err != nil {
@@ -173,12 +174,31 @@ func (e *Engine) Run(ctx context.Context) (res *Result, err error) {
 			if turn == 0 {
 				e.send(b, g.PlayerStart(false)+"ready\n")
 			} else {
-				e.send(b, "turn "+strconv.Itoa(turn)+"\n"+g.PlayerState(b)+"go\n")
+				// One buffer for the whole text, one string for the bot.
+				buf = append(buf[:0], "turn "...)
+				buf = strconv.AppendInt(buf, int64(turn), 10)
+				buf = append(buf, '\n')
+				buf = g.appendPlayerState(buf, b)
+				buf = append(buf, "go\n"...)
+				e.send(b, string(buf))
 				turns[b] = turn
 			}
 		}
 		if turn > 0 {
-			writeLog(e.Logs.Stream, "turn "+strconv.Itoa(turn)+"\nscore "+joinInts(g.Score)+"\n"+g.FullState())
+			if e.Logs.Stream != nil {
+				buf = append(buf[:0], "turn "...)
+				buf = strconv.AppendInt(buf, int64(turn), 10)
+				buf = append(buf, "\nscore "...)
+				for i, sc := range g.Score {
+					if i > 0 {
+						buf = append(buf, ' ')
+					}
+					buf = strconv.AppendInt(buf, int64(sc), 10)
+				}
+				buf = append(buf, '\n')
+				buf = g.appendFullState(buf)
+				e.Logs.Stream.Write(buf)
+			}
 			g.StartTurn()
 		}
 		limit := time.Duration(opt.TurnTime) * time.Millisecond

@@ -10,11 +10,11 @@ import (
 // that keeps its keys in first-insertion order (food is placed in that
 // order, which decides the order of the replay's food list).
 type pendingFood struct {
-	count []int
+	count []int32
 	keys  []int
 }
 
-func (p *pendingFood) init(size int) { p.count = make([]int, size) }
+func (p *pendingFood) init(size int) { p.count = make([]int32, size) }
 
 func (p *pendingFood) add(loc int) {
 	if p.count[loc] == 0 {
@@ -99,7 +99,7 @@ func (s *State) accessMapLists() [][]int {
 	for len(queue) > 0 {
 		c := queue[0]
 		queue = queue[1:]
-		for _, d := range []byte{'n', 'e', 's', 'w'} {
+		for _, d := range directions {
 			nl := s.destination(c, aimRow[d], aimCol[d])
 			switch {
 			case dist[nl] == -2:
@@ -187,19 +187,19 @@ func offsetAim(dr, dc, aim int) (int, int) {
 func (s *State) mapSimilar(loc1, loc2, aim, player int) map[int]int {
 	enemy := map[int]int{}
 	r1, c1 := s.row(loc1), s.col(loc1)
-	r2, c2 := s.row(loc2), s.col(loc2)
-	wrap := func(v, n int) int {
-		if v >= n || v < 0 {
-			v = mod(v, n)
-		}
-		return v
-	}
+	// The square seen from loc2 moves by a unit step per row and per
+	// column of the scan: follow it with steps instead of wrapping
+	// offsetAim(r, c, aim) for every square.
+	rowStepR, rowStepC := offsetAim(1, 0, aim)
+	colStepR, colStepC := offsetAim(0, 1, aim)
+	startR, startC := s.row(loc2), s.col(loc2) // seen from loc2 at (r, 0)
 	for r := 0; r < s.Rows; r++ {
 		row0 := wrap(r1+r, s.Rows) * s.Cols
+		c0 := c1
+		pr, pc := startR, startC
 		for c := 0; c < s.Cols; c++ {
-			ar, ac := offsetAim(r, c, aim)
-			i0 := s.grid[row0+wrap(c1+c, s.Cols)]
-			i1 := s.grid[wrap(r2+ar, s.Rows)*s.Cols+wrap(c2+ac, s.Cols)]
+			i0 := int(s.grid[row0+c0])
+			i1 := int(s.grid[pr*s.Cols+pc])
 			switch {
 			case i0 == 0 && i1 != player:
 				return nil
@@ -211,9 +211,25 @@ func (s *State) mapSimilar(loc1, loc2, aim, player int) map[int]int {
 			if i0 >= 0 {
 				enemy[i0] = i1
 			}
+			if c0++; c0 == s.Cols {
+				c0 = 0
+			}
+			pr, pc = unitStep(pr, colStepR, s.Rows), unitStep(pc, colStepC, s.Cols)
 		}
+		startR, startC = unitStep(startR, rowStepR, s.Rows), unitStep(startC, rowStepC, s.Cols)
 	}
 	return enemy
+}
+
+// unitStep is v+d modulo n for v in [0, n) and d in -1..1.
+func unitStep(v, d, n int) int {
+	v += d
+	if v < 0 {
+		v += n
+	} else if v >= n {
+		v -= n
+	}
+	return v
 }
 
 func (s *State) mapSymmetry() ([][]orientation, error) {
@@ -258,7 +274,10 @@ func (s *State) mapSymmetry() ([][]orientation, error) {
 	}
 	var valid [][]orientation
 	for _, o := range orients {
-		type fix struct{ loc, v int }
+		type fix struct {
+			loc int
+			v   int8
+		}
 		var fixes []fix
 		for _, x := range o {
 			dr, dc := offsetAim(1, 2, x.aim)
@@ -267,7 +286,8 @@ func (s *State) mapSymmetry() ([][]orientation, error) {
 			s.grid[l] = food
 		}
 		ok := true
-		for _, x := range o {
+		// o[0] is player 0's hill as is: the map is always similar to itself.
+		for _, x := range o[1:] {
 			if s.mapSimilar(o[0].loc, x.loc, x.aim, x.enemy[0]) == nil {
 				ok = false
 				break
@@ -290,13 +310,13 @@ func (s *State) mapSymmetry() ([][]orientation, error) {
 // viewradius2 of some hill.
 func (s *State) initialVisionSquares() []bool {
 	seen := make([]bool, s.Rows*s.Cols)
+	var queue []int
 	for _, h := range s.Hills {
-		queue := []int{h.Loc}
-		for len(queue) > 0 {
-			c := queue[0]
-			queue = queue[1:]
+		queue = append(queue[:0], h.Loc)
+		for i := 0; i < len(queue); i++ {
+			c := queue[i]
 			seen[c] = true
-			for _, d := range []byte{'n', 'e', 's', 'w'} {
+			for _, d := range directions {
 				nl := s.destination(c, aimRow[d], aimCol[d])
 				if !seen[nl] && s.grid[nl] != water && s.distance(h.Loc, nl) <= s.opt.ViewRadius2 {
 					seen[nl] = true // the engine queues duplicates; the set it builds is the same
@@ -308,9 +328,19 @@ func (s *State) initialVisionSquares() []bool {
 	return seen
 }
 
+// foodSets are the sets of squares of get_symmetric_food_sets, all in one
+// array without pointers (the collector need not look into it): set i is
+// locs[start[i]:start[i+1]].
+type foodSets struct {
+	locs  []int32
+	start []int32
+}
+
+func (f *foodSets) set(i int32) []int32 { return f.locs[f.start[i]:f.start[i+1]] }
+
 // symmetricFoodSets is get_symmetric_food_sets: the map cut into sets of
 // squares at the same offset from every player's hill.
-func (s *State) symmetricFoodSets(starting bool) ([][]int, error) {
+func (s *State) symmetricFoodSets(starting bool) (*foodSets, error) {
 	if !s.symmetryDone {
 		valid, err := s.mapSymmetry()
 		if err != nil {
@@ -326,98 +356,150 @@ func (s *State) symmetricFoodSets(starting bool) ([][]int, error) {
 		vision = s.initialVisionSquares()
 	}
 	ant0 := s.symmetry[0].loc
-	var sets [][]int
+	r0, c0 := s.row(ant0), s.col(ant0)
+	hillRow := make([]int, len(s.symmetry))
+	hillCol := make([]int, len(s.symmetry))
+	for i, x := range s.symmetry {
+		hillRow[i], hillCol[i] = s.row(x.loc), s.col(x.loc)
+	}
 	items := make([][2]int, len(s.symmetry))
 	var uniq [][2]int
-	var locs []int
 	var orderer pyrandom.SetOrderer
-	sets = make([][]int, 0, size/max(len(s.symmetry), 1)+1)
-	// every square is in at most one set: one backing array holds them all
-	slab := make([]int, 0, size)
-	for loc := 0; loc < size; loc++ {
-		if visited[loc] || s.hillAt[loc] != nil || (starting && !vision[loc]) {
-			continue
-		}
-		or, oc := s.row(loc)-s.row(ant0), s.col(loc)-s.col(ant0)
-		for i, x := range s.symmetry {
-			dr, dc := offsetAim(or, oc, x.aim)
-			d := s.destination(x.loc, dr, dc)
-			items[i] = [2]int{s.row(d), s.col(d)}
-		}
-		uniq = orderer.Order(uniq[:0], items)
-		locs = locs[:0]
-		for _, u := range uniq {
-			locs = append(locs, u[0]*s.Cols+u[1])
-		}
-		tooClose := false
-		for _, l2 := range locs[1:] {
-			if s.distance(locs[0], l2) == 1 {
-				tooClose = true
-				break
+	// Every square is in at most one set: of the map, or at the start of
+	// the squares in sight.
+	room := size
+	if starting {
+		room = 0
+		for _, v := range vision {
+			if v {
+				room++
 			}
 		}
-		if tooClose {
-			continue
-		}
-		if !starting || len(locs) == s.N {
-			for _, l := range locs {
-				visited[l] = true
+	}
+	sets := &foodSets{locs: make([]int32, 0, room), start: make([]int32, 1, room/max(len(s.symmetry), 1)+2)}
+	// The same squares in the same order as a loop over loc, without a
+	// division per square (the hot loop of the game's start).
+	for r, loc := 0, 0; r < s.Rows; r++ {
+		for c := 0; c < s.Cols; c, loc = c+1, loc+1 {
+			if visited[loc] || s.hillOn(loc) != nil || (starting && !vision[loc]) {
+				continue
 			}
-			start := len(slab)
-			slab = append(slab, locs...)
-			sets = append(sets, slab[start:len(slab):len(slab)])
+			or, oc := r-r0, c-c0
+			for i, x := range s.symmetry {
+				dr, dc := offsetAim(or, oc, x.aim)
+				items[i] = [2]int{wrap(hillRow[i]+dr, s.Rows), wrap(hillCol[i]+dc, s.Cols)}
+			}
+			uniq = orderer.Order(uniq[:0], items)
+			tooClose := false
+			for _, u := range uniq[1:] {
+				if s.adjacent(uniq[0], u) {
+					tooClose = true
+					break
+				}
+			}
+			if tooClose {
+				continue
+			}
+			if !starting || len(uniq) == s.N {
+				for _, u := range uniq {
+					l := u[0]*s.Cols + u[1]
+					visited[l] = true
+					sets.locs = append(sets.locs, int32(l))
+				}
+				sets.start = append(sets.start, int32(len(sets.locs)))
+			}
 		}
 	}
 	return sets, nil
 }
 
-// setDeque is the engine's collections.deque of food sets, as a ring: the
-// nil entry is its sentinel. Index 0 is the left end.
+// wrap is v modulo n, for v within one map size of the range.
+func wrap(v, n int) int {
+	switch {
+	case v < 0:
+		v += n
+	case v >= n:
+		v -= n
+	}
+	if v < 0 || v >= n {
+		v = mod(v, n)
+	}
+	return v
+}
+
+// adjacent reports whether squares a and b (row, col) are at distance 1.
+func (s *State) adjacent(a, b [2]int) bool {
+	dr := a[0] - b[0]
+	if dr < 0 {
+		dr = -dr
+	}
+	dr = min(dr, s.Rows-dr)
+	dc := a[1] - b[1]
+	if dc < 0 {
+		dc = -dc
+	}
+	dc = min(dc, s.Cols-dc)
+	return dr*dr+dc*dc == 1
+}
+
+// setDeque is the engine's collections.deque of food sets (set ids), as a
+// ring: -1 is its sentinel (the None at its end). Index 0 is the left end.
 type setDeque struct {
-	buf  [][]int
+	sets *foodSets
+	buf  []int32
 	head int
 	n    int
 }
 
-func newSetDeque(sets [][]int) *setDeque {
-	d := &setDeque{buf: make([][]int, len(sets)+2)}
-	for _, s := range sets {
-		d.pushRight(s)
+const noSet = -1
+
+func newSetDeque(sets *foodSets) *setDeque {
+	n := len(sets.start) - 1
+	d := &setDeque{sets: sets, buf: make([]int32, n+2)}
+	for i := 0; i < n; i++ {
+		d.pushRight(int32(i))
 	}
+	d.pushRight(noSet)
 	return d
 }
 
-func (d *setDeque) at(i int) *[]int { return &d.buf[(d.head+i)%len(d.buf)] }
+func (d *setDeque) at(i int) *int32 {
+	i += d.head
+	if i >= len(d.buf) {
+		i -= len(d.buf)
+	}
+	return &d.buf[i]
+}
 
 func (d *setDeque) grow() {
 	if d.n < len(d.buf) {
 		return
 	}
-	nb := make([][]int, 2*len(d.buf)+1)
+	nb := make([]int32, 2*len(d.buf)+1)
 	for i := 0; i < d.n; i++ {
 		nb[i] = *d.at(i)
 	}
 	d.buf, d.head = nb, 0
 }
 
-func (d *setDeque) pushRight(s []int) {
+func (d *setDeque) pushRight(s int32) {
 	d.grow()
 	*d.at(d.n) = s
 	d.n++
 }
 
-func (d *setDeque) pushLeft(s []int) {
+func (d *setDeque) pushLeft(s int32) {
 	d.grow()
 	d.head = (d.head - 1 + len(d.buf)) % len(d.buf)
 	d.buf[d.head] = s
 	d.n++
 }
 
-func (d *setDeque) popRight() []int {
+func (d *setDeque) popRight() int32 {
 	d.n--
 	p := d.at(d.n)
 	s := *p
-	*p = nil
+	*p = noSet
 	return s
 }
 
@@ -426,27 +508,28 @@ func (d *setDeque) popRight() []int {
 // sentinel reshuffles the deque (random.shuffle on the deque).
 func (s *State) cycleSets(d *setDeque, amount int) int {
 	for {
-		set := d.popRight()
-		if set == nil {
+		id := d.popRight()
+		if id == noSet {
 			s.rng.Shuffle(d.n, func(i, j int) { a, b := d.at(i), d.at(j); *a, *b = *b, *a })
-			d.pushLeft(nil)
-			set = d.popRight()
-			if set == nil {
+			d.pushLeft(noSet)
+			id = d.popRight()
+			if id == noSet {
 				// No sets at all: the engine would fail here; place nothing.
-				d.pushRight(nil)
+				d.pushRight(noSet)
 				s.placeFood()
 				return amount
 			}
 		}
+		set := d.sets.set(id)
 		if len(set) > amount {
-			d.pushRight(set)
+			d.pushRight(id)
 			s.placeFood()
 			return amount
 		}
 		amount -= len(set)
-		d.pushLeft(set)
+		d.pushLeft(id)
 		for _, l := range set {
-			s.pending.add(l)
+			s.pending.add(int(l))
 		}
 	}
 }
@@ -457,7 +540,7 @@ func (s *State) doFoodVisible(amount int) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		s.visibleSets = newSetDeque(append(sets, nil))
+		s.visibleSets = newSetDeque(sets)
 		s.visibleBuilt = true
 	}
 	return s.cycleSets(s.visibleSets, amount), nil
@@ -469,7 +552,7 @@ func (s *State) doFoodSymmetric(amount int) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		s.foodSets = newSetDeque(append(sets, nil))
+		s.foodSets = newSetDeque(sets)
 		s.foodSetsBuilt = true
 	}
 	return s.cycleSets(s.foodSets, amount), nil

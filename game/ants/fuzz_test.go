@@ -79,7 +79,7 @@ func FuzzOrders(f *testing.F) {
 			t.Fatal(err)
 		}
 		for _, a := range st.currentAnts() {
-			if st.grid[a.Loc] != a.Owner {
+			if int(st.grid[a.Loc]) != a.Owner {
 				t.Fatalf("map and ants disagree at %d", a.Loc)
 			}
 		}

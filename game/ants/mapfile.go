@@ -38,6 +38,7 @@ type MapAnt struct{ Loc, Owner int }
 func ParseMap(text string) (*Map, error) {
 	width, height, players := -1, -1, -1
 	var water, food []int
+	water = make([]int, 0, strings.Count(text, "%")) // room for all of it at once
 	antsBy := map[int][]int{}
 	hillsBy := map[int][]int{}
 	var antOwners, hillOwners []int

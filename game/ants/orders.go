@@ -20,12 +20,18 @@ type parsedOrder struct {
 // parseOrders is parse_orders: "o ROW COL DIR", case-insensitive, blank
 // lines and '#' comments skipped.
 func parseOrders(lines []string) (orders []parsedOrder, invalid []string) {
+	return parseOrdersInto(nil, lines)
+}
+
+// parseOrdersInto is parseOrders appending the orders to dst.
+func parseOrdersInto(orders []parsedOrder, lines []string) (_ []parsedOrder, invalid []string) {
+	var fields [8]string
 	for _, raw := range lines {
 		line := strings.ToLower(pyStrip(raw))
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		data := pyFields(line)
+		data := pyFieldsInto(fields[:0], line)
 		if data[0] != "o" {
 			invalid = append(invalid, line+" # unknown action")
 			continue
@@ -65,14 +71,18 @@ func index(v, n int, big bool) (int, bool) {
 // DoMoves judges player p's lines for this turn against the map before
 // any move and stores the valid orders (do_moves).
 func (s *State) DoMoves(p int, lines []string) MoveReport {
-	parsed, invalid := parseOrders(lines)
+	parsed, invalid := parseOrdersInto(s.parsedBuf[:0], lines)
+	s.parsedBuf = parsed
 	var rep MoveReport
-	var valid []order
+	if len(parsed) > 0 {
+		rep.Valid = make([]string, 0, len(parsed))
+	}
+	valid := s.orders[p][:0] // the buffer of p's orders of last turn
 	// seen holds only squares of valid orders, all inside the map, so a
 	// raw (row, col) can match only when it is inside the map too.
 	s.seenStamp++
 	if s.seen == nil {
-		s.seen = make([]int, s.Rows*s.Cols)
+		s.seen = make([]int32, s.Rows*s.Cols)
 	}
 	for _, o := range parsed {
 		if !o.big && o.row >= 0 && o.row < s.Rows && o.col >= 0 && o.col < s.Cols && s.seen[o.row*s.Cols+o.col] == s.seenStamp {
@@ -86,7 +96,7 @@ func (s *State) DoMoves(p int, lines []string) MoveReport {
 			continue
 		}
 		loc := r*s.Cols + c
-		if s.grid[loc] != p {
+		if int(s.grid[loc]) != p {
 			invalid = append(invalid, o.line+" # not player ant")
 			continue
 		}

@@ -13,9 +13,67 @@ func isPySpace(r rune) bool {
 	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
 }
 
-func pyStrip(s string) string { return strings.TrimFunc(s, isPySpace) }
+func pyStrip(s string) string {
+	// Orders come already trimmed: two byte tests instead of two runes.
+	if s == "" || (isPlainASCII(s[0]) && isPlainASCII(s[len(s)-1])) {
+		return s
+	}
+	return strings.TrimFunc(s, isPySpace)
+}
+
+// isPlainASCII: an ASCII byte that is not Python whitespace.
+func isPlainASCII(c byte) bool { return c > ' ' && c < 0x7f }
+
+// isASCIISpace is isPySpace for a byte below 0x80.
+func isASCIISpace(c byte) bool {
+	return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f)
+}
 
 func pyFields(s string) []string { return strings.FieldsFunc(s, isPySpace) }
+
+// pyFieldsInto is pyFields appending to dst (orders are split every turn:
+// a buffer on the caller's stack saves an allocation per line).
+func pyFieldsInto(dst []string, s string) []string {
+	// ASCII text (every order a bot sends) is split byte by byte; text
+	// with other characters goes rune by rune from the start again.
+	n, start := len(dst), -1
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return pyFieldsRunes(dst[:n], s)
+		}
+		if isASCIISpace(c) {
+			if start >= 0 {
+				dst = append(dst, s[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		dst = append(dst, s[start:])
+	}
+	return dst
+}
+
+func pyFieldsRunes(dst []string, s string) []string {
+	start := -1
+	for i, r := range s {
+		if isPySpace(r) {
+			if start >= 0 {
+				dst = append(dst, s[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		dst = append(dst, s[start:])
+	}
+	return dst
+}
 
 // pyInt parses s as Python's int(s) does for base-10 ASCII text: optional
 // surrounding whitespace, an optional sign, digits with single underscores
@@ -31,6 +89,23 @@ func pyInt(s string) (v int, ok, big bool) {
 	}
 	if s == "" {
 		return 0, false, false
+	}
+	if len(s) <= 9 {
+		// the common case, plain ASCII digits, without the rune walk
+		n, plain := 0, true
+		for i := 0; i < len(s); i++ {
+			if s[i] < '0' || s[i] > '9' {
+				plain = false
+				break
+			}
+			n = n*10 + int(s[i]-'0')
+		}
+		if plain {
+			if neg {
+				n = -n
+			}
+			return n, true, false
+		}
 	}
 	var n int64
 	prevDigit := false

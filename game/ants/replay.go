@@ -13,11 +13,21 @@ import (
 // Python's default separators (", " and ": "), "playernames" appended
 // last, no trailing newline.
 
-type jw struct{ b bytes.Buffer }
+type jw struct {
+	b   bytes.Buffer
+	num [24]byte // scratch for numbers
+}
 
 func (w *jw) raw(s string) { w.b.WriteString(s) }
 
 func (w *jw) str(s string) {
+	if plainJSON(s) {
+		// the common case (orders, map rows, names): nothing to escape
+		w.b.WriteByte('"')
+		w.b.WriteString(s)
+		w.b.WriteByte('"')
+		return
+	}
 	// Python's json.dumps escapes non-ASCII as \uXXXX (ensure_ascii).
 	w.b.WriteByte('"')
 	for _, r := range s {
@@ -55,15 +65,31 @@ func (w *jw) str(s string) {
 	w.b.WriteByte('"')
 }
 
+// plainJSON reports whether s is printable ASCII without '"' or '\\',
+// which json.dumps writes as is.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
 func (w *jw) ints(v []int) {
-	w.raw("[")
+	w.b.WriteByte('[')
 	for i, x := range v {
 		if i > 0 {
 			w.raw(", ")
 		}
-		w.raw(strconv.Itoa(x))
+		w.int(int64(x))
 	}
-	w.raw("]")
+	w.b.WriteByte(']')
+}
+
+// int writes a number without a string in between.
+func (w *jw) int(v int64) {
+	w.b.Write(strconv.AppendInt(w.num[:0], v, 10))
 }
 
 func (w *jw) strs(v []string) {
@@ -95,8 +121,19 @@ func (w *jw) key(k string) { w.str(k); w.raw(": ") }
 func ReplayJSON(res *Result, playerNames []string) []byte {
 	g := res.State
 	w := &jw{}
+	// Room for about the whole file at once (the map, the food, the ants
+	// with their orders, the score and hive histories) rather than
+	// growing it step by step.
+	size := 1024 + g.Rows*(g.Cols+4) + 28*len(g.AllFood)
+	for _, a := range g.AllAnts {
+		size += 36 + len(a.Orders)
+	}
+	for p := range g.ScoreHist {
+		size += 6 * (len(g.ScoreHist[p]) + len(g.HiveHistory[p]))
+	}
+	w.b.Grow(size)
 	field := func(k string, f func()) func() { return func() { w.key(k); f() } }
-	num := func(k string, v int64) func() { return field(k, func() { w.raw(strconv.FormatInt(v, 10)) }) }
+	num := func(k string, v int64) func() { return field(k, func() { w.int(v) }) }
 	end := g.Turn + 1
 	replayData := func() {
 		w.obj(
@@ -132,11 +169,12 @@ func ReplayJSON(res *Result, playerNames []string) []byte {
 					if f.EndTurn != 0 {
 						e = f.EndTurn
 					}
-					v := []int{g.row(f.Loc), g.col(f.Loc), f.StartTurn, e}
+					v := [5]int{g.row(f.Loc), g.col(f.Loc), f.StartTurn, e, f.Owner}
 					if f.Owner >= 0 {
-						v = append(v, f.Owner)
+						w.ints(v[:5])
+					} else {
+						w.ints(v[:4])
 					}
-					w.ints(v)
 				}
 				w.raw("]")
 			}),

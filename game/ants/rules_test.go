@@ -156,7 +156,7 @@ func TestRazeAndOneTimePenalty(t *testing.T) {
 		"........1b")
 	st2.opt.AttackRadius2 = 0 // no battle: this test is about razing
 	turn(t, st2, []string{"o 3 8 s"}, []string{"o 4 9 n"})
-	h := st2.hillAt[4*10+8]
+	h := st2.hillOn(4*10 + 8)
 	if h.KilledBy != 0 || h.EndTurn != 1 {
 		t.Fatalf("hill %+v, want razed by 0 at turn 1", h)
 	}
@@ -190,7 +190,7 @@ func TestSpawnAndGather(t *testing.T) {
 		t.Fatalf("no spawn: ants %d -> %d, hive %v", before, len(st.AllAnts), st.hive)
 	}
 	spawned := st.AllAnts[len(st.AllAnts)-1]
-	if st.hillAt[spawned.Loc] == nil || spawned.SpawnTurn != 2 {
+	if st.hillOn(spawned.Loc) == nil || spawned.SpawnTurn != 2 {
 		t.Fatalf("spawned %+v, want on a hill at turn 2", spawned)
 	}
 }

@@ -1,6 +1,7 @@
 package ants
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -56,14 +57,17 @@ type Ant struct {
 	moveIdx     int
 	inCurrent   bool
 	currentSlot int
+	id          int32 // index in State.antList plus one
 }
 
 // Food is one piece of food ever placed.
 type Food struct {
 	Loc, StartTurn int
-	EndTurn        int // 0 while it lies on the map
-	Owner          int // -1 unless gathered
-	slot           int // index in State.currentFood
+	EndTurn        int   // 0 while it lies on the map
+	Owner          int   // -1 unless gathered
+	slot           int   // index in State.currentFood
+	gatherStamp    int   // doGather: an ant is near, this turn
+	id             int32 // index in State.AllFood plus one
 }
 
 // Hill is one hill.
@@ -73,6 +77,7 @@ type Hill struct {
 	KilledBy    int // -1 while standing
 	RazePoints  bool
 	LastTouched int
+	id          int32 // index in State.Hills plus one
 }
 
 // State is the referee of one game: the rules of ants.py, phase for
@@ -89,22 +94,23 @@ type State struct {
 	foodExtraNum                             int64 // food_extra * food_turn
 
 	Turn int
-	grid []int // owner of the live ant, or land/food/water
+	grid []int8 // owner of the live ant, or land/food/water (a byte a square: the map is scanned often)
 
-	antAt      []*Ant // live ant per square
-	current    []*Ant // live ants in the engine's dict order (holes compacted lazily)
+	antAt      []int32 // live ant per square: its id, 0 for none (antOn)
+	antList    []*Ant  // every ant ever, by id-1
+	current    []*Ant  // live ants in the engine's dict order (holes compacted lazily)
 	holes      int
 	killedAnts []*Ant
 	AllAnts    []*Ant
 
 	AllFood     []*Food
-	foodAt      []*Food
+	foodAt      []int32 // food per square: its id, 0 for none (foodOn)
 	currentFood []*Food // engine dict order, holes (nil) compacted lazily by liveFood
 	foodHoles   int
 	pending     pendingFood
 
 	Hills  []*Hill
-	hillAt []*Hill
+	hillAt []int32 // hill per square: its id, 0 for none (hillOn)
 
 	hive        []int
 	HiveHistory [][]int
@@ -112,29 +118,32 @@ type State struct {
 	Bonus       []int
 	ScoreHist   [][]int
 
-	Cutoff       string
-	cutoffBot    int // owner, food or land
-	cutoffTurns  int
-	hillKill     bool
-	winningBot   []int
-	WinningTurn  int
-	rankingBots  []int
-	rankingSet   bool
-	RankingTurn  int
-	killed       []bool
-	orders       [][]order
-	landArea     int
-	initialMap   []int
-	originalMap  []int // scenario: the map as given
-	offsetsCache map[int][][2]int
+	Cutoff         string
+	cutoffBot      int // owner, food or land
+	cutoffTurns    int
+	hillKill       bool
+	winningBot     []int
+	WinningTurn    int
+	rankingBots    []int
+	rankingSet     bool
+	RankingTurn    int
+	killed         []bool
+	orders         [][]order
+	landArea       int
+	initialMap     []int8
+	originalMap    []int8           // scenario: the map as given
+	neighbourhoods []*neighbourhood // by radius, built on first use
 
 	vision        [][]int32
 	visionOffsets []int // deduplicated (dr, dc) pairs within viewradius2, as dr*... see vision.go
 	revealed      [][]bool
-	revealCand    [][]int        // per player: squares that came into sight since the last reveal
-	visionGain    map[byte][]int // per direction: offsets (from the new square) entering sight
-	visionLoss    map[byte][]int // and leaving it
+	revealCand    [][]int      // per player: squares that came into sight since the last reveal
+	visionAll     visionSet    // visionOffsets
+	visionReach   int          // no offset of vision reaches further in rows or columns
+	visionGain    [4]visionSet // per direction (dirIndex): offsets (from the new square) entering sight
+	visionLoss    [4]visionSet // and leaving it
 	revealedWater [][]int
+	revealAnts    []int   // updateRevealed's buffer
 	switchIDs     [][]int // per player: engine id -> perspective id, -1 unknown
 
 	// symmetric food
@@ -147,19 +156,41 @@ type State struct {
 	accessMap      [][]int
 	accessMapBuilt bool
 
-	changes      []change // stateChanges, cached until the board changes
-	changesValid bool
-	changeKeys   []int
-	foodSorted   []int  // squares with food, ascending: "f" lines need no sort per turn
-	num          []byte // decimal text of 0..max(Rows, Cols)-1, back to back
-	numAt        []int32
-	textBuf      []byte // reused by PlayerState and FullState
+	changes       []change // stateChanges, cached until the board changes
+	changesValid  bool
+	foodPos       int // where the food lines go among changes (before the dead)
+	changeKeys    []int
+	foodSorted    []int   // squares with food, ascending: "f" lines need no sort per turn
+	foodText      []byte  // their "f ROW COL" lines, kept along with foodSorted
+	foodEnds      []int32 // where each line of foodText ends
+	foodTextStale bool    // foodText is to be written afresh (the start's food comes in bulk)
+	num           []byte  // decimal text of 0..max(Rows, Cols)-1, back to back
+	numAt         []int32
+	textBuf       []byte // reused by PlayerState and FullState
 
-	seen      []int // DoMoves: squares ordered, marked with seenStamp
-	seenStamp int
-	moveMark  []int // doOrders: arrivals per square, marked with moveStamp
-	moveCount []int
-	moveStamp int
+	seen                     []int32 // DoMoves: squares ordered, marked with seenStamp
+	seenStamp                int32
+	moveMark                 []int32 // doOrders: arrivals per square, marked with moveStamp
+	moveCount                []int32
+	moveStamp                int32
+	gatherStamp              int
+	gatherBuf                []*Food
+	parsedBuf                []parsedOrder // DoMoves' buffer
+	attackWeak, attackStart  []int         // doAttackFocus' buffers
+	attackEnemies            []*Ant
+	spawnBuf                 []keyedHill
+	sortedScores             []int // calcSignificantTurns' buffers
+	spareRanking             []int
+	spareWinning             []int
+	cutoffKeys, cutoffCounts []int     // countCutoff's buffers
+	moves                    []antMove // doOrders' buffers, kept between turns
+	moveOrder                []int
+}
+
+// antMove is one ant's move of the turn ('-' holds).
+type antMove struct {
+	a   *Ant
+	dir byte
 }
 
 type order struct {
@@ -199,7 +230,7 @@ func NewState(m *Map, opt Options) (*State, error) {
 	}
 	size := m.Rows * m.Cols
 	s.initNumbers()
-	s.grid = make([]int, size)
+	s.grid = make([]int8, size)
 	for i := range s.grid {
 		s.grid[i] = land
 	}
@@ -207,10 +238,13 @@ func NewState(m *Map, opt Options) (*State, error) {
 		s.grid[w] = water
 	}
 	s.landArea = size - len(m.Water)
-	s.antAt = make([]*Ant, size)
-	s.foodAt = make([]*Food, size)
-	s.hillAt = make([]*Hill, size)
+	// Ids rather than pointers per square: the collector need not scan
+	// these arrays, and writing them needs no write barrier.
+	s.antAt = make([]int32, size)
+	s.foodAt = make([]int32, size)
+	s.hillAt = make([]int32, size)
 	s.pending.init(size)
+	s.foodTextStale = true // until the first state is written
 	s.hive = make([]int, s.N)
 	s.HiveHistory = make([][]int, s.N)
 	for i := range s.HiveHistory {
@@ -220,15 +254,16 @@ func NewState(m *Map, opt Options) (*State, error) {
 	for _, h := range m.Hills {
 		hill := &Hill{Loc: h.Loc, Owner: h.Owner, KilledBy: -1}
 		s.Hills = append(s.Hills, hill)
-		s.hillAt[h.Loc] = hill
+		hill.id = int32(len(s.Hills))
+		s.hillAt[h.Loc] = hill.id
 		if !opt.Scenario || len(m.Ants) == 0 {
 			s.addAnt(hill)
 		}
 	}
 	if opt.Scenario {
 		for _, a := range m.Ants {
-			if s.antAt[a.Loc] != nil {
-				s.dropAnt(s.antAt[a.Loc])
+			if s.antOn(a.Loc) != nil {
+				s.dropAnt(s.antOn(a.Loc))
 			}
 			s.addInitialAnt(a.Loc, a.Owner)
 		}
@@ -238,7 +273,7 @@ func NewState(m *Map, opt Options) (*State, error) {
 			}
 			s.addFood(f)
 		}
-		s.originalMap = append([]int(nil), s.grid...)
+		s.originalMap = append([]int8(nil), s.grid...)
 	}
 	hills0 := 0
 	for _, h := range s.Hills {
@@ -253,8 +288,7 @@ func NewState(m *Map, opt Options) (*State, error) {
 		s.Score[i] = hills0
 		s.ScoreHist[i] = []int{hills0}
 	}
-	s.initialMap = append([]int(nil), s.grid...)
-	s.offsetsCache = map[int][][2]int{}
+	s.initialMap = append([]int8(nil), s.grid...)
 	s.killed = make([]bool, s.N)
 	s.switchIDs = make([][]int, s.N)
 	for i := range s.switchIDs {
@@ -293,7 +327,7 @@ func (s *State) appendNum(b []byte, v int) []byte {
 // dropAnt removes an ant without recording a death (a scenario ant
 // replacing the hill ant at the same square: the engine's dict overwrites).
 func (s *State) dropAnt(a *Ant) {
-	s.antAt[a.Loc] = nil
+	s.antAt[a.Loc] = 0
 	s.removeCurrent(a)
 	for i, b := range s.AllAnts {
 		if b == a {
@@ -341,23 +375,50 @@ func (s *State) distance(a, b int) int {
 	return dr*dr + dc*dc
 }
 
-// neighbourhoodOffsets are the offsets with 0 < d2 <= max, in the engine's
-// order and with its duplicates on maps smaller than the radius.
-func (s *State) neighbourhoodOffsets(max2 int) [][2]int {
-	if o, ok := s.offsetsCache[max2]; ok {
-		return o
+// neighbourhood is the offsets with 0 < d2 <= max2, in the engine's order
+// and with its duplicates on maps smaller than the radius: as (dr mod
+// Rows, dc mod Cols) pairs, and as signed square-index steps (dr*Cols+dc)
+// for squares at least reach away from the map's edges, where no offset
+// wraps.
+type neighbourhood struct {
+	max2  int
+	offs  [][2]int
+	steps []int
+	reach int
+}
+
+// neighbourhoodOf returns the neighbourhood for max2, built once per State.
+func (s *State) neighbourhoodOf(max2 int) *neighbourhood {
+	for _, n := range s.neighbourhoods {
+		if n.max2 == max2 {
+			return n
+		}
 	}
 	mx := isqrt(max2)
-	var offs [][2]int
+	n := &neighbourhood{max2: max2, reach: mx}
 	for dr := -mx; dr <= mx; dr++ {
 		for dc := -mx; dc <= mx; dc++ {
 			if d := dr*dr + dc*dc; d > 0 && d <= max2 {
-				offs = append(offs, [2]int{mod(dr, s.Rows), mod(dc, s.Cols)})
+				n.offs = append(n.offs, [2]int{mod(dr, s.Rows), mod(dc, s.Cols)})
+				n.steps = append(n.steps, dr*s.Cols+dc)
 			}
 		}
 	}
-	s.offsetsCache[max2] = offs
-	return offs
+	s.neighbourhoods = append(s.neighbourhoods, n)
+	return n
+}
+
+// neighbourhoodOffsets are the offsets with 0 < d2 <= max, in the engine's
+// order and with its duplicates on maps smaller than the radius.
+func (s *State) neighbourhoodOffsets(max2 int) [][2]int {
+	return s.neighbourhoodOf(max2).offs
+}
+
+// inner reports whether every square within reach of loc is on the map
+// without wrapping.
+func (s *State) inner(loc, reach int) bool {
+	r, c := s.row(loc), s.col(loc)
+	return r >= reach && r+reach < s.Rows && c >= reach && c+reach < s.Cols
 }
 
 func isqrt(v int) int {
@@ -371,8 +432,18 @@ func isqrt(v int) int {
 // nearbyAnts lists the live ants at 0 < d2 <= max2 from loc whose owner is
 // not exclude (-100 excludes nobody), as nearby_ants does.
 func (s *State) nearbyAnts(loc, max2, exclude int, out []*Ant) []*Ant {
+	n := s.neighbourhoodOf(max2)
+	if s.inner(loc, n.reach) {
+		// The common case: plain index steps, no wrapping.
+		for _, st := range n.steps {
+			if v := int(s.grid[loc+st]); v >= 0 && v != exclude {
+				out = append(out, s.antOn(loc+st))
+			}
+		}
+		return out
+	}
 	r, c := s.row(loc), s.col(loc)
-	for _, o := range s.neighbourhoodOffsets(max2) {
+	for _, o := range n.offs {
 		nr := r + o[0]
 		if nr >= s.Rows {
 			nr -= s.Rows
@@ -381,9 +452,9 @@ func (s *State) nearbyAnts(loc, max2, exclude int, out []*Ant) []*Ant {
 		if nc >= s.Cols {
 			nc -= s.Cols
 		}
-		v := s.grid[nr*s.Cols+nc]
+		v := int(s.grid[nr*s.Cols+nc])
 		if v >= 0 && v != exclude {
-			out = append(out, s.antAt[nr*s.Cols+nc])
+			out = append(out, s.antOn(nr*s.Cols+nc))
 		}
 	}
 	return out
@@ -422,24 +493,56 @@ func (s *State) removeCurrent(a *Ant) {
 	s.holes++
 }
 
+// newAnt makes an ant born now at loc and gives it its id.
+func (s *State) newAnt(loc, owner int) *Ant {
+	a := &Ant{Loc: loc, Owner: owner, InitialLoc: loc, SpawnTurn: s.Turn}
+	s.antList = append(s.antList, a)
+	a.id = int32(len(s.antList))
+	return a
+}
+
+// antOn is the live ant on loc, or nil.
+func (s *State) antOn(loc int) *Ant {
+	if id := s.antAt[loc]; id != 0 {
+		return s.antList[id-1]
+	}
+	return nil
+}
+
+// foodOn is the food on loc, or nil.
+func (s *State) foodOn(loc int) *Food {
+	if id := s.foodAt[loc]; id != 0 {
+		return s.AllFood[id-1]
+	}
+	return nil
+}
+
+// hillOn is the hill on loc, or nil.
+func (s *State) hillOn(loc int) *Hill {
+	if id := s.hillAt[loc]; id != 0 {
+		return s.Hills[id-1]
+	}
+	return nil
+}
+
 func (s *State) addAnt(h *Hill) *Ant {
-	a := &Ant{Loc: h.Loc, Owner: h.Owner, InitialLoc: h.Loc, SpawnTurn: s.Turn}
-	s.grid[h.Loc] = h.Owner
+	a := s.newAnt(h.Loc, h.Owner)
+	s.grid[h.Loc] = int8(h.Owner)
 	s.AllAnts = append(s.AllAnts, a)
-	if old := s.antAt[h.Loc]; old != nil {
+	if old := s.antOn(h.Loc); old != nil {
 		s.removeCurrent(old)
 	}
-	s.antAt[h.Loc] = a
+	s.antAt[h.Loc] = a.id
 	s.pushCurrent(a)
 	h.LastTouched = s.Turn
 	return a
 }
 
 func (s *State) addInitialAnt(loc, owner int) *Ant {
-	a := &Ant{Loc: loc, Owner: owner, InitialLoc: loc, SpawnTurn: s.Turn}
-	s.grid[loc] = owner
+	a := s.newAnt(loc, owner)
+	s.grid[loc] = int8(owner)
 	s.AllAnts = append(s.AllAnts, a)
-	s.antAt[loc] = a
+	s.antAt[loc] = a.id
 	s.pushCurrent(a)
 	return a
 }
@@ -452,11 +555,11 @@ func (s *State) killAnt(a *Ant) {
 	s.killedAnts = append(s.killedAnts, a)
 	a.Killed = true
 	a.DieTurn = s.Turn
-	if h := s.hillAt[a.Loc]; h != nil && h.Owner != s.cutoffBot && h.KilledBy < 0 {
+	if h := s.hillOn(a.Loc); h != nil && h.Owner != s.cutoffBot && h.KilledBy < 0 {
 		s.hillKill = true
 	}
-	if s.antAt[a.Loc] == a {
-		s.antAt[a.Loc] = nil
+	if s.antOn(a.Loc) == a {
+		s.antAt[a.Loc] = 0
 		s.removeCurrent(a)
 	}
 }
@@ -464,28 +567,82 @@ func (s *State) killAnt(a *Ant) {
 func (s *State) addFood(loc int) {
 	s.grid[loc] = food
 	s.liveFood()
-	i, _ := slices.BinarySearch(s.foodSorted, loc)
-	s.foodSorted = slices.Insert(s.foodSorted, i, loc)
-	f := &Food{Loc: loc, StartTurn: s.Turn, Owner: -1, slot: len(s.currentFood)}
-	s.foodAt[loc] = f
+	s.addFoodLine(loc)
+	f := &Food{Loc: loc, StartTurn: s.Turn, Owner: -1, slot: len(s.currentFood), id: int32(len(s.AllFood) + 1)}
+	s.foodAt[loc] = f.id
 	s.currentFood = append(s.currentFood, f)
 	s.AllFood = append(s.AllFood, f)
 }
 
 func (s *State) removeFood(loc, owner int) {
 	s.grid[loc] = land
-	f := s.foodAt[loc]
+	f := s.foodOn(loc)
 	f.EndTurn = s.Turn
 	if owner >= 0 {
 		f.Owner = owner
 		s.hive[owner]++
 	}
-	s.foodAt[loc] = nil
-	if i, ok := slices.BinarySearch(s.foodSorted, loc); ok {
-		s.foodSorted = slices.Delete(s.foodSorted, i, i+1)
-	}
+	s.foodAt[loc] = 0
+	s.removeFoodLine(loc)
 	s.currentFood[f.slot] = nil // compacted by liveFood, keeping the order
 	s.foodHoles++
+}
+
+// addFoodLine puts loc into foodSorted and its line into foodText: food
+// comes and goes a few squares a turn while all of it is written every
+// turn, so the sorted text is edited in place rather than rebuilt.
+func (s *State) addFoodLine(loc int) {
+	i, _ := slices.BinarySearch(s.foodSorted, loc)
+	s.foodSorted = slices.Insert(s.foodSorted, i, loc)
+	if s.foodTextStale {
+		return
+	}
+	start := int32(0)
+	if i > 0 {
+		start = s.foodEnds[i-1]
+	}
+	var line [16]byte
+	l := s.appendChange(line[:0], change{ilk: 'f', row: int32(s.row(loc)), col: int32(s.col(loc))}, 0)
+	s.foodText = slices.Insert(s.foodText, int(start), l...)
+	s.foodEnds = slices.Insert(s.foodEnds, i, start)
+	for j := i; j < len(s.foodEnds); j++ {
+		s.foodEnds[j] += int32(len(l))
+	}
+}
+
+// foodLines returns foodText and foodEnds, written afresh if stale.
+func (s *State) foodLines() ([]byte, []int32) {
+	if s.foodTextStale {
+		text, ends := s.foodText[:0], s.foodEnds[:0]
+		for _, loc := range s.foodSorted {
+			text = s.appendChange(text, change{ilk: 'f', row: int32(s.row(loc)), col: int32(s.col(loc))}, 0)
+			ends = append(ends, int32(len(text)))
+		}
+		s.foodText, s.foodEnds, s.foodTextStale = text, ends, false
+	}
+	return s.foodText, s.foodEnds
+}
+
+// removeFoodLine undoes addFoodLine.
+func (s *State) removeFoodLine(loc int) {
+	i, ok := slices.BinarySearch(s.foodSorted, loc)
+	if !ok {
+		return
+	}
+	s.foodSorted = slices.Delete(s.foodSorted, i, i+1)
+	if s.foodTextStale {
+		return
+	}
+	start := int32(0)
+	if i > 0 {
+		start = s.foodEnds[i-1]
+	}
+	n := s.foodEnds[i] - start
+	s.foodText = slices.Delete(s.foodText, int(start), int(start+n))
+	s.foodEnds = slices.Delete(s.foodEnds, i, i+1)
+	for j := i; j < len(s.foodEnds); j++ {
+		s.foodEnds[j] -= n
+	}
 }
 
 // liveFood returns the food on the map in the engine's dict order.
@@ -606,10 +763,12 @@ func floorDiv(a, b int) int {
 func (s *State) StartTurn() {
 	s.changesValid = false
 	s.Turn++
-	s.killedAnts = nil
-	s.revealedWater = make([][]int, s.N)
+	s.killedAnts = s.killedAnts[:0]
+	for p := range s.revealedWater {
+		s.revealedWater[p] = s.revealedWater[p][:0]
+	}
 	for p := range s.orders {
-		s.orders[p] = nil
+		s.orders[p] = s.orders[p][:0]
 	}
 	s.hillKill = false
 }
@@ -660,14 +819,18 @@ func appendHistory(h []int, v int, alive bool, turn int) []int {
 }
 
 func (s *State) countCutoff() {
-	// pop_count is a dict: keys in order of first insertion.
-	var keys []int
-	counts := map[int]int{}
+	// pop_count is a dict: keys in order of first insertion. Few keys
+	// (owners and food): two parallel slices searched in order.
+	keys, counts := s.cutoffKeys[:0], s.cutoffCounts[:0]
 	add := func(k, v int) {
-		if _, ok := counts[k]; !ok {
-			keys = append(keys, k)
+		for i, x := range keys {
+			if x == k {
+				counts[i] += v
+				return
+			}
 		}
-		counts[k] += v
+		keys = append(keys, k)
+		counts = append(counts, v)
 	}
 	for _, a := range s.currentAnts() {
 		add(a.Owner, 1)
@@ -677,16 +840,15 @@ func (s *State) countCutoff() {
 			add(h.Owner, s.hive[h.Owner])
 		}
 	}
-	if _, ok := counts[food]; !ok {
-		keys = append(keys, food)
-	}
-	counts[food] = len(s.liveFood())
+	add(food, 0)
+	counts[slices.Index(keys, food)] = len(s.liveFood())
+	s.cutoffKeys, s.cutoffCounts = keys, counts
 	total := 0
-	for _, k := range keys {
-		total += counts[k]
+	for _, c := range counts {
+		total += c
 	}
-	for _, k := range keys {
-		if float64(counts[k]) >= float64(total)*s.opt.CutoffPercent {
+	for i, k := range keys {
+		if float64(counts[i]) >= float64(total)*s.opt.CutoffPercent {
 			if s.cutoffBot == k {
 				if !s.hillKill {
 					s.cutoffTurns++
@@ -703,9 +865,14 @@ func (s *State) countCutoff() {
 }
 
 func (s *State) calcSignificantTurns() {
-	sorted := append([]int(nil), s.Score...)
-	sort.Sort(sort.Reverse(sort.IntSlice(sorted)))
-	ranking := make([]int, s.N)
+	sorted := append(s.sortedScores[:0], s.Score...)
+	slices.SortFunc(sorted, func(a, b int) int { return cmp.Compare(b, a) })
+	s.sortedScores = sorted
+	// ranking and winning alternate with the previous turn's slices.
+	ranking := s.spareRanking
+	if len(ranking) != s.N {
+		ranking = make([]int, s.N)
+	}
 	for i, x := range s.Score {
 		for j, y := range sorted {
 			if y == x {
@@ -717,9 +884,10 @@ func (s *State) calcSignificantTurns() {
 	if !s.rankingSet || !equalInts(ranking, s.rankingBots) {
 		s.RankingTurn = s.Turn
 	}
+	s.spareRanking = s.rankingBots
 	s.rankingBots, s.rankingSet = ranking, true
 	best := sorted[0]
-	var winning []int
+	winning := s.spareWinning[:0]
 	for p, x := range s.Score {
 		if x == best {
 			winning = append(winning, p)
@@ -728,6 +896,7 @@ func (s *State) calcSignificantTurns() {
 	if s.winningBot == nil || !equalInts(winning, s.winningBot) {
 		s.WinningTurn = s.Turn
 	}
+	s.spareWinning = s.winningBot
 	s.winningBot = winning
 }
 
@@ -848,16 +1017,12 @@ func (s *State) FinishGame() {
 // each other, as in the engine.
 func (s *State) doOrders() {
 	cur := s.currentAnts()
-	type move struct {
-		a   *Ant
-		dir byte
-	}
-	moves := make([]move, 0, len(cur))
+	moves := s.moves[:0]
 	// Orders are for squares of live ants (validated against this map):
 	// antAt still shows them until the ants move.
 	for _, os := range s.orders {
 		for _, o := range os {
-			a := s.antAt[o.loc]
+			a := s.antOn(o.loc)
 			if a == nil {
 				continue
 			}
@@ -866,25 +1031,25 @@ func (s *State) doOrders() {
 				continue
 			}
 			a.moveTurn, a.moveIdx = s.Turn, len(moves)
-			moves = append(moves, move{a, o.dir})
+			moves = append(moves, antMove{a, o.dir})
 		}
 	}
 	for _, a := range cur {
 		s.grid[a.Loc] = land
-		s.antAt[a.Loc] = nil
+		s.antAt[a.Loc] = 0
 	}
 	for _, a := range cur {
 		if !(a.moveTurn == s.Turn && a.moveIdx < len(moves) && moves[a.moveIdx].a == a) {
-			moves = append(moves, move{a, '-'})
+			moves = append(moves, antMove{a, '-'})
 		}
 	}
 	if s.moveMark == nil {
-		s.moveMark = make([]int, s.Rows*s.Cols)
-		s.moveCount = make([]int, s.Rows*s.Cols)
+		s.moveMark = make([]int32, s.Rows*s.Cols)
+		s.moveCount = make([]int32, s.Rows*s.Cols)
 	}
 	s.moveStamp++
 	stamp := s.moveStamp
-	var order []int
+	order := s.moveOrder[:0]
 	collided := false
 	for _, m := range moves {
 		if m.dir != '-' {
@@ -917,12 +1082,12 @@ func (s *State) doOrders() {
 	s.holes = 0
 	for _, m := range moves {
 		if s.moveCount[m.a.Loc] == 1 {
-			s.antAt[m.a.Loc] = m.a
+			s.antAt[m.a.Loc] = m.a.id
 		}
 	}
 	for _, loc := range order {
 		if s.moveCount[loc] == 1 {
-			s.pushCurrent(s.antAt[loc])
+			s.pushCurrent(s.antOn(loc))
 			continue
 		}
 		for _, a := range together[loc] {
@@ -930,8 +1095,9 @@ func (s *State) doOrders() {
 		}
 	}
 	for _, a := range s.current {
-		s.grid[a.Loc] = a.Owner
+		s.grid[a.Loc] = int8(a.Owner)
 	}
+	s.moves, s.moveOrder = moves[:0], order[:0] // the ants stay in AllAnts anyway
 }
 
 func (s *State) doAttack() {
@@ -951,9 +1117,11 @@ func (s *State) doAttack() {
 // most as many enemies in range as it has itself.
 func (s *State) doAttackFocus() {
 	cur := s.currentAnts() // compacted: currentSlot is the index in cur
-	weak := make([]int, len(cur))
-	var enemies []*Ant
-	start := make([]int, len(cur)+1)
+	// per ant: its enemies in range are enemies[start[i]:start[i+1]]
+	weak := slices.Grow(s.attackWeak[:0], len(cur))[:len(cur)]
+	start := slices.Grow(s.attackStart[:0], len(cur)+1)[:len(cur)+1]
+	enemies := s.attackEnemies[:0]
+	start[0] = 0
 	for i, a := range cur {
 		enemies = s.nearbyAnts(a.Loc, s.opt.AttackRadius2, a.Owner, enemies)
 		start[i+1] = len(enemies)
@@ -978,6 +1146,7 @@ func (s *State) doAttackFocus() {
 	for _, a := range kill {
 		s.killAnt(a)
 	}
+	s.attackWeak, s.attackStart, s.attackEnemies = weak, start, enemies
 }
 
 // doAttackSupport: the engine's "support" mode; friends are never counted
@@ -1076,7 +1245,7 @@ func (s *State) doAttackClosest() {
 
 func (s *State) doRazeHills() {
 	for _, h := range s.Hills {
-		a := s.antAt[h.Loc]
+		a := s.antOn(h.Loc)
 		if a == nil {
 			continue
 		}
@@ -1088,41 +1257,63 @@ func (s *State) doRazeHills() {
 	}
 }
 
+// keyedHill is a hill with its random sort key (doSpawn).
+type keyedHill struct {
+	h *Hill
+	r float64
+}
+
 // doSpawn: per player, standing hills sorted by (last_touched, random()),
 // one random() per hill whether or not anything spawns.
 func (s *State) doSpawn() {
-	type keyed struct {
-		h *Hill
-		r float64
-	}
+	hs := s.spawnBuf[:0]
 	for p := 0; p < s.N; p++ {
-		var hs []keyed
+		hs = hs[:0]
 		for _, h := range s.Hills {
 			if h.Owner == p && h.KilledBy < 0 {
-				hs = append(hs, keyed{h, s.rng.Random()})
+				hs = append(hs, keyedHill{h, s.rng.Random()})
 			}
 		}
-		sort.SliceStable(hs, func(i, j int) bool {
-			if hs[i].h.LastTouched != hs[j].h.LastTouched {
-				return hs[i].h.LastTouched < hs[j].h.LastTouched
+		slices.SortStableFunc(hs, func(a, b keyedHill) int {
+			if a.h.LastTouched != b.h.LastTouched {
+				return cmp.Compare(a.h.LastTouched, b.h.LastTouched)
 			}
-			return hs[i].r < hs[j].r
+			return cmp.Compare(a.r, b.r)
 		})
 		for _, k := range hs {
-			if s.hive[p] > 0 && s.antAt[k.h.Loc] == nil {
+			if s.hive[p] > 0 && s.antOn(k.h.Loc) == nil {
 				s.hive[p]--
 				s.addAnt(k.h)
 			}
 		}
 	}
+	s.spawnBuf = hs[:0]
 }
 
 func (s *State) doGather() {
 	foods := s.liveFood()
-	n := len(foods) // removals leave holes and keep indexes; no food is added here
+	cur := s.currentAnts()
+	// Only food next to some ant can be gathered, and what becomes of one
+	// piece does not depend on the others: when food outnumbers the ants,
+	// look for it from the ants' side. The neighbourhood is symmetric, so
+	// food near an ant has the ant in its own neighbourhood.
+	cand := s.gatherBuf[:0]
+	if len(foods) > len(cur) {
+		s.gatherStamp++
+		nb := s.neighbourhoodOf(s.opt.SpawnRadius2)
+		for _, a := range cur {
+			for _, o := range nb.offs {
+				if f := s.foodOn(s.destination(a.Loc, o[0], o[1])); f != nil && f.gatherStamp != s.gatherStamp {
+					f.gatherStamp = s.gatherStamp
+					cand = append(cand, f)
+				}
+			}
+		}
+	} else {
+		cand = append(cand, foods...)
+	}
 	var buf []*Ant
-	for i := 0; i < n; i++ {
-		f := foods[i]
+	for _, f := range cand {
 		buf = s.nearbyAnts(f.Loc, s.opt.SpawnRadius2, -100, buf[:0])
 		owner, many := -1, false
 		for _, a := range buf {
@@ -1139,4 +1330,5 @@ func (s *State) doGather() {
 			s.removeFood(f.Loc, -1)
 		}
 	}
+	s.gatherBuf = cand[:0]
 }

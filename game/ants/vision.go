@@ -11,39 +11,49 @@ import (
 // revealed once, and enemy ids renumbered per player by first sighting.
 
 func (s *State) initVision() {
-	seen := map[[2]int]bool{{0, 0}: true}
+	// Offsets are (dr mod Rows, dc mod Cols); on maps smaller than the
+	// radius several coincide. Sets of them are grids of Rows*Cols flags.
+	at := func(dr, dc int) int { return dr*s.Cols + dc }
+	// The losses of a move lie one step beyond the radius.
+	s.visionReach = isqrt(s.opt.ViewRadius2) + 1
+	inView := make([]bool, s.Rows*s.Cols)
+	inView[0] = true
 	s.visionOffsets = []int{0, 0}
 	for _, o := range s.neighbourhoodOffsets(s.opt.ViewRadius2) {
-		if !seen[o] {
-			seen[o] = true
+		if !inView[at(o[0], o[1])] {
+			inView[at(o[0], o[1])] = true
 			s.visionOffsets = append(s.visionOffsets, o[0], o[1])
 		}
 	}
 	s.revealCand = make([][]int, s.N)
 	// For a move, only the squares entering and leaving sight change, as
 	// in the engine's vision_offsets_cache.
-	inView := map[[2]int]bool{}
-	for i := 0; i < len(s.visionOffsets); i += 2 {
-		inView[[2]int{s.visionOffsets[i], s.visionOffsets[i+1]}] = true
-	}
-	s.visionGain, s.visionLoss = map[byte][]int{}, map[byte][]int{}
-	for _, d := range []byte{'n', 'e', 's', 'w'} {
-		prev := map[[2]int]bool{}
-		for o := range inView {
-			prev[[2]int{mod(o[0]-aimRow[d], s.Rows), mod(o[1]-aimCol[d], s.Cols)}] = true
-		}
-		for i := 0; i < len(s.visionOffsets); i += 2 {
-			o := [2]int{s.visionOffsets[i], s.visionOffsets[i+1]}
-			if !prev[o] {
-				s.visionGain[d] = append(s.visionGain[d], o[0], o[1])
+	prev := make([]bool, s.Rows*s.Cols)
+	for i, d := range directions {
+		clear(prev)
+		var prevList []int
+		for j := 0; j < len(s.visionOffsets); j += 2 {
+			r, c := mod(s.visionOffsets[j]-aimRow[d], s.Rows), mod(s.visionOffsets[j+1]-aimCol[d], s.Cols)
+			if !prev[at(r, c)] {
+				prev[at(r, c)] = true
+				prevList = append(prevList, r, c)
 			}
 		}
-		for o := range prev {
-			if !inView[o] {
-				s.visionLoss[d] = append(s.visionLoss[d], o[0], o[1])
+		var gain, loss []int
+		for j := 0; j < len(s.visionOffsets); j += 2 {
+			if !prev[at(s.visionOffsets[j], s.visionOffsets[j+1])] {
+				gain = append(gain, s.visionOffsets[j], s.visionOffsets[j+1])
 			}
 		}
+		for j := 0; j < len(prevList); j += 2 {
+			if !inView[at(prevList[j], prevList[j+1])] {
+				loss = append(loss, prevList[j], prevList[j+1])
+			}
+		}
+		s.visionGain[i] = s.newVisionSet(gain, s.visionReach)
+		s.visionLoss[i] = s.newVisionSet(loss, s.visionReach)
 	}
+	s.visionAll = s.newVisionSet(s.visionOffsets, s.visionReach)
 	s.vision = make([][]int32, s.N)
 	for p := range s.vision {
 		s.vision[p] = make([]int32, s.Rows*s.Cols)
@@ -52,13 +62,49 @@ func (s *State) initVision() {
 	s.updateRevealed()
 }
 
-func (s *State) addVision(owner, loc int, delta int32) {
-	s.addVisionOffsets(owner, loc, delta, s.visionOffsets)
+// visionSet is a list of offsets as (dr mod Rows, dc mod Cols) pairs, and
+// as signed square-index steps for squares at least reach from the map's
+// edges, where none wraps (most squares of a big map).
+type visionSet struct {
+	offs  []int
+	steps []int
 }
 
-func (s *State) addVisionOffsets(owner, loc int, delta int32, offs []int) {
+func (s *State) newVisionSet(offs []int, reach int) visionSet {
+	vs := visionSet{offs: offs}
+	if 2*reach >= s.Rows || 2*reach >= s.Cols {
+		return vs // no square is that far from every edge
+	}
+	signed := func(o, n int) int {
+		if o > reach {
+			return o - n
+		}
+		return o
+	}
+	for i := 0; i < len(offs); i += 2 {
+		vs.steps = append(vs.steps, signed(offs[i], s.Rows)*s.Cols+signed(offs[i+1], s.Cols))
+	}
+	return vs
+}
+
+func (s *State) addVision(owner, loc int, delta int32) {
+	s.addVisionOffsets(owner, loc, delta, &s.visionAll)
+}
+
+func (s *State) addVisionOffsets(owner, loc int, delta int32, set *visionSet) {
 	v := s.vision[owner]
 	rev := s.revealed[owner]
+	if set.steps != nil && s.inner(loc, s.visionReach) {
+		for _, st := range set.steps {
+			at := loc + st
+			v[at] += delta
+			if delta > 0 && v[at] == delta && !rev[at] {
+				s.revealCand[owner] = append(s.revealCand[owner], at)
+			}
+		}
+		return
+	}
+	offs := set.offs
 	r, c := s.row(loc), s.col(loc)
 	for i := 0; i < len(offs); i += 2 {
 		nr := r + offs[i]
@@ -95,8 +141,8 @@ func (s *State) updateVision() {
 			continue
 		}
 		if d := a.Orders[len(a.Orders)-1]; d != '-' {
-			s.addVisionOffsets(a.Owner, a.Loc, 1, s.visionGain[d])
-			s.addVisionOffsets(a.Owner, a.Loc, -1, s.visionLoss[d])
+			s.addVisionOffsets(a.Owner, a.Loc, 1, &s.visionGain[dirIndex(d)])
+			s.addVisionOffsets(a.Owner, a.Loc, -1, &s.visionLoss[dirIndex(d)])
 		}
 	}
 	for _, a := range s.killedAnts {
@@ -109,36 +155,42 @@ func (s *State) updateVision() {
 // came into sight since the last scan (for water revealed once) and the
 // squares of live ants (for first sightings of enemies).
 func (s *State) updateRevealed() {
-	s.revealedWater = make([][]int, s.N)
-	var ants []int
+	if s.revealedWater == nil {
+		s.revealedWater = make([][]int, s.N)
+	}
 	for p := 0; p < s.N; p++ {
 		v, rev, ids := s.vision[p], s.revealed[p], s.switchIDs[p]
-		cand := s.revealCand[p]
-		slices.Sort(cand)
-		for i, loc := range cand {
-			if v[loc] <= 0 || rev[loc] || (i > 0 && cand[i-1] == loc) {
-				continue
-			}
-			rev[loc] = true
-			if s.grid[loc] == water {
-				s.revealedWater[p] = append(s.revealedWater[p], loc)
+		// Only the water needs the scan's row-major order: mark, then
+		// sort what is water.
+		wet := s.revealedWater[p][:0] // the lists are rebuilt each turn
+		for _, loc := range s.revealCand[p] {
+			if v[loc] > 0 && !rev[loc] {
+				rev[loc] = true
+				if s.grid[loc] == water {
+					wet = append(wet, loc)
+				}
 			}
 		}
-		s.revealCand[p] = cand[:0]
+		slices.Sort(wet)
+		s.revealedWater[p] = wet
+		s.revealCand[p] = s.revealCand[p][:0]
 		if s.nextID(p) == s.N {
 			continue // p knows everybody
 		}
-		if ants == nil {
-			for _, a := range s.currentAnts() {
-				ants = append(ants, a.Loc)
+		// Enemies p sees for the first time get ids in row-major order.
+		seen := s.revealAnts[:0]
+		for _, a := range s.currentAnts() {
+			if v[a.Loc] > 0 && ids[a.Owner] < 0 {
+				seen = append(seen, a.Loc)
 			}
-			slices.Sort(ants)
 		}
-		for _, loc := range ants {
-			if val := s.grid[loc]; v[loc] > 0 && ids[val] < 0 {
+		slices.Sort(seen)
+		for _, loc := range seen {
+			if val := s.grid[loc]; ids[val] < 0 {
 				ids[val] = s.nextID(p)
 			}
 		}
+		s.revealAnts = seen[:0]
 	}
 }
 
@@ -157,14 +209,15 @@ func (s *State) nextID(p int) int {
 func (s *State) Visible(p, loc int) bool { return s.vision[p][loc] > 0 }
 
 type change struct {
-	ilk           byte
-	row, col, own int
-	start, end    int32 // "ilk row col" in State.changeText
+	ilk      byte
+	own      int8
+	row, col int32
 }
 
-// stateChanges lists standing hills, live ants, food and the ants killed
-// this turn, each kind sorted by row, column and owner. The list is shared
-// until the board changes; callers must not modify it.
+// stateChanges lists standing hills, live ants and the ants killed this
+// turn, each kind sorted by row, column and owner; the food lines
+// (foodLines) go at foodPos, before the dead. The list is shared until the
+// board changes; callers must not modify it.
 func (s *State) stateChanges() []change {
 	if s.changesValid {
 		return s.changes
@@ -173,19 +226,11 @@ func (s *State) stateChanges() []change {
 	// Each kind is sorted by (row, col, owner): one int key per entry,
 	// square index times 16 plus owner+1, sorts the same way.
 	keys := s.changeKeys[:0]
-	text := s.changeText[:0]
 	part := func(ilk byte) {
 		slices.Sort(keys)
 		for _, k := range keys {
-			loc, own := k>>4, int(k&15)-1
-			c := change{ilk: ilk, row: loc / s.Cols, col: loc % s.Cols, own: own, start: int32(len(text))}
-			// "a ROW COL" once per turn; the owner digit is added per reader
-			text = append(text, ilk, ' ')
-			text = strconv.AppendInt(text, int64(c.row), 10)
-			text = append(text, ' ')
-			text = strconv.AppendInt(text, int64(c.col), 10)
-			c.end = int32(len(text))
-			out = append(out, c)
+			loc := k >> 4
+			out = append(out, change{ilk: ilk, own: int8(k&15) - 1, row: int32(loc / s.Cols), col: int32(loc % s.Cols)})
 		}
 		keys = keys[:0]
 	}
@@ -199,38 +244,25 @@ func (s *State) stateChanges() []change {
 		keys = append(keys, a.Loc<<4|(a.Owner+1))
 	}
 	part('a')
-	// Food changes seldom: its sorted lines are kept between turns.
-	if s.foodDirty {
-		saved, savedText := out, text
-		out, text = s.foodChanges[:0], s.foodText[:0]
-		for _, f := range s.liveFood() {
-			keys = append(keys, f.Loc<<4)
-		}
-		part('f')
-		s.foodChanges, s.foodText = out, text
-		out, text = saved, savedText
-		s.foodDirty = false
-	}
-	base := int32(len(text))
-	text = append(text, s.foodText...)
-	for _, c := range s.foodChanges {
-		c.start += base
-		c.end += base
-		out = append(out, c)
-	}
+	// Food is kept sorted, with its text, as it comes and goes
+	// (addFoodLine): its lines go here, between the ants and the dead.
+	s.foodPos = len(out)
 	for _, a := range s.killedAnts {
 		keys = append(keys, a.Loc<<4|(a.Owner+1))
 	}
 	part('d')
 	s.changeKeys = keys
-	s.changeText = text
 	s.changes, s.changesValid = out, true
 	return out
 }
 
-// appendChange writes one line of state; owners are ids 0..9.
+// appendChange writes one line of state ("ilk row col [owner]"); owners
+// are ids 0..9.
 func (s *State) appendChange(b []byte, c change, owner int) []byte {
-	b = append(b, s.changeText[c.start:c.end]...)
+	b = append(b, c.ilk, ' ')
+	b = s.appendNum(b, int(c.row))
+	b = append(b, ' ')
+	b = s.appendNum(b, int(c.col))
 	if c.ilk != 'f' {
 		b = append(b, ' ', byte('0'+owner))
 	}
@@ -241,42 +273,69 @@ func (s *State) appendChange(b []byte, c change, owner int) []byte {
 // newly seen water, then what it sees, owners renumbered for p. It
 // assigns ids to enemies first seen here, as the engine does.
 func (s *State) PlayerState(p int) string {
-	b := s.textBuf[:0]
+	s.textBuf = s.appendPlayerState(s.textBuf[:0], p)
+	return string(s.textBuf)
+}
+
+// appendPlayerState is PlayerState appending to b.
+func (s *State) appendPlayerState(b []byte, p int) []byte {
 	for _, loc := range s.revealedWater[p] {
 		b = append(b, "w "...)
-		b = strconv.AppendInt(b, int64(s.row(loc)), 10)
+		b = s.appendNum(b, s.row(loc))
 		b = append(b, ' ')
-		b = strconv.AppendInt(b, int64(s.col(loc)), 10)
+		b = s.appendNum(b, s.col(loc))
 		b = append(b, '\n')
 	}
 	ids := s.switchIDs[p]
 	vis := s.vision[p]
-	for _, c := range s.stateChanges() {
-		loc := c.row*s.Cols + c.col
-		if !(vis[loc] > 0 || (c.ilk == 'd' && c.own == p)) {
+	changes := s.stateChanges()
+	for i := 0; i <= len(changes); i++ {
+		if i == s.foodPos { // the food p sees
+			text, ends := s.foodLines()
+			start := int32(0)
+			for j, loc := range s.foodSorted {
+				if vis[loc] > 0 {
+					b = append(b, text[start:ends[j]]...)
+				}
+				start = ends[j]
+			}
+		}
+		if i == len(changes) {
+			break
+		}
+		c := changes[i]
+		loc := int(c.row)*s.Cols + int(c.col)
+		if !(vis[loc] > 0 || (c.ilk == 'd' && int(c.own) == p)) {
 			continue
 		}
-		own := c.own
-		if c.ilk != 'f' {
-			if ids[own] < 0 {
-				ids[own] = s.nextID(p)
-			}
-			own = ids[own]
+		if ids[c.own] < 0 {
+			ids[c.own] = s.nextID(p)
 		}
-		b = s.appendChange(b, c, own)
+		b = s.appendChange(b, c, ids[c.own])
 	}
-	s.textBuf = b
-	return string(b)
+	return b
 }
 
 // FullState is get_state: everything, true owners (the stream format).
 func (s *State) FullState() string {
-	b := s.textBuf[:0]
-	for _, c := range s.stateChanges() {
-		b = s.appendChange(b, c, c.own)
+	s.textBuf = s.appendFullState(s.textBuf[:0])
+	return string(s.textBuf)
+}
+
+// appendFullState is FullState appending to b.
+func (s *State) appendFullState(b []byte) []byte {
+	changes := s.stateChanges()
+	text, _ := s.foodLines()
+	for i, c := range changes {
+		if i == s.foodPos {
+			b = append(b, text...)
+		}
+		b = s.appendChange(b, c, int(c.own))
 	}
-	s.textBuf = b
-	return string(b)
+	if s.foodPos == len(changes) {
+		b = append(b, text...)
+	}
+	return b
 }
 
 // OrderForPlayer is order_for_player: data indexed by engine id, reordered
@@ -318,15 +377,15 @@ func (s *State) MapLines() []string {
 	return s.renderGrid(s.grid, true)
 }
 
-func (s *State) renderGrid(grid []int, hills bool) []string {
+func (s *State) renderGrid(grid []int8, hills bool) []string {
 	lines := make([]string, s.Rows)
 	buf := make([]byte, s.Cols)
 	for r := 0; r < s.Rows; r++ {
 		for c := 0; c < s.Cols; c++ {
 			loc := r*s.Cols + c
-			v := grid[loc]
-			if hills && s.hillAt[loc] != nil {
-				if s.antAt[loc] != nil {
+			v := int(grid[loc])
+			if hills && s.hillOn(loc) != nil {
+				if s.antOn(loc) != nil {
 					v += 10
 				} else {
 					v += 20

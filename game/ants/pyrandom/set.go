@@ -16,6 +16,9 @@ const (
 // (the value modulo 2**61-1, keeping the sign, with -1 mapped to -2).
 func intHash(v int64) int64 {
 	const mod = (1 << 61) - 1
+	if v >= 0 && v < mod {
+		return v // rows and columns: hash(n) is n (the hot path of TupleHash)
+	}
 	neg := v < 0
 	a := v
 	if neg {
