@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,5 +132,27 @@ func TestAntsMatchWritesFiles(t *testing.T) {
 	}
 	if !strings.HasPrefix(string(replay), `{"challenge": "ants", "game_id": 0, `) || !strings.Contains(string(replay), `"revision": 3`) {
 		t.Fatalf("replay starts %q", string(replay[:min(len(replay), 100)]))
+	}
+}
+
+// Games of more than two players say in their JSON line who sat where,
+// and a match rotates the seats from game to game.
+func TestAntsJSONSeats(t *testing.T) {
+	stdout, stderr, err := arena(t, "match", "ants", "--bot", "builtin", "--bot", "builtin --sample hold",
+		"--bot", "builtin --sample random", "--turns", "5", "--games", "2", "--engine_seed", "5", "--out", t.TempDir(), "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	games := decodeLines(t, stdout)
+	if len(games) != 2 {
+		t.Fatalf("%d JSON lines, want 2:\n%s", len(games), stdout)
+	}
+	for i, want := range []string{"[0 1 2]", "[1 2 0]"} {
+		if got := fmt.Sprint(games[i]["seats"]); got != want {
+			t.Errorf("game %d: seats %s, want %s", i+1, got, want)
+		}
+		if games[i]["first"] != games[i]["seats"].([]any)[0] {
+			t.Errorf("game %d: first %v is not the player on seat 0 (%v)", i+1, games[i]["first"], games[i]["seats"])
+		}
 	}
 }

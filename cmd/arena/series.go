@@ -36,16 +36,19 @@ type series struct {
 
 // summaryLine is the JSON object printed for every finished game.
 type summaryLine struct {
-	ID      string      `json:"id"`
-	Game    string      `json:"game"`
-	Players []string    `json:"players"`
-	First   int         `json:"first"`
-	Winner  *int        `json:"winner"`
-	Scores  []int       `json:"scores,omitempty"`
-	Reason  game.Reason `json:"reason"`
-	Detail  string      `json:"detail,omitempty"`
-	Moves   int         `json:"moves"`
-	Record  string      `json:"record"`
+	ID      string   `json:"id"`
+	Game    string   `json:"game"`
+	Players []string `json:"players"`
+	First   int      `json:"first"`
+	// Seats lists the player on each seat of a game of more than two
+	// players (Ants); First is then the player on seat 0.
+	Seats  []int       `json:"seats,omitempty"`
+	Winner *int        `json:"winner"`
+	Scores []int       `json:"scores,omitempty"`
+	Reason game.Reason `json:"reason"`
+	Detail string      `json:"detail,omitempty"`
+	Moves  int         `json:"moves"`
+	Record string      `json:"record"`
 }
 
 // tally counts one player's results.
@@ -75,7 +78,7 @@ func (s *series) run(ctx context.Context) error {
 		}
 		s.count(tallies, rec)
 		if s.json {
-			if err := s.emit(rec, path); err != nil {
+			if err := emitGame(s.stdout, rec, path); err != nil {
 				return err
 			}
 		}
@@ -115,19 +118,29 @@ func (s *series) count(tallies []tally, rec *game.Record) {
 	}
 }
 
-func (s *series) emit(rec *game.Record, path string) error {
+// emitGame prints the JSON line of a finished game (the same for
+// matches, tournaments and SPRTs).
+func emitGame(w io.Writer, rec *game.Record, path string) error {
 	line := summaryLine{
 		ID: rec.ID, Game: rec.Game, First: rec.FirstPlayer(), Winner: rec.Winner, Scores: rec.Scores,
 		Reason: rec.Reason, Detail: rec.Detail, Moves: rec.Length(), Record: path,
 	}
+	if len(rec.Seats) > 2 {
+		line.Seats = rec.Seats
+	}
 	for _, p := range rec.Players {
 		line.Players = append(line.Players, p.Name)
 	}
-	data, err := json.Marshal(line)
+	return writeJSONLine(w, line)
+}
+
+// writeJSONLine prints v as one line of JSON.
+func writeJSONLine(w io.Writer, v any) error {
+	data, err := json.Marshal(v)
 	if err != nil {
-		return err
+		return fmt.Errorf("encode JSON: %w", err)
 	}
-	_, err = fmt.Fprintf(s.stdout, "%s\n", data)
+	_, err = fmt.Fprintf(w, "%s\n", data)
 	return err
 }
 

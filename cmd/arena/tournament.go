@@ -519,24 +519,3 @@ func (t *tournamentRun) report(g tournament.Game, _ tournament.Outcome) error {
 	return nil
 }
 
-// emitGame prints the JSON line of a finished game, as "arena match
-// --json" does.
-func emitGame(w io.Writer, rec *game.Record, path string) error {
-	line := summaryLine{
-		ID: rec.ID, Game: rec.Game, First: rec.FirstPlayer(), Winner: rec.Winner, Scores: rec.Scores,
-		Reason: rec.Reason, Detail: rec.Detail, Moves: rec.Length(), Record: path,
-	}
-	for _, p := range rec.Players {
-		line.Players = append(line.Players, p.Name)
-	}
-	return writeJSONLine(w, line)
-}
-
-func writeJSONLine(w io.Writer, v any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("encode JSON: %w", err)
-	}
-	_, err = fmt.Fprintf(w, "%s\n", data)
-	return err
-}
