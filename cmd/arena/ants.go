@@ -233,7 +233,7 @@ func (r *antsRunner) Play(ctx context.Context, j job) (*game.Record, string, err
 	}
 	mc.OnTurn = func(ti ants.TurnInfo) {
 		if j.OnMove != nil {
-			j.OnMove(ti.Turn)
+			j.OnMove(ti.Turn, r.turnStatus(ti, seats))
 		}
 		if r.verbose {
 			r.mu.Lock()
@@ -251,6 +251,18 @@ func (r *antsRunner) Play(ctx context.Context, j job) (*game.Record, string, err
 	}
 	path, err := ants.WriteFiles(r.env.out, played)
 	return played.Record, path, err
+}
+
+// turnStatus tells, for the progress bar, each player's ants and score.
+func (r *antsRunner) turnStatus(ti ants.TurnInfo, seats []int) string {
+	parts := make([]string, len(seats))
+	for seat, pi := range seats {
+		parts[seat] = fmt.Sprintf("%s %d ants %d pts", r.players[pi].Name, ti.Ants[seat], ti.Scores[seat])
+		if !ti.Alive[seat] {
+			parts[seat] += " (out)"
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // seatRotation is how far a job's seating is rotated from the --bot order.

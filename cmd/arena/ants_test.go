@@ -1,6 +1,7 @@
 package main
 
 import (
+	"arena/game/ants"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -154,5 +155,16 @@ func TestAntsJSONSeats(t *testing.T) {
 		if games[i]["first"] != games[i]["seats"].([]any)[0] {
 			t.Errorf("game %d: first %v is not the player on seat 0 (%v)", i+1, games[i]["first"], games[i]["seats"])
 		}
+	}
+}
+
+// The progress bar names each seat's player with its ants and score.
+func TestAntsTurnStatus(t *testing.T) {
+	r := &antsRunner{players: []ants.Player{{Name: "a"}, {Name: "b"}, {Name: "c"}}}
+	ti := ants.TurnInfo{Turn: 7, Ants: []int{4, 0, 9}, Scores: []int{1, 0, 3}, Alive: []bool{true, false, true}}
+	got := r.turnStatus(ti, []int{2, 0, 1})
+	want := "c 4 ants 1 pts, a 0 ants 0 pts (out), b 9 ants 3 pts"
+	if got != want {
+		t.Errorf("status %q, want %q", got, want)
 	}
 }

@@ -95,8 +95,9 @@ type job struct {
 	// crosses ...) repeatable; 0 lets the runner choose.
 	Seed int64
 	// OnMove, if set, is called after every move or turn with its
-	// number (for progress bars and live views).
-	OnMove func(ply int)
+	// number and, where the game has one, a short account of the
+	// position ("a 12 ants 3 points, b ...") for progress bars.
+	OnMove func(ply int, status string)
 	// Transcripts, if set, gives each player's debug transcript.
 	Transcripts func(player int) *bot.Transcript
 }

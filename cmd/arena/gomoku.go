@@ -133,7 +133,7 @@ func (r *gomokuRunner) Play(ctx context.Context, j job) (*game.Record, string, e
 	mc.WorkDir = filepath.Join(r.config.WorkDir, j.ID)
 	defer os.RemoveAll(mc.WorkDir)
 	if j.OnMove != nil {
-		mc.OnMove = func(ev match.MoveEvent) { j.OnMove(ev.Ply) }
+		mc.OnMove = func(ev match.MoveEvent) { j.OnMove(ev.Ply, "") }
 	}
 	if j.Transcripts != nil {
 		mc.Transcripts = func(_ string, pi int) *bot.Transcript { return j.Transcripts(order[pi]) }

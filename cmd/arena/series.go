@@ -208,9 +208,13 @@ func newProgress(w io.Writer, terminal bool, total int, players []player) *progr
 }
 
 // moved reports live play of the game in progress (terminal only).
-func (p *progress) moved(ply int) {
+func (p *progress) moved(ply int, status string) {
 	if p.terminal && ply%4 == 0 {
-		p.draw(fmt.Sprintf("game %d: move %d", p.done+1, ply))
+		line := fmt.Sprintf("game %d: move %d", p.done+1, ply)
+		if status != "" {
+			line = fmt.Sprintf("game %d: turn %d: %s", p.done+1, ply, status)
+		}
+		p.draw(line)
 	}
 }
 
