@@ -518,4 +518,3 @@ func (t *tournamentRun) report(g tournament.Game, _ tournament.Outcome) error {
 	}
 	return nil
 }
-
