@@ -128,7 +128,7 @@ func TestLimits(t *testing.T) {
 }
 
 func TestRunPipe(t *testing.T) {
-	in := strings.NewReader("new 6 7\nincrement 100\nmove 2 2\nmove 2 3\nmove 3 3\nmove 3 2\ntime 300\notime 300\ngo\nquit\n")
+	in := strings.NewReader("new 6 7\nincrement 0.1\nmove 2 2\nmove 2 3\nmove 3 3\nmove 3 2\ntime 300\notime 300\ngo\nquit\n")
 	var out bytes.Buffer
 	if err := RunPipe(context.Background(), in, &out, Options{Name: "t"}); err != nil {
 		t.Fatal(err)

@@ -73,9 +73,11 @@ func RunPipe(ctx context.Context, in io.Reader, out io.Writer, opts Options) err
 				return err
 			}
 		case "increment":
+			// Seconds, possibly with a fraction, whatever the time unit.
 			if len(f) == 2 {
-				n, _ := strconv.ParseInt(f[1], 10, 64)
-				b.increment = unit.Duration(n)
+				if sec, err := strconv.ParseFloat(f[1], 64); err == nil && sec >= 0 && sec < 1e6 {
+					b.increment = time.Duration(sec * float64(time.Second))
+				}
 			}
 		case "time", "otime":
 			if len(f) == 2 && f[0] == "time" {

@@ -25,7 +25,7 @@ func pointsDriver() driver {
 		info:  points.Info(),
 		short: "Play Points (the dots game) between two bots speaking the Points Battle protocol",
 		long: `Play Points (dots, "точки") between two programs speaking the Points Battle
-protocol: the bot prints its name first; it receives "new H W", "increment I",
+protocol: the bot prints its name first; it receives "new H W", "increment I" (seconds),
 "move X Y" for every dot it has not seen (odd dots red, even blue), "time T"
 and "otime T" before every "go", answers "move X Y", and gets "quit" at the
 end. Coordinates are 0-based and times in milliseconds unless --proto says

@@ -25,10 +25,11 @@ import (
 //
 // Where the original is silent arena decides, and each decision is a
 // per-bot option because old engines differ: coordinates are 0-based
-// (base=1 for 1-based), times are milliseconds (time_unit=s or cs), and
-// the increment is sent in the same unit as the times.
+// (base=1 for 1-based) and "time"/"otime" are milliseconds (time_unit=s
+// or cs). "increment" is in seconds whatever the unit, as the original
+// says; a fraction of a second is written as a decimal ("0.5").
 
-// TimeUnit is the unit of the numbers in "time", "otime" and "increment".
+// TimeUnit is the unit of the numbers in "time" and "otime".
 type TimeUnit string
 
 // Time units.
@@ -238,7 +239,7 @@ func (s *Seat) Start(ctx context.Context, req match.Request) (match.Greeting, er
 	cfg := s.state.Config()
 	err = s.send(req.Deadline,
 		"new "+strconv.Itoa(cfg.Height)+" "+strconv.Itoa(cfg.Width),
-		"increment "+strconv.FormatInt(s.opts.Protocol.TimeUnit.Count(req.Clock.Increment), 10))
+		"increment "+strconv.FormatFloat(req.Clock.Increment.Seconds(), 'f', -1, 64))
 	return s.greeting(), err
 }
 

@@ -110,7 +110,7 @@ func TestProtocolGame(t *testing.T) {
 	all := final.Moves()
 	for pi, path := range logs {
 		lines := readLog(t, path)
-		if lines[0] != "START" || lines[1] != "new 9 12" || lines[2] != "increment 2000" || lines[len(lines)-2] != "quit" || lines[len(lines)-1] != "EXIT" {
+		if lines[0] != "START" || lines[1] != "new 9 12" || lines[2] != "increment 2" || lines[len(lines)-2] != "quit" || lines[len(lines)-1] != "EXIT" {
 			t.Errorf("player %d: log starts %q and ends %q", pi, lines[:3], lines[len(lines)-2:])
 		}
 		red := pi == 1
