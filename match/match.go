@@ -96,6 +96,11 @@ type Clock struct {
 	Startup   time.Duration // limit for start-up; 0 = DefaultStartup
 }
 
+// counting reports whether each side has a running game clock: a base
+// time, or an increment alone (Fischer from zero, as Points Battle plays:
+// every move has what the increments left on the clock).
+func (c Clock) counting() bool { return c.Match > 0 || c.Increment > 0 }
+
 // DefaultStartup limits start-up when the clock does not say.
 const DefaultStartup = 30 * time.Second
 
@@ -184,7 +189,7 @@ func (m *runner[M]) startAll(ctx context.Context) bool {
 		go func() {
 			defer wg.Done()
 			lim := limit
-			if m.cfg.Clock.Match > 0 {
+			if m.cfg.Clock.counting() && m.left[i] > 0 {
 				lim = min(lim, m.left[i])
 			}
 			req := m.request(i, lim)
@@ -238,14 +243,14 @@ func (m *runner[M]) loop(ctx context.Context) {
 // referee (run in side order, after all simultaneous answers are in).
 func (m *runner[M]) ask(ctx context.Context, side int) func() {
 	clock := m.cfg.Clock
-	if clock.Match > 0 {
+	if clock.counting() {
 		m.left[side] += clock.Increment
 	}
 	limit := time.Duration(0)
 	if clock.Turn > 0 {
 		limit = clock.Turn
 	}
-	if clock.Match > 0 && (limit == 0 || m.left[side] < limit) {
+	if clock.counting() && (limit == 0 || m.left[side] < limit) {
 		limit = max(m.left[side], 0)
 	}
 	req := m.request(side, limit)
@@ -287,7 +292,7 @@ func (m *runner[M]) ask(ctx context.Context, side int) func() {
 // came after limit + tolerance into a timeout (limit 0: no limit).
 func (m *runner[M]) charge(side int, took, limit time.Duration, err error) error {
 	m.out.Sides[side].Time += took
-	if m.cfg.Clock.Match > 0 {
+	if m.cfg.Clock.counting() {
 		m.left[side] -= took
 	}
 	if err == nil && limit > 0 && took > limit+m.cfg.Clock.Tolerance {
@@ -299,7 +304,7 @@ func (m *runner[M]) charge(side int, took, limit time.Duration, err error) error
 
 func (m *runner[M]) request(side int, limit time.Duration) Request {
 	req := Request{TurnLimit: m.cfg.Clock.Turn, Clock: m.cfg.Clock, Ply: len(m.out.Moves)}
-	if m.cfg.Clock.Match > 0 {
+	if m.cfg.Clock.counting() {
 		req.TimeLeft = m.left[side]
 	} else {
 		req.Unlimited = true

@@ -192,6 +192,11 @@ func TestClockVerdicts(t *testing.T) {
 		// 150 ms alone would not hold three moves of 90 ms; 120 ms more
 		// before each does.
 		{"increment keeps the clock alive", Clock{Match: 150 * ms, Increment: 120 * ms, Tolerance: 5 * ms}, []step{{delay: 90 * ms, move: 1}, {delay: 90 * ms, move: 1}, {delay: 90 * ms, move: 1}}, "target", 5},
+		// An increment alone is a clock that starts at zero (Points
+		// Battle): unused time carries over, so the third move may take
+		// more than one increment.
+		{"increment alone carries time over", Clock{Increment: 200 * ms, Tolerance: 10 * ms}, []step{{delay: 10 * ms, move: 1}, {delay: 10 * ms, move: 1}, {delay: 350 * ms, move: 1}}, "target", 5},
+		{"increment alone runs out", Clock{Increment: 200 * ms, Tolerance: 10 * ms}, []step{{delay: 300 * ms, move: 1}}, game.ReasonTimeout, 0},
 		{"illegal move", Clock{}, []step{{move: -1}}, game.ReasonIllegal, 0},
 		{"crash", Clock{}, []step{{err: &bot.ExitError{Status: "exit status 3"}}}, game.ReasonCrash, 0},
 		{"memory", Clock{}, []step{{err: &bot.ExitError{Status: "killed by signal killed", OOM: true}}}, game.ReasonMemory, 0},

@@ -34,14 +34,15 @@ alternate from game to game.
 
 Clocks: as in Points Battle, --increment (default 10s) is added to a bot's
 clock before each of its moves. --match-time is the time on each clock at
-the start (default 10s: Points Battle starts at 0, but arena charges the
-bot's start-up to its clock); --match-time 0 means no clock, and each move
-then gets the increment alone. --turn-time, if set, also limits every move.
+the start (default 0, as Points Battle: a bot's start-up is charged to its
+clock, so its first move has the increment less the start-up). Time a bot
+does not use stays on its clock. With --increment 0 and --match-time 0
+there is no clock. --turn-time, if set, also limits every move.
 Without --bot, arena's own player plays itself.`,
 		example: `  arena match points --bot ./mybot --bot builtin --games 10
   arena match points --bot "python3 -u bot.py" --bot builtin --size 20x20 --opening random --seed 7 --increment 2s --json
   arena match points --bot old.exe --bot builtin --proto base=1,time_unit=s --proto "" --surround always`,
-		turnTime: 0, matchTime: 10 * time.Second,
+		turnTime: 0, matchTime: 0,
 		defaultBots: []string{"builtin", "builtin"},
 		flags:       pointsFlags,
 		bot:         newPointsBotCmd,
@@ -150,7 +151,8 @@ func pointsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 		if len(protos) > 1 && len(protos) != len(env.players) {
 			return nil, fmt.Errorf("--proto: give one value or one per --bot (%d), got %d", len(env.players), len(protos))
 		}
-		clock := pointsClock(env.clock, increment)
+		clock := env.clock
+		clock.Increment = increment
 		r := &pointsRunner{out: env.out, opening: op, seed: env.seed, positions: positions}
 		if r.seed == 0 {
 			r.seed = rand.Int64N(1<<31) + 1
@@ -175,17 +177,6 @@ func pointsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 		r.config = points.MatchConfig{Config: cfg, Opening: op, Clock: clock, Ponder: env.ponder, MemoryLimit: env.memory, WorkDir: env.work}
 		return r, nil
 	}
-}
-
-// pointsClock maps Points Battle's clock onto the match clock: a base
-// (--match-time) plus the increment before each move; without a base the
-// increment alone limits each move (and is still announced to the bots).
-func pointsClock(c match.Clock, increment time.Duration) match.Clock {
-	c.Increment = increment
-	if c.Match == 0 && increment > 0 && (c.Turn == 0 || increment < c.Turn) {
-		c.Turn = increment
-	}
-	return c
 }
 
 // parseFieldSize reads "WxH" or "N".

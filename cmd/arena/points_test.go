@@ -7,11 +7,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"arena/game"
 	"arena/game/points"
-	"arena/match"
 )
 
 var (
@@ -168,25 +166,5 @@ func TestPointsBuiltinInTime(t *testing.T) {
 	g := decodeLines(t, stdout)
 	if len(g) != 1 || g[0]["winner"] != float64(0) {
 		t.Fatalf("want the builtin player to win: %v", g)
-	}
-}
-
-func TestPointsClock(t *testing.T) {
-	s := time.Second
-	tests := []struct {
-		in   match.Clock
-		inc  time.Duration
-		want match.Clock
-	}{
-		{match.Clock{Match: 10 * s}, 10 * s, match.Clock{Match: 10 * s, Increment: 10 * s}},
-		{match.Clock{}, 10 * s, match.Clock{Turn: 10 * s, Increment: 10 * s}},
-		{match.Clock{Turn: 5 * s}, 10 * s, match.Clock{Turn: 5 * s, Increment: 10 * s}},
-		{match.Clock{Turn: 20 * s}, 10 * s, match.Clock{Turn: 10 * s, Increment: 10 * s}},
-		{match.Clock{Turn: 2 * s, Match: 60 * s}, 0, match.Clock{Turn: 2 * s, Match: 60 * s}},
-	}
-	for _, tt := range tests {
-		if got := pointsClock(tt.in, tt.inc); got != tt.want {
-			t.Errorf("%+v + %v: %+v, want %+v", tt.in, tt.inc, got, tt.want)
-		}
 	}
 }
