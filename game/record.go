@@ -52,6 +52,10 @@ type PlayerRecord struct {
 	PeakMemory int64 `json:"peak_memory,omitempty"`
 	// CPUMs is the processor time the player's processes used.
 	CPUMs float64 `json:"cpu_ms,omitempty"`
+	// Fault is how the player failed (timeout, crash, illegal, protocol,
+	// memory), if it did: in games of more than two players the game's
+	// Reason cannot say who.
+	Fault Reason `json:"fault,omitempty"`
 }
 
 // MoveRecord is one move: who made it, in the game's notation, how long

@@ -372,3 +372,23 @@ func Classify(err error) game.Fault {
 	}
 	return game.Fault{Reason: game.ReasonProtocol, Detail: err.Error()}
 }
+
+// RecordSides copies what each side's process did into the players of a
+// record whose Players and Seats are set: its greeting and stray output,
+// stderr tail, exit, memory, CPU and thinking time, and the fault it lost
+// by, if any.
+func (o Outcome) RecordSides(rec *game.Record) {
+	for side, rep := range o.Sides {
+		pr := &rec.Players[rec.Seats[side]]
+		pr.About = rep.Greeting.About
+		pr.Output = append(append(pr.Output, rep.Greeting.Output...), rep.Farewell.Output...)
+		pr.Stderr = rep.Farewell.Stderr
+		pr.Exit = rep.Farewell.Exit
+		pr.PeakMemory = rep.Farewell.PeakMemory
+		pr.CPUMs = float64(rep.Farewell.CPU.Microseconds()) / 1000
+		pr.TimeMs = float64(rep.Time.Microseconds()) / 1000
+		if rep.Fault != nil {
+			pr.Fault = rep.Fault.Reason
+		}
+	}
+}

@@ -311,3 +311,15 @@ func TestClassify(t *testing.T) {
 		}
 	}
 }
+
+// RecordSides puts each side's report on the player in that seat,
+// including the fault the side lost by.
+func TestRecordSides(t *testing.T) {
+	crash := &fakeSeat{steps: []step{{err: &bot.ExitError{Status: "exit status 3"}}}}
+	out := Run[num](context.Background(), newCount(2, 3, false), seatsOf(crash, &fakeSeat{}), Config{})
+	rec := &game.Record{Players: make([]game.PlayerRecord, 2), Seats: []int{1, 0}}
+	out.RecordSides(rec)
+	if rec.Players[1].Fault != game.ReasonCrash || rec.Players[0].Fault != "" {
+		t.Fatalf("faults by player %q and %q, want crash on player 1 (side 0)", rec.Players[0].Fault, rec.Players[1].Fault)
+	}
+}

@@ -106,10 +106,9 @@ func (s *series) count(tallies []tally, rec *game.Record) {
 			t.Wins++
 		default:
 			t.Losses++
-			switch rec.Reason {
-			case game.ReasonTimeout, game.ReasonCrash, game.ReasonIllegal, game.ReasonProtocol, game.ReasonMemory:
-				t.Faults[rec.Reason]++
-			}
+		}
+		if f := rec.Players[pi].Fault; isFault(string(f)) {
+			t.Faults[f]++
 		}
 		t.TimeMs += rec.Players[pi].TimeMs
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -61,10 +62,34 @@ func isFault(r string) bool {
 	return false
 }
 
+// recordFaults reads from a stored record how each player failed, if it
+// did (records written before players carried their fault give none).
+func recordFaults(g store.Game) []game.Reason {
+	var rec struct {
+		Players []struct {
+			Fault game.Reason `json:"fault"`
+		} `json:"players"`
+	}
+	if len(g.Record) == 0 || json.Unmarshal(g.Record, &rec) != nil || len(rec.Players) != len(g.Players) {
+		return nil
+	}
+	faults := make([]game.Reason, len(rec.Players))
+	for i, p := range rec.Players {
+		faults[i] = p.Fault
+	}
+	return faults
+}
+
 func (s *standings) add(g store.Game) {
 	idx := make([]int, len(g.Players))
 	for i, n := range g.Players {
 		idx[i] = s.index(n)
+	}
+	faults := recordFaults(g)
+	for i, f := range faults {
+		if isFault(string(f)) {
+			s.tallies[idx[i]].Faults[f]++
+		}
 	}
 	s.played++
 	winner := -1
@@ -80,9 +105,9 @@ func (s *standings) add(g store.Game) {
 			t.Wins++
 		default:
 			t.Losses++
-			// In a two-player game the loser is the side at fault; an
-			// N-player game's reason does not say who failed.
-			if len(idx) == 2 && isFault(g.Reason) {
+			// Without the players' own faults (older records), the
+			// loser of a two-player game is the side at fault.
+			if faults == nil && len(idx) == 2 && isFault(g.Reason) {
 				t.Faults[game.Reason(g.Reason)]++
 			}
 		}

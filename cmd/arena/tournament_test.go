@@ -474,8 +474,9 @@ func BenchmarkTournamentInstant(b *testing.B) {
 }
 
 // TestTournamentNPlayer runs an Ants tournament of three bots on a
-// generated map: every bot sits in every seat once, and the standings
-// rate the bots by Plackett–Luce.
+// generated map: every bot sits in every seat once, the standings rate
+// the bots by Plackett–Luce, and the bot that crashes has its crashes
+// counted although an Ants game's reason names no culprit.
 func TestTournamentNPlayer(t *testing.T) {
 	script, err := filepath.Abs(filepath.Join("..", "..", "game", "ants", "testdata", "testbot.py"))
 	if err != nil {
@@ -486,7 +487,7 @@ func TestTournamentNPlayer(t *testing.T) {
 	}
 	out := t.TempDir()
 	stdout, stderr, err := arena(t, "tournament", "ants", "--out", out, "--name", "ants3", "--json",
-		"--bot", "r1=python3 "+script+" random", "--bot", "h=python3 "+script+" hold", "--bot", "r2=python3 "+script+" random",
+		"--bot", "r1=python3 "+script+" random", "--bot", "c=python3 "+script+" crash 2", "--bot", "r2=python3 "+script+" random",
 		"--turns", "8", "--turntime", "1000", "--engine_seed", "1", "--player_seed", "1")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
@@ -509,7 +510,7 @@ func TestTournamentNPlayer(t *testing.T) {
 			sat[name][seat] = true
 		}
 	}
-	for _, name := range []string{"r1", "h", "r2"} {
+	for _, name := range []string{"r1", "c", "r2"} {
 		if len(sat[name]) != 3 {
 			t.Errorf("%s sat in seats %v, want all three", name, sat[name])
 		}
@@ -520,6 +521,17 @@ func TestTournamentNPlayer(t *testing.T) {
 	}
 	if _, ok := rows[0].(map[string]any)["ordinal"]; !ok {
 		t.Errorf("no Plackett–Luce rating in %v", rows[0])
+	}
+	for _, r := range rows {
+		row := r.(map[string]any)
+		faults, _ := row["faults"].(map[string]any)
+		want := 0.0
+		if row["player"] == "c" {
+			want = 3
+		}
+		if got, _ := faults["crash"].(float64); got != want {
+			t.Errorf("%v: %v crashes, want %v", row["player"], got, want)
+		}
 	}
 	if !strings.Contains(stderr, "ordinal") {
 		t.Errorf("standings table without ratings:\n%s", stderr)

@@ -161,6 +161,20 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*Played, error) {
 	return played, nil
 }
 
+// statusFault names the fault behind an engine status, "" for a bot that
+// survived or was merely beaten.
+func statusFault(status string) game.Reason {
+	switch {
+	case strings.HasPrefix(status, "crashed"):
+		return game.ReasonCrash
+	case status == "timeout":
+		return game.ReasonTimeout
+	case status == "invalid":
+		return game.ReasonIllegal
+	}
+	return ""
+}
+
 func makeRecord(mc MatchConfig, g Game, st *State, res *Result, bots *ProcessBots, start time.Time) *game.Record {
 	o := st.opt
 	opts, _ := json.Marshal(recordOptions{
@@ -186,6 +200,7 @@ func makeRecord(mc MatchConfig, g Game, st *State, res *Result, bots *ProcessBot
 		rec.Scores[pi] = res.Score[seat]
 		pr := &rec.Players[pi]
 		pr.Exit = res.Status[seat]
+		pr.Fault = statusFault(res.Status[seat])
 		pr.TimeMs = float64(bots.Thought(seat).Microseconds()) / 1000
 		if p := bots.Process(seat); p != nil {
 			pr.Stderr = p.Stderr()

@@ -127,16 +127,7 @@ func makeRecord(mc MatchConfig, g Game, seating []int, state *State, out match.O
 	for pi, p := range g.Players {
 		rec.Players[pi] = game.PlayerRecord{Name: p.Name, Command: p.Command, Protocol: string(p.Protocol)}
 	}
-	for side, rep := range out.Sides {
-		pr := &rec.Players[seating[side]]
-		pr.About = rep.Greeting.About
-		pr.Output = append(append(pr.Output, rep.Greeting.Output...), rep.Farewell.Output...)
-		pr.Stderr = rep.Farewell.Stderr
-		pr.Exit = rep.Farewell.Exit
-		pr.PeakMemory = rep.Farewell.PeakMemory
-		pr.CPUMs = float64(rep.Farewell.CPU.Microseconds()) / 1000
-		pr.TimeMs = float64(rep.Time.Microseconds()) / 1000
-	}
+	out.RecordSides(rec)
 	if !out.Result.Draw() {
 		w := seating[out.Result.Winner]
 		rec.Winner = &w
