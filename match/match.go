@@ -392,3 +392,35 @@ func (o Outcome) RecordSides(rec *game.Record) {
 		}
 	}
 }
+
+// Goodbye ends a bot process at the end of a game. If the game's closing
+// message was sent, it reads what the bot still prints until it exits or
+// deadline passes, handing each non-empty line to keep (which returns
+// false to stop reading), and waits for the exit; then it kills whatever
+// is left and reports how the process ended. The caller adds the output.
+func Goodbye(p *bot.Process, deadline time.Time, sent bool, keep func(line string) bool) Farewell {
+	if sent {
+		for {
+			line, err := p.ReadLine(deadline)
+			if err != nil || (line != "" && !keep(line)) {
+				break
+			}
+		}
+		p.WaitExit(time.Until(deadline))
+	}
+	peak := p.Group().PeakMemory()
+	p.Close()
+	f := Ended(p)
+	f.PeakMemory, f.CPU = peak, p.CPUTime()
+	return f
+}
+
+// Ended reports how a process that has been killed ended: its stderr tail
+// and exit status.
+func Ended(p *bot.Process) Farewell {
+	f := Farewell{Stderr: p.Stderr()}
+	if e := p.Exit(); e != nil {
+		f.Exit = e.Error()
+	}
+	return f
+}

@@ -8,46 +8,11 @@ import (
 	"time"
 
 	"arena/game/khet"
+	"arena/internal/khetref"
 )
 
 // opponent picks a move for the side to move.
 type opponent func(b *khet.Board, rng *rand.Rand) khet.Move
-
-func randomPlayer(b *khet.Board, rng *rand.Rand) khet.Move {
-	moves := b.Moves(nil)
-	return moves[rng.IntN(len(moves))]
-}
-
-// greedyPlayer looks one ply ahead: it takes whatever its laser can hit
-// (the enemy Pharaoh first), never hits its own pieces when it can help
-// it, and breaks ties at random.
-func greedyPlayer(b *khet.Board, rng *rand.Rand) khet.Move {
-	me := b.ToMove()
-	var best []khet.Move
-	bestScore := -1 << 30
-	for _, m := range b.Moves(nil) {
-		u := b.Make(m)
-		score := 0
-		if r := u.Removed(); r.IsPiece() {
-			v := 1
-			if r.Kind() == khet.Pharaoh {
-				v = 1000
-			}
-			if r.Color() == me {
-				v = -v
-			}
-			score = v
-		}
-		b.Unmake(u)
-		switch {
-		case score > bestScore:
-			best, bestScore = append(best[:0], m), score
-		case score == bestScore:
-			best = append(best, m)
-		}
-	}
-	return best[rng.IntN(len(best))]
-}
 
 // playOne plays the engine (as colour bot) against opp through the
 // referee and returns the outcome and the engine's deepest search.
@@ -93,7 +58,7 @@ func TestStrength(t *testing.T) {
 		name string
 		opp  opponent
 		need int
-	}{{"random", randomPlayer, 38}, {"greedy", greedyPlayer, 28}} {
+	}{{"random", khetref.Random, 38}, {"greedy", khetref.Greedy, 28}} {
 		t.Run(tc.name, func(t *testing.T) {
 			const games = 40
 			var mu sync.Mutex

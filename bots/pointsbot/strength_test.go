@@ -7,58 +7,12 @@ import (
 	"time"
 
 	"arena/game/points"
+	"arena/internal/pointsref"
 )
 
 // opponent is a test player: random, or greedy ("capture if possible,
 // else next to the last dot").
 type opponent func(f *points.Field, last points.Point, rng *rand.Rand) points.Point
-
-func freePoints(f *points.Field) []points.Point {
-	var free []points.Point
-	for y := 0; y < f.Height(); y++ {
-		for x := 0; x < f.Width(); x++ {
-			if p := (points.Point{X: x, Y: y}); f.Check(p) == nil {
-				free = append(free, p)
-			}
-		}
-	}
-	return free
-}
-
-func randomPlayer(f *points.Field, _ points.Point, rng *rand.Rand) points.Point {
-	free := freePoints(f)
-	return free[rng.IntN(len(free))]
-}
-
-func greedyPlayer(f *points.Field, last points.Point, rng *rand.Rand) points.Point {
-	free := freePoints(f)
-	me := f.Next()
-	g := f.Clone()
-	best, gain := points.Point{}, 0
-	for _, p := range free {
-		g.CopyFrom(f)
-		g.Put(g.Index(p))
-		d := (g.Score(me) - f.Score(me)) - (g.Score(me.Opp()) - f.Score(me.Opp()))
-		if d > gain {
-			best, gain = p, d
-		}
-	}
-	if gain > 0 {
-		return best
-	}
-	var near []points.Point
-	for dy := -1; dy <= 1; dy++ {
-		for dx := -1; dx <= 1; dx++ {
-			if p := (points.Point{X: last.X + dx, Y: last.Y + dy}); f.Check(p) == nil {
-				near = append(near, p)
-			}
-		}
-	}
-	if len(near) > 0 {
-		return near[rng.IntN(len(near))]
-	}
-	return free[rng.IntN(len(free))]
-}
 
 // playMatch plays games between the engine and opp, colours alternating,
 // and returns the engine's wins, draws and losses.
@@ -110,7 +64,7 @@ func TestStrength(t *testing.T) {
 		name string
 		opp  opponent
 		need int
-	}{{"random", randomPlayer, 19}, {"greedy", greedyPlayer, 15}} {
+	}{{"random", pointsref.Random, 19}, {"greedy", pointsref.Greedy, 15}} {
 		t0 := time.Now()
 		w, d, l := playMatch(t, 20, 16, 16, lim, c.opp)
 		t.Logf("against %s: %d wins, %d draws, %d losses in %v", c.name, w, d, l, time.Since(t0).Round(time.Millisecond))

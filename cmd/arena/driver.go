@@ -227,3 +227,39 @@ func participants(jobSeats []int) (order, seats []int) {
 	}
 	return order, seats
 }
+
+// gameSetup is what a runner of a game played through match.Run takes
+// from a job: who plays and where, and the per-game hooks of its match
+// configuration.
+type gameSetup struct {
+	order []int // the seated players by their index, as the record lists them
+	first int   // the position in order of the player who moves first
+	// workDir is the game's own working folder: a tournament plays
+	// several games of one bot at once.
+	workDir     string
+	onMove      func(match.MoveEvent)
+	transcripts func(gameID string, player int) *bot.Transcript
+}
+
+// setup prepares a game of the job under workRoot; done removes its
+// working folder.
+func (j job) setup(workRoot string) (g gameSetup, done func()) {
+	order, seats := participants(j.Seats)
+	g = gameSetup{order: order, first: seats[0], workDir: filepath.Join(workRoot, j.ID)}
+	if j.OnMove != nil {
+		g.onMove = func(ev match.MoveEvent) { j.OnMove(ev.Ply, "") }
+	}
+	if j.Transcripts != nil {
+		g.transcripts = func(_ string, pi int) *bot.Transcript { return j.Transcripts(order[pi]) }
+	}
+	return g, func() { os.RemoveAll(g.workDir) }
+}
+
+// pick returns the elements of all at the given indexes.
+func pick[T any](all []T, indexes []int) []T {
+	out := make([]T, len(indexes))
+	for i, k := range indexes {
+		out[i] = all[k]
+	}
+	return out
+}

@@ -12,11 +12,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"arena/bot"
 	"arena/bots/gomokubot"
 	"arena/game"
 	"arena/game/gomoku"
-	"arena/match"
 )
 
 func gomokuDriver() driver {
@@ -119,25 +117,14 @@ type gomokuRunner struct {
 func (r *gomokuRunner) Openings() int { return max(len(r.openings), 1) }
 
 func (r *gomokuRunner) Play(ctx context.Context, j job) (*game.Record, string, error) {
-	order, seats := participants(j.Seats)
-	g := gomoku.Game{ID: j.ID, Black: seats[0]}
-	for _, pi := range order {
-		g.Players = append(g.Players, r.players[pi])
-	}
+	gs, done := j.setup(r.config.WorkDir)
+	defer done()
+	g := gomoku.Game{ID: j.ID, Black: gs.first, Players: pick(r.players, gs.order)}
 	if len(r.openings) > 0 {
 		g.Opening = r.openings[j.Opening%len(r.openings)]
 	}
 	mc := r.config
-	// Each game gets its own working folders: a tournament plays
-	// several games of one brain at once.
-	mc.WorkDir = filepath.Join(r.config.WorkDir, j.ID)
-	defer os.RemoveAll(mc.WorkDir)
-	if j.OnMove != nil {
-		mc.OnMove = func(ev match.MoveEvent) { j.OnMove(ev.Ply, "") }
-	}
-	if j.Transcripts != nil {
-		mc.Transcripts = func(_ string, pi int) *bot.Transcript { return j.Transcripts(order[pi]) }
-	}
+	mc.WorkDir, mc.OnMove, mc.Transcripts = gs.workDir, gs.onMove, gs.transcripts
 	rec, err := gomoku.PlayGame(ctx, mc, g)
 	if err != nil {
 		return nil, "", err

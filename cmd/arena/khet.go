@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -12,11 +11,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"arena/bot"
 	"arena/bots/khetbot"
 	"arena/game"
 	"arena/game/khet"
-	"arena/match"
 )
 
 func khetDriver() driver {
@@ -122,22 +119,11 @@ type khetRunner struct {
 func (r *khetRunner) Openings() int { return 1 }
 
 func (r *khetRunner) Play(ctx context.Context, j job) (*game.Record, string, error) {
-	order, seats := participants(j.Seats)
-	g := khet.Game{ID: j.ID, Silver: seats[0]}
-	for _, pi := range order {
-		g.Players = append(g.Players, r.players[pi])
-	}
+	gs, done := j.setup(r.config.WorkDir)
+	defer done()
+	g := khet.Game{ID: j.ID, Silver: gs.first, Players: pick(r.players, gs.order)}
 	mc := r.config
-	// Each game gets its own working folders: a tournament plays
-	// several games of one bot at once.
-	mc.WorkDir = filepath.Join(r.config.WorkDir, j.ID)
-	defer os.RemoveAll(mc.WorkDir)
-	if j.OnMove != nil {
-		mc.OnMove = func(ev match.MoveEvent) { j.OnMove(ev.Ply, "") }
-	}
-	if j.Transcripts != nil {
-		mc.Transcripts = func(_ string, pi int) *bot.Transcript { return j.Transcripts(order[pi]) }
-	}
+	mc.WorkDir, mc.OnMove, mc.Transcripts = gs.workDir, gs.onMove, gs.transcripts
 	rec, err := khet.PlayGame(ctx, mc, g)
 	if err != nil {
 		return nil, "", err

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -13,11 +12,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"arena/bot"
 	"arena/bots/pointsbot"
 	"arena/game"
 	"arena/game/points"
-	"arena/match"
 )
 
 func pointsDriver() driver {
@@ -239,25 +236,14 @@ func (r *pointsRunner) Openings() int {
 }
 
 func (r *pointsRunner) Play(ctx context.Context, j job) (*game.Record, string, error) {
-	order, seats := participants(j.Seats)
-	g := points.Game{ID: j.ID, Red: seats[0]}
+	gs, done := j.setup(r.config.WorkDir)
+	defer done()
+	g := points.Game{ID: j.ID, Red: gs.first, Players: pick(r.players, gs.order)}
 	if r.opening == points.RandomCross {
 		g.Seed = r.seed*1_000_003 + int64(j.Opening)
 	}
-	for _, pi := range order {
-		g.Players = append(g.Players, r.players[pi])
-	}
 	mc := r.config
-	// Each game gets its own working folders: a tournament plays several
-	// games of one bot at once.
-	mc.WorkDir = filepath.Join(r.config.WorkDir, j.ID)
-	defer os.RemoveAll(mc.WorkDir)
-	if j.OnMove != nil {
-		mc.OnMove = func(ev match.MoveEvent) { j.OnMove(ev.Ply, "") }
-	}
-	if j.Transcripts != nil {
-		mc.Transcripts = func(_ string, pi int) *bot.Transcript { return j.Transcripts(order[pi]) }
-	}
+	mc.WorkDir, mc.OnMove, mc.Transcripts = gs.workDir, gs.onMove, gs.transcripts
 	rec, err := points.PlayGame(ctx, mc, g)
 	if err != nil {
 		return nil, "", err

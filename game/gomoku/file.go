@@ -43,9 +43,9 @@ type FileSeat struct {
 	eol   string
 	buf   bytes.Buffer
 
-	running               // the brain during a move, for Kill
-	last    *bot.Process  // the brain of the last move
-	cpu     time.Duration // over all moves
+	run  bot.Holder    // the brain during a move, for Kill
+	last *bot.Process  // the brain of the last move
+	cpu  time.Duration // over all moves
 }
 
 // NewFileSeat prepares a seat for side me. opts.Dir must exist; the brain
@@ -83,11 +83,11 @@ func (s *FileSeat) Move(ctx context.Context, req match.Request) (match.Reply[Poi
 	if err != nil {
 		return match.Reply[Point]{}, game.Fault{Reason: game.ReasonCrash, Detail: err.Error()}
 	}
-	s.running.set(p)
+	s.run.Set(p)
 	finished := s.wait(ctx, p, req.Deadline)
 	p.Kill() // whatever it left running in its process group
 	s.group.KillAll()
-	s.running.set(nil)
+	s.run.Set(nil)
 	s.last = p
 	s.cpu += p.CPUTime()
 
@@ -177,13 +177,13 @@ func (s *FileSeat) readMsg() []string {
 	if err != nil || len(data) == 0 {
 		return nil
 	}
-	out := output{max: s.opts.maxOutput()}
+	out := bot.Output{Max: s.opts.maxOutput()}
 	for _, line := range strings.FieldsFunc(string(data), func(r rune) bool { return r == '\n' || r == '\r' }) {
 		if strings.TrimSpace(line) != "" {
-			out.add(line)
+			out.Add(line)
 		}
 	}
-	return out.take()
+	return out.Take()
 }
 
 // readCapped reads at most maxFileRead bytes of a file; a longer file is
@@ -270,6 +270,10 @@ func (s *FileSeat) write(name string) error {
 	return nil
 }
 
+// Kill ends the brain of the move in progress at once; it may be called
+// from any goroutine.
+func (s *FileSeat) Kill() { s.run.Kill() }
+
 // Finish removes the protocol files (the brain's own sub-folder stays)
 // and kills anything left.
 func (s *FileSeat) Finish(ctx context.Context, res game.Result, grace time.Duration) match.Farewell {
@@ -285,7 +289,7 @@ func (s *FileSeat) Finish(ctx context.Context, res game.Result, grace time.Durat
 	if s.last == nil {
 		return match.Farewell{PeakMemory: peak}
 	}
-	f := farewell(s.last, nil)
+	f := match.Ended(s.last)
 	f.PeakMemory, f.CPU = peak, s.cpu
 	return f
 }

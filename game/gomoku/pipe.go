@@ -19,12 +19,12 @@ import (
 // OK/ERROR/UNKNOWN lines are kept and skipped, SUGGEST is answered with
 // PLAY.
 type PipeSeat struct {
-	state   *State
-	me      Stone
-	opts    SeatOptions
-	out     output
-	proc    *bot.Process // used by the seat's own goroutine
-	running              // the same, for Kill from elsewhere
+	state *State
+	me    Stone
+	opts  SeatOptions
+	out   bot.Output
+	proc  *bot.Process // used by the seat's own goroutine
+	run   bot.Holder   // the same, for Kill from elsewhere
 
 	// known is how many moves of the history the brain knows (after
 	// START it knows the empty board; then its own answers and what it
@@ -43,7 +43,7 @@ func NewPipeSeat(state *State, me Stone, opts SeatOptions) *PipeSeat {
 	if opts.GameType == 0 {
 		opts.GameType = 1
 	}
-	return &PipeSeat{state: state, me: me, opts: opts, out: output{max: opts.maxOutput()}}
+	return &PipeSeat{state: state, me: me, opts: opts, out: bot.Output{Max: opts.maxOutput()}}
 }
 
 // Start launches the brain, sends START (RECTSTART for a board that is not
@@ -57,7 +57,7 @@ func (s *PipeSeat) Start(ctx context.Context, req match.Request) (match.Greeting
 		return match.Greeting{}, game.Fault{Reason: game.ReasonCrash, Detail: err.Error()}
 	}
 	s.proc = p
-	s.running.set(p)
+	s.run.Set(p)
 	cfg := s.state.Config()
 	start := "START " + strconv.Itoa(cfg.Width)
 	if cfg.Width != cfg.Height {
@@ -86,7 +86,7 @@ func (s *PipeSeat) Start(ctx context.Context, req match.Request) (match.Greeting
 }
 
 func (s *PipeSeat) greeting() match.Greeting {
-	return match.Greeting{About: s.about, Output: s.out.take()}
+	return match.Greeting{About: s.about, Output: s.out.Take()}
 }
 
 // expectOK reads the answer to START: OK, or ERROR with the brain's reason.
@@ -115,7 +115,7 @@ func (s *PipeSeat) readAbout(deadline time.Time) error {
 		case err != nil:
 			return s.explain(err, "no answer to ABOUT")
 		case kind == replyStray:
-			s.out.add(line)
+			s.out.Add(line)
 			return nil
 		case kind != replyMessage:
 			s.about = strings.TrimSpace(line)
@@ -134,7 +134,7 @@ func (s *PipeSeat) readReply(deadline time.Time) (string, replyKind, Point, erro
 		}
 		kind, p := parseReply(line)
 		if kind == replyMessage {
-			s.out.add(line)
+			s.out.Add(line)
 		}
 		if kind != replyEmpty {
 			return line, kind, p, nil
@@ -156,14 +156,14 @@ func (s *PipeSeat) Move(ctx context.Context, req match.Request) (match.Reply[Poi
 	s.stray = ""
 	err := s.send(req.Deadline, append([]string{"INFO time_left " + strconv.FormatInt(timeLeftMs(req), 10)}, cmd...)...)
 	if err != nil {
-		return match.Reply[Point]{Output: s.out.take()}, err
+		return match.Reply[Point]{Output: s.out.Take()}, err
 	}
 	p, err := s.readMove(req.Deadline)
 	if err == nil && s.proc.Group().MemoryExceeded() {
 		err = memoryFault(s.opts.MemoryLimit)
 	}
 	s.known = len(moves) + 1
-	return match.Reply[Point]{Move: p, Output: s.out.take()}, err
+	return match.Reply[Point]{Move: p, Output: s.out.Take()}, err
 }
 
 // position returns the command lines that bring the brain up to date.
@@ -246,20 +246,20 @@ func (s *PipeSeat) readMove(deadline time.Time) (Point, error) {
 		switch kind {
 		case replyMessage:
 		case replyStray:
-			s.out.add(line)
+			s.out.Add(line)
 			s.stray = line
 			if s.opts.Strict {
 				return Point{}, protocolFault("answered %q instead of a move", clip(line))
 			}
 		case replySuggest:
-			s.out.add(line)
+			s.out.Add(line)
 			if err := s.send(deadline, "PLAY "+p.String()); err != nil {
 				return Point{}, err
 			}
 			suggested = &p
 		case replyMove:
 			if suggested != nil && p != *suggested {
-				s.out.add("[arena: answered " + p.String() + " after PLAY " + suggested.String() + "]")
+				s.out.Add("[arena: answered " + p.String() + " after PLAY " + suggested.String() + "]")
 			}
 			return p, nil
 		default:
@@ -301,22 +301,9 @@ func (s *PipeSeat) Finish(ctx context.Context, res game.Result, grace time.Durat
 		return match.Farewell{}
 	}
 	deadline := time.Now().Add(grace)
-	if s.send(deadline, "END") == nil {
-		for {
-			line, err := s.proc.ReadLine(deadline)
-			if err != nil {
-				break
-			}
-			if line != "" {
-				s.out.add(line)
-			}
-		}
-		s.proc.WaitExit(time.Until(deadline))
-	}
-	peak := s.proc.Group().PeakMemory()
-	s.proc.Close()
-	f := farewell(s.proc, s.out.take())
-	f.PeakMemory, f.CPU = peak, s.proc.CPUTime()
+	sent := s.send(deadline, "END") == nil
+	f := match.Goodbye(s.proc, deadline, sent, func(line string) bool { s.out.Add(line); return true })
+	f.Output = s.out.Take()
 	return f
 }
 
@@ -334,9 +321,12 @@ func (s *PipeSeat) Resume() {
 	}
 }
 
+// Kill ends the brain at once; it may be called from any goroutine.
+func (s *PipeSeat) Kill() { s.run.Kill() }
+
 // Pid returns the brain's process (group) id, 0 before Start.
 func (s *PipeSeat) Pid() int {
-	if p := s.running.get(); p != nil {
+	if p := s.run.Get(); p != nil {
 		return p.Pid()
 	}
 	return 0

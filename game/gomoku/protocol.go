@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"arena/bot"
@@ -101,34 +100,6 @@ func timeLeftMs(req match.Request) int64 {
 	return req.TimeLeft.Milliseconds()
 }
 
-// output collects the lines a brain prints, up to a cap, counting the
-// rest so a flood costs no memory.
-type output struct {
-	lines   []string
-	max     int
-	dropped int
-}
-
-func (o *output) add(line string) {
-	if len(o.lines) < o.max {
-		if len(line) > 1000 {
-			line = line[:1000] + "..."
-		}
-		o.lines = append(o.lines, line)
-		return
-	}
-	o.dropped++
-}
-
-func (o *output) take() []string {
-	lines := o.lines
-	if o.dropped > 0 {
-		lines = append(lines, "[arena: "+strconv.Itoa(o.dropped)+" more lines not kept]")
-	}
-	o.lines, o.dropped = nil, 0
-	return lines
-}
-
 func protocolFault(format string, args ...any) game.Fault {
 	return game.Fault{Reason: game.ReasonProtocol, Detail: fmt.Sprintf(format, args...)}
 }
@@ -136,42 +107,6 @@ func protocolFault(format string, args ...any) game.Fault {
 // memoryFault is the verdict on a brain its memory limit stopped.
 func memoryFault(limit int64) game.Fault {
 	return game.Fault{Reason: game.ReasonMemory, Detail: "exceeded its memory limit of " + strconv.FormatInt(limit, 10) + " bytes"}
-}
-
-// running holds a seat's brain process while it runs, so that Kill,
-// called from another goroutine when a match is cancelled, can reach it.
-type running struct {
-	mu   sync.Mutex
-	proc *bot.Process
-}
-
-func (r *running) set(p *bot.Process) {
-	r.mu.Lock()
-	r.proc = p
-	r.mu.Unlock()
-}
-
-func (r *running) get() *bot.Process {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.proc
-}
-
-// Kill ends the running brain at once; it may be called from any
-// goroutine.
-func (r *running) Kill() {
-	if p := r.get(); p != nil {
-		p.Kill()
-	}
-}
-
-// farewell gathers what is left of a process after it has been killed.
-func farewell(p *bot.Process, lines []string) match.Farewell {
-	f := match.Farewell{Output: lines, Stderr: p.Stderr()}
-	if e := p.Exit(); e != nil {
-		f.Exit = e.Error()
-	}
-	return f
 }
 
 // ms formats a duration in whole milliseconds for messages.

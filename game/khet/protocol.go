@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"arena/bot"
@@ -42,7 +41,7 @@ type Seat struct {
 	me    Color
 	opts  SeatOptions
 	proc  *bot.Process // used by the seat's own goroutine
-	run   running      // the same, for Kill from elsewhere
+	run   bot.Holder   // the same, for Kill from elsewhere
 	name  string
 	lines []string // what the bot printed outside its moves
 }
@@ -64,7 +63,7 @@ func (s *Seat) Start(ctx context.Context, req match.Request) (match.Greeting, er
 		return match.Greeting{}, game.Fault{Reason: game.ReasonCrash, Detail: err.Error()}
 	}
 	s.proc = p
-	s.run.set(p)
+	s.run.Set(p)
 	line, err := s.readLine(req.Deadline, "no play khet line")
 	if err != nil {
 		return match.Greeting{}, err
@@ -132,24 +131,15 @@ func (s *Seat) Finish(ctx context.Context, res game.Result, grace time.Duration)
 		return match.Farewell{}
 	}
 	deadline := time.Now().Add(grace)
-	if s.send(deadline, "E") == nil {
-		for len(s.lines) < 100 {
-			line, err := s.proc.ReadLine(deadline)
-			if err != nil {
-				break
-			}
-			if line != "" {
-				s.lines = append(s.lines, clip(line))
-			}
+	sent := s.send(deadline, "E") == nil
+	f := match.Goodbye(s.proc, deadline, sent, func(line string) bool {
+		if len(s.lines) >= 100 {
+			return false
 		}
-		s.proc.WaitExit(time.Until(deadline))
-	}
-	peak := s.proc.Group().PeakMemory()
-	s.proc.Close()
-	f := match.Farewell{Output: s.lines, Stderr: s.proc.Stderr(), PeakMemory: peak, CPU: s.proc.CPUTime()}
-	if e := s.proc.Exit(); e != nil {
-		f.Exit = e.Error()
-	}
+		s.lines = append(s.lines, clip(line))
+		return len(s.lines) < 100
+	})
+	f.Output = s.lines
 	return f
 }
 
@@ -168,11 +158,11 @@ func (s *Seat) Resume() {
 }
 
 // Kill ends the bot at once; it may be called from any goroutine.
-func (s *Seat) Kill() { s.run.kill() }
+func (s *Seat) Kill() { s.run.Kill() }
 
 // Pid returns the bot's process (group) id, 0 before Start.
 func (s *Seat) Pid() int {
-	if p := s.run.get(); p != nil {
+	if p := s.run.Get(); p != nil {
 		return p.Pid()
 	}
 	return 0
@@ -180,29 +170,4 @@ func (s *Seat) Pid() int {
 
 func protocolFault(format string, args ...any) game.Fault {
 	return game.Fault{Reason: game.ReasonProtocol, Detail: fmt.Sprintf(format, args...)}
-}
-
-// running holds a seat's process so that Kill, called from another
-// goroutine when a match is cancelled, can reach it.
-type running struct {
-	mu   sync.Mutex
-	proc *bot.Process
-}
-
-func (r *running) set(p *bot.Process) {
-	r.mu.Lock()
-	r.proc = p
-	r.mu.Unlock()
-}
-
-func (r *running) get() *bot.Process {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.proc
-}
-
-func (r *running) kill() {
-	if p := r.get(); p != nil {
-		p.Kill()
-	}
 }

@@ -192,11 +192,10 @@ type Seat struct {
 	state *State
 	me    Color
 	opts  SeatOptions
-	out   output
-	proc  *bot.Process
-	mu    sync.Mutex // guards killer
-	kill  *bot.Process
-	known int // dots the bot knows of
+	out   bot.Output
+	proc  *bot.Process // used by the seat's own goroutine
+	run   bot.Holder   // the same, for Kill from elsewhere
+	known int          // dots the bot knows of
 	name  string
 	last  string // the last status line
 	buf   []byte
@@ -212,7 +211,7 @@ func NewSeat(state *State, me Color, opts SeatOptions) *Seat {
 	if max <= 0 {
 		max = 1000
 	}
-	return &Seat{state: state, me: me, opts: opts, out: output{max: max}}
+	return &Seat{state: state, me: me, opts: opts, out: bot.Output{Max: max}}
 }
 
 // Start launches the bot, reads its name (the first line it prints) and
@@ -226,9 +225,7 @@ func (s *Seat) Start(ctx context.Context, req match.Request) (match.Greeting, er
 		return match.Greeting{}, game.Fault{Reason: game.ReasonCrash, Detail: err.Error()}
 	}
 	s.proc = p
-	s.mu.Lock()
-	s.kill = p
-	s.mu.Unlock()
+	s.run.Set(p)
 	for s.name == "" {
 		line, err := p.ReadLine(req.Deadline)
 		if err != nil {
@@ -244,7 +241,7 @@ func (s *Seat) Start(ctx context.Context, req match.Request) (match.Greeting, er
 }
 
 func (s *Seat) greeting() match.Greeting {
-	return match.Greeting{About: s.name, Output: s.out.take()}
+	return match.Greeting{About: s.name, Output: s.out.Take()}
 }
 
 // Move sends the dots the bot has not seen, the clocks and "go", and
@@ -259,7 +256,7 @@ func (s *Seat) Move(ctx context.Context, req match.Request) (match.Reply[Point],
 	lines = append(lines, "time "+strconv.FormatInt(own, 10), "otime "+strconv.FormatInt(opp, 10), "go")
 	t0 := time.Now()
 	if err := s.send(req.Deadline, lines...); err != nil {
-		return match.Reply[Point]{Output: s.out.take()}, err
+		return match.Reply[Point]{Output: s.out.Take()}, err
 	}
 	p, err := s.readMove(req.Deadline)
 	if err == nil && s.proc.Group().MemoryExceeded() {
@@ -269,7 +266,7 @@ func (s *Seat) Move(ctx context.Context, req match.Request) (match.Reply[Point],
 	if s.opts.Clocks != nil && !req.Unlimited {
 		s.opts.Clocks.record(s.me.Side(), req.TimeLeft-time.Since(t0))
 	}
-	return match.Reply[Point]{Move: p, Output: s.out.take()}, err
+	return match.Reply[Point]{Move: p, Output: s.out.Take()}, err
 }
 
 // times returns the "time" and "otime" values: the time this move may
@@ -316,11 +313,11 @@ func (s *Seat) readMove(deadline time.Time) (Point, error) {
 			return p, nil
 		case errors.Is(err, ErrNotMove):
 			if strings.TrimSpace(line) != "" {
-				s.out.add(line)
+				s.out.Add(line)
 				s.last = line
 			}
 		default:
-			s.out.add(line)
+			s.out.Add(line)
 			return Point{}, game.Fault{Reason: game.ReasonProtocol, Detail: err.Error()}
 		}
 	}
@@ -359,24 +356,9 @@ func (s *Seat) Finish(ctx context.Context, res game.Result, grace time.Duration)
 		return match.Farewell{}
 	}
 	deadline := time.Now().Add(grace)
-	if s.send(deadline, "quit") == nil {
-		for {
-			line, err := s.proc.ReadLine(deadline)
-			if err != nil {
-				break
-			}
-			if line != "" {
-				s.out.add(line)
-			}
-		}
-		s.proc.WaitExit(time.Until(deadline))
-	}
-	peak := s.proc.Group().PeakMemory()
-	s.proc.Close()
-	f := match.Farewell{Output: s.out.take(), Stderr: s.proc.Stderr(), PeakMemory: peak, CPU: s.proc.CPUTime()}
-	if e := s.proc.Exit(); e != nil {
-		f.Exit = e.Error()
-	}
+	sent := s.send(deadline, "quit") == nil
+	f := match.Goodbye(s.proc, deadline, sent, func(line string) bool { s.out.Add(line); return true })
+	f.Output = s.out.Take()
 	return f
 }
 
@@ -395,49 +377,12 @@ func (s *Seat) Resume() {
 }
 
 // Kill ends the bot at once; it may be called from any goroutine.
-func (s *Seat) Kill() {
-	s.mu.Lock()
-	p := s.kill
-	s.mu.Unlock()
-	if p != nil {
-		p.Kill()
-	}
-}
+func (s *Seat) Kill() { s.run.Kill() }
 
 // Pid returns the bot's process (group) id, 0 before Start.
 func (s *Seat) Pid() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.kill != nil {
-		return s.kill.Pid()
+	if p := s.run.Get(); p != nil {
+		return p.Pid()
 	}
 	return 0
-}
-
-// output collects the lines a bot prints, up to a cap, counting the rest
-// so that a flood costs no memory.
-type output struct {
-	lines   []string
-	max     int
-	dropped int
-}
-
-func (o *output) add(line string) {
-	if len(o.lines) < o.max {
-		if len(line) > 1000 {
-			line = line[:1000] + "..."
-		}
-		o.lines = append(o.lines, line)
-		return
-	}
-	o.dropped++
-}
-
-func (o *output) take() []string {
-	lines := o.lines
-	if o.dropped > 0 {
-		lines = append(lines, "[arena: "+strconv.Itoa(o.dropped)+" more lines not kept]")
-	}
-	o.lines, o.dropped = nil, 0
-	return lines
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"arena/game/khet"
+	"arena/internal/khetref"
 )
 
 func main() {
@@ -107,10 +108,9 @@ func main() {
 			}
 			m = script[mine-1]
 		case "greedy":
-			m = greedy(pos.Board, rng).String()
+			m = khetref.Greedy(pos.Board, rng).String()
 		default:
-			legal := pos.Board.Moves(nil)
-			m = legal[rng.IntN(len(legal))].String()
+			m = khetref.Random(pos.Board, rng).String()
 		}
 		if mine == *faultAt && *fault == "colour" {
 			other := "R"
@@ -121,35 +121,4 @@ func main() {
 		}
 		say(m)
 	}
-}
-
-// greedy plays the move whose laser does the most harm in one ply: the
-// enemy Pharaoh first, then any enemy piece; it avoids hitting its own
-// pieces and breaks ties at random.
-func greedy(b *khet.Board, rng *rand.Rand) khet.Move {
-	me := b.ToMove()
-	var best []khet.Move
-	bestScore := -1 << 30
-	for _, m := range b.Moves(nil) {
-		u := b.Make(m)
-		score := 0
-		if r := u.Removed(); r.IsPiece() {
-			v := 1
-			if r.Kind() == khet.Pharaoh {
-				v = 1000
-			}
-			if r.Color() == me {
-				v = -v
-			}
-			score = v
-		}
-		b.Unmake(u)
-		switch {
-		case score > bestScore:
-			best, bestScore = append(best[:0], m), score
-		case score == bestScore:
-			best = append(best, m)
-		}
-	}
-	return best[rng.IntN(len(best))]
 }

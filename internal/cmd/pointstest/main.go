@@ -41,6 +41,7 @@ import (
 	"time"
 
 	"arena/game/points"
+	"arena/internal/pointsref"
 )
 
 func main() {
@@ -159,45 +160,8 @@ func main() {
 
 // choose picks the dot to play.
 func choose(f *points.Field, policy string, last points.Point, rng *rand.Rand) points.Point {
-	var free []points.Point
-	for y := 0; y < f.Height(); y++ {
-		for x := 0; x < f.Width(); x++ {
-			if p := (points.Point{X: x, Y: y}); f.Check(p) == nil {
-				free = append(free, p)
-			}
-		}
-	}
 	if policy == "greedy" {
-		return greedy(f, free, last, rng)
+		return pointsref.Greedy(f, last, rng)
 	}
-	return free[rng.IntN(len(free))]
-}
-
-func greedy(f *points.Field, free []points.Point, last points.Point, rng *rand.Rand) points.Point {
-	me := f.Next()
-	best, gain := points.Point{}, 0
-	g := f.Clone()
-	for _, p := range free {
-		g.CopyFrom(f)
-		g.Put(g.Index(p))
-		d := (g.Score(me) - f.Score(me)) - (g.Score(me.Opp()) - f.Score(me.Opp()))
-		if d > gain || (d == gain && d > 0 && rng.IntN(2) == 0) {
-			best, gain = p, d
-		}
-	}
-	if gain > 0 {
-		return best
-	}
-	var near []points.Point
-	for dy := -1; dy <= 1; dy++ {
-		for dx := -1; dx <= 1; dx++ {
-			if p := (points.Point{X: last.X + dx, Y: last.Y + dy}); f.Check(p) == nil {
-				near = append(near, p)
-			}
-		}
-	}
-	if len(near) > 0 {
-		return near[rng.IntN(len(near))]
-	}
-	return free[rng.IntN(len(free))]
+	return pointsref.Random(f, last, rng)
 }
