@@ -64,3 +64,26 @@ func (h *Holder) Kill() {
 		p.Kill()
 	}
 }
+
+// Pause stops the running process's group, if there is one (the
+// opponent is thinking).
+func (h *Holder) Pause() {
+	if p := h.Get(); p != nil {
+		p.Pause()
+	}
+}
+
+// Resume continues the running process's group, if there is one.
+func (h *Holder) Resume() {
+	if p := h.Get(); p != nil {
+		p.Resume()
+	}
+}
+
+// Pid returns the running process (group) id, 0 when there is none.
+func (h *Holder) Pid() int {
+	if p := h.Get(); p != nil {
+		return p.Pid()
+	}
+	return 0
+}

@@ -308,29 +308,16 @@ func (s *PipeSeat) Finish(ctx context.Context, res game.Result, grace time.Durat
 }
 
 // Pause stops the brain while the opponent thinks.
-func (s *PipeSeat) Pause() {
-	if s.proc != nil {
-		s.proc.Pause()
-	}
-}
+func (s *PipeSeat) Pause() { s.run.Pause() }
 
 // Resume continues the brain.
-func (s *PipeSeat) Resume() {
-	if s.proc != nil {
-		s.proc.Resume()
-	}
-}
+func (s *PipeSeat) Resume() { s.run.Resume() }
 
 // Kill ends the brain at once; it may be called from any goroutine.
 func (s *PipeSeat) Kill() { s.run.Kill() }
 
 // Pid returns the brain's process (group) id, 0 before Start.
-func (s *PipeSeat) Pid() int {
-	if p := s.run.Get(); p != nil {
-		return p.Pid()
-	}
-	return 0
-}
+func (s *PipeSeat) Pid() int { return s.run.Pid() }
 
 // splitWord returns the first word of a line in upper case (commands are
 // case-insensitive) and the rest.

@@ -363,26 +363,13 @@ func (s *Seat) Finish(ctx context.Context, res game.Result, grace time.Duration)
 }
 
 // Pause stops the bot while the opponent thinks.
-func (s *Seat) Pause() {
-	if s.proc != nil {
-		s.proc.Pause()
-	}
-}
+func (s *Seat) Pause() { s.run.Pause() }
 
 // Resume continues the bot.
-func (s *Seat) Resume() {
-	if s.proc != nil {
-		s.proc.Resume()
-	}
-}
+func (s *Seat) Resume() { s.run.Resume() }
 
 // Kill ends the bot at once; it may be called from any goroutine.
 func (s *Seat) Kill() { s.run.Kill() }
 
 // Pid returns the bot's process (group) id, 0 before Start.
-func (s *Seat) Pid() int {
-	if p := s.run.Get(); p != nil {
-		return p.Pid()
-	}
-	return 0
-}
+func (s *Seat) Pid() int { return s.run.Pid() }
