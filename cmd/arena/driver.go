@@ -114,15 +114,11 @@ func newMatchGameCmd(d driver) *cobra.Command {
 		Example: d.example,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			env, cleanup, err := f.env(d)
+			env, r, cleanup, err := f.runner(d, build)
 			if err != nil {
 				return err
 			}
 			defer cleanup()
-			r, err := build(env)
-			if err != nil {
-				return err
-			}
 			name := f.matchName(d.info.Name)
 			s := &series{
 				game: d.info.Name, players: env.players, games: f.games, json: f.json,
@@ -170,6 +166,22 @@ func matchSeats(players, i int) []int {
 		seats[s] = (s + i) % players
 	}
 	return seats
+}
+
+// runner checks the shared flags, prepares the folders and builds the
+// game's runner with build (from the driver's flags). cleanup removes
+// the scratch folder.
+func (f *matchFlags) runner(d driver, build func(runEnv) (runner, error)) (runEnv, runner, func(), error) {
+	env, cleanup, err := f.env(d)
+	if err != nil {
+		return runEnv{}, nil, nil, err
+	}
+	r, err := build(env)
+	if err != nil {
+		cleanup()
+		return runEnv{}, nil, nil, err
+	}
+	return env, r, cleanup, nil
 }
 
 // env checks the shared flags and prepares the output and scratch

@@ -273,15 +273,11 @@ func runTournament(cmd *cobra.Command, d driver, f *matchFlags, tf *tournamentFl
 	}
 	td := d
 	td.info.Players[1] = math.MaxInt
-	env, cleanup, err := f.env(td)
+	env, r, cleanup, err := f.runner(td, build)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	r, err := build(env)
-	if err != nil {
-		return err
-	}
 
 	// N-player games (Ants) are the simultaneous ones: all seats think
 	// at once. Their groups take every bot unless the runner says how

@@ -211,15 +211,11 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 			return err
 		}
 	}
-	env, cleanup, err := f.env(d)
+	env, r, cleanup, err := f.runner(d, build)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	r, err := build(env)
-	if err != nil {
-		return err
-	}
 	cores := runtime.NumCPU()
 	auto, thinkers := defaultConcurrency(cores, 2, false, env.ponder)
 	conc := sf.concurrency
