@@ -342,7 +342,7 @@ func runTournament(cmd *cobra.Command, d driver, f *matchFlags, tf *tournamentFl
 	}
 	results := map[string]tournament.Outcome{}
 	for _, g := range stored {
-		t.table.add(g)
+		t.table.add(g, recordFaults(g))
 		results[g.ID] = outcomeOf(g, t.table)
 	}
 	t.prog = newProgress(stderr, stderr == os.Stderr && isTerminal(os.Stderr), t.total, env.players)
@@ -496,7 +496,7 @@ func (t *tournamentRun) report(g tournament.Game, _ tournament.Outcome) error {
 	if err := t.st.SaveGame(context.Background(), sg); err != nil && !errors.Is(err, store.ErrExists) {
 		return fmt.Errorf("store: %w", err)
 	}
-	t.table.add(sg)
+	t.table.add(sg, playerFaults(rec))
 	if t.json {
 		if err := emitGame(t.stdout, rec, pg.path); err != nil {
 			return err

@@ -64,6 +64,7 @@ func isFault(r string) bool {
 
 // recordFaults reads from a stored record how each player failed, if it
 // did (records written before players carried their fault give none).
+// A live tournament has the record at hand and uses playerFaults.
 func recordFaults(g store.Game) []game.Reason {
 	var rec struct {
 		Players []struct {
@@ -80,12 +81,22 @@ func recordFaults(g store.Game) []game.Reason {
 	return faults
 }
 
-func (s *standings) add(g store.Game) {
+// playerFaults lists how each player of a record failed, if it did.
+func playerFaults(rec *game.Record) []game.Reason {
+	faults := make([]game.Reason, len(rec.Players))
+	for i, p := range rec.Players {
+		faults[i] = p.Fault
+	}
+	return faults
+}
+
+// add counts a finished game; faults are its players' faults (nil when
+// the record does not say).
+func (s *standings) add(g store.Game, faults []game.Reason) {
 	idx := make([]int, len(g.Players))
 	for i, n := range g.Players {
 		idx[i] = s.index(n)
 	}
-	faults := recordFaults(g)
 	for i, f := range faults {
 		if isFault(string(f)) {
 			s.tallies[idx[i]].Faults[f]++
@@ -502,7 +513,7 @@ func newStandingsCmd() *cobra.Command {
 			}
 			table := newStandings(storedBotNames(t))
 			for _, g := range games {
-				table.add(g)
+				table.add(g, recordFaults(g))
 			}
 			rep := table.compute()
 			rep.Tournament, rep.Game, rep.Finished = t.Name, t.Game, t.Status == store.StatusFinished
