@@ -139,6 +139,12 @@ func benchSeat(b *testing.B, state *State, seat match.Seat[Point], req match.Req
 			b.Fatal(err)
 		}
 	}
+	// The seat's Finish is not part of a move, and a brain left stopped
+	// would sit out the whole grace before it reads END.
+	b.StopTimer()
+	if pause {
+		pauser.Resume()
+	}
 }
 
 // BenchmarkFileBare is the floor of the file protocol: spawn the brain in
