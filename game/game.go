@@ -25,6 +25,7 @@ const (
 	ReasonIllegal  Reason = "illegal"  // a bot answered a move the rules refuse
 	ReasonProtocol Reason = "protocol" // a bot answered something that is not a move
 	ReasonMemory   Reason = "memory"   // a bot exceeded its memory limit
+	ReasonResign   Reason = "resign"   // a person gave the game up
 )
 
 // Fault is the verdict on one side that failed: the reason and a detail
