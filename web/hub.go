@@ -1,0 +1,551 @@
+package web
+
+import (
+	"encoding/json"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"arena/game"
+	"arena/match"
+)
+
+const (
+	// finishedKept is how many finished games /api/live keeps showing.
+	finishedKept = 50
+	// clientBuffer is how many messages a websocket client may fall
+	// behind before it is dropped: a game never waits for a reader.
+	clientBuffer = 256
+	// lobbyDebounce groups the lobby's changes (every move changes a
+	// count) into one message per interval.
+	lobbyDebounce = 250 * time.Millisecond
+	// finishedBytes bounds the moves the finished games keep: an Ants
+	// game's frames can take tens of megabytes, and fifty of them would
+	// not fit a small server.
+	finishedBytes = 256 << 20
+)
+
+// client is one websocket connection as the hub sees it: a queue of
+// encoded messages that a writer goroutine drains.
+type client struct {
+	send chan []byte
+	gone chan struct{} // closed when the client is dropped
+	once sync.Once
+}
+
+func newClient() *client {
+	return &client{send: make(chan []byte, clientBuffer), gone: make(chan struct{})}
+}
+
+// offer queues msg without waiting; a client whose queue is full is
+// dropped, since waiting for it would stall the game that sends.
+func (c *client) offer(msg []byte) bool {
+	select {
+	case <-c.gone:
+		return false
+	default:
+	}
+	select {
+	case c.send <- msg:
+		return true
+	default:
+		c.drop()
+		return false
+	}
+}
+
+func (c *client) drop() { c.once.Do(func() { close(c.gone) }) }
+
+// hub is the registry of the games this server plays or follows, and of
+// who watches them.
+type hub struct {
+	mu       sync.Mutex
+	games    map[string]*liveGame
+	finished []string // IDs of finished games still kept, oldest first
+	lobby    map[*client]struct{}
+	timer    *time.Timer // a pending lobby message
+	closed   bool
+	debounce time.Duration
+	maxBytes int // finishedBytes, but for tests
+}
+
+func newHub() *hub {
+	return &hub{games: map[string]*liveGame{}, lobby: map[*client]struct{}{}, debounce: lobbyDebounce,
+		maxBytes: finishedBytes}
+}
+
+// gameClock is the time control a live game is played with, for the
+// clocks shown while it runs.
+type gameClock struct {
+	turn, match time.Duration
+}
+
+// add registers a game that is about to be played. It returns nil if the
+// ID is taken.
+func (h *hub) add(id, gameName string, players []string, clock gameClock) *liveGame {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, dup := h.games[id]; dup {
+		return nil
+	}
+	g := &liveGame{hub: h, id: id, game: gameName, players: players, clock: clock,
+		subs: map[*client]struct{}{}, tokens: map[string]int{}}
+	h.games[id] = g
+	h.changedLocked()
+	return g
+}
+
+func (h *hub) get(id string) *liveGame {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.games[id]
+}
+
+// ended moves a game to the finished ones, forgetting the oldest beyond
+// finishedKept.
+func (h *hub) ended(g *liveGame) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.finished = append(h.finished, g.id)
+	total := 0
+	for _, id := range h.finished {
+		total += h.games[id].bytes()
+	}
+	for len(h.finished) > finishedKept || (len(h.finished) > 1 && total > h.maxBytes) {
+		old := h.games[h.finished[0]]
+		h.finished = h.finished[1:]
+		total -= old.bytes()
+		delete(h.games, old.id)
+	}
+	h.changedLocked()
+}
+
+// liveEntry is one game of /api/live and of the lobby message.
+type liveEntry struct {
+	ID      string     `json:"id"`
+	Game    string     `json:"game"`
+	Players []string   `json:"players"`
+	Moves   int        `json:"moves"`
+	Done    bool       `json:"done"`
+	Winner  *int       `json:"winner"`
+	Reason  string     `json:"reason"`
+	Start   *time.Time `json:"start"`
+}
+
+// list is every kept game: running ones first, then finished ones, the
+// newest first within each.
+func (h *hub) list() []liveEntry {
+	h.mu.Lock()
+	games := make([]*liveGame, 0, len(h.games))
+	for _, g := range h.games {
+		games = append(games, g)
+	}
+	h.mu.Unlock()
+	out := make([]liveEntry, 0, len(games))
+	for _, g := range games {
+		out = append(out, g.entry())
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Done != b.Done {
+			return !a.Done
+		}
+		ta, tb := time.Time{}, time.Time{}
+		if a.Start != nil {
+			ta = *a.Start
+		}
+		if b.Start != nil {
+			tb = *b.Start
+		}
+		if !ta.Equal(tb) {
+			return ta.After(tb)
+		}
+		return a.ID > b.ID
+	})
+	return out
+}
+
+func (h *hub) subscribeLobby(c *client) {
+	msg := encode(map[string]any{"type": "lobby", "games": h.list()})
+	h.mu.Lock()
+	h.lobby[c] = struct{}{}
+	h.mu.Unlock()
+	c.offer(msg)
+}
+
+func (h *hub) unsubscribeLobby(c *client) {
+	h.mu.Lock()
+	delete(h.lobby, c)
+	h.mu.Unlock()
+}
+
+func (h *hub) changed() {
+	h.mu.Lock()
+	h.changedLocked()
+	h.mu.Unlock()
+}
+
+// changedLocked schedules a lobby message unless one is pending.
+func (h *hub) changedLocked() {
+	if h.closed || h.timer != nil || len(h.lobby) == 0 {
+		return
+	}
+	h.timer = time.AfterFunc(h.debounce, h.flushLobby)
+}
+
+func (h *hub) flushLobby() {
+	h.mu.Lock()
+	h.timer = nil
+	if h.closed || len(h.lobby) == 0 {
+		h.mu.Unlock()
+		return
+	}
+	h.mu.Unlock()
+	msg := encode(map[string]any{"type": "lobby", "games": h.list()})
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for c := range h.lobby {
+		if !c.offer(msg) {
+			delete(h.lobby, c)
+		}
+	}
+}
+
+func (h *hub) close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.closed = true
+	if h.timer != nil {
+		h.timer.Stop()
+		h.timer = nil
+	}
+}
+
+// liveGame is one game being played (or recently finished): what a
+// watcher joining late needs, and who watches. It is the game's
+// game.Listener.
+type liveGame struct {
+	hub   *hub
+	id    string
+	clock gameClock
+
+	mu      sync.Mutex
+	game    string   // known before the header
+	players []string // likewise
+	header  *game.Record
+	moves   []game.MoveRecord
+	size    int // roughly the bytes the moves take
+	start   time.Time
+	lastAt  time.Time       // the start or the last move: the running clock counts from it
+	used    []time.Duration // thinking time per side
+	done    bool
+	record  *game.Record
+	failure string // why the game could not be played, if it could not
+	subs    map[*client]struct{}
+
+	// A person's game: the seats people hold, by side, and the tokens
+	// that open them.
+	humans []*match.Human
+	tokens map[string]int
+}
+
+// Started implements game.Listener.
+func (g *liveGame) Started(header *game.Record) {
+	h := *header
+	h.Moves = nil
+	g.mu.Lock()
+	g.header = &h
+	if h.Game != "" {
+		g.game = h.Game
+	}
+	if len(h.Players) > 0 {
+		g.players = g.players[:0:0]
+		for _, p := range h.Players {
+			g.players = append(g.players, p.Name)
+		}
+	}
+	g.start = time.Now()
+	if !h.Start.IsZero() {
+		g.start = h.Start
+	}
+	g.lastAt = time.Now()
+	g.used = make([]time.Duration, max(len(h.Seats), len(g.humans), 2))
+	msg := encode(g.snapshotLocked(nil))
+	g.broadcastLocked(msg)
+	g.mu.Unlock()
+	g.hub.changed()
+}
+
+// Moved implements game.Listener.
+func (g *liveGame) Moved(ply int, m game.MoveRecord) {
+	g.mu.Lock()
+	g.moves = append(g.moves, m)
+	g.size += 64 + len(m.Move) + len(m.Effect)
+	for _, o := range m.Output {
+		g.size += 16 + len(o)
+	}
+	if m.Side >= 0 && m.Side < len(g.used) {
+		g.used[m.Side] += time.Duration(m.TimeMs * float64(time.Millisecond))
+	}
+	g.lastAt = time.Now()
+	msg := encode(moveMessage{Type: "move", ID: g.id, Ply: ply, Move: m, Clocks: g.clocksLocked()})
+	g.broadcastLocked(msg)
+	g.mu.Unlock()
+	g.hub.changed()
+}
+
+// turnChanged tells watchers that a person's seat started or stopped
+// waiting (their deadline is exact, unlike the one guessed for a bot).
+func (g *liveGame) turnChanged() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.done {
+		return
+	}
+	g.broadcastLocked(encode(map[string]any{"type": "clocks", "id": g.id, "clocks": g.clocksLocked()}))
+}
+
+// finish ends the game with its record, or with the error that kept it
+// from being played.
+func (g *liveGame) finish(rec *game.Record, err error) {
+	g.mu.Lock()
+	if g.done {
+		g.mu.Unlock()
+		return
+	}
+	g.done = true
+	g.record = rec
+	end := map[string]any{"type": "end", "id": g.id, "record": rec}
+	if err != nil {
+		g.failure = oneLine(err.Error())
+		end["error"] = g.failure
+	}
+	g.broadcastLocked(encode(end))
+	g.mu.Unlock()
+	g.hub.ended(g)
+}
+
+func (g *liveGame) broadcastLocked(msg []byte) {
+	for c := range g.subs {
+		if !c.offer(msg) {
+			delete(g.subs, c)
+		}
+	}
+}
+
+// watch subscribes c and sends it the game so far: under the game's
+// lock, so that no move falls between the snapshot and the feed.
+func (g *liveGame) watch(c *client, seats []int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	msg := encode(g.snapshotLocked(seats))
+	if g.done {
+		c.offer(msg)
+		return
+	}
+	g.subs[c] = struct{}{}
+	c.offer(msg)
+}
+
+func (g *liveGame) bytes() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.size
+}
+
+func (g *liveGame) unwatch(c *client) {
+	g.mu.Lock()
+	delete(g.subs, c)
+	g.mu.Unlock()
+}
+
+// snapshot is GET /api/live/{id} and the websocket's "game" message.
+type snapshot struct {
+	Type   string            `json:"type,omitempty"`
+	ID     string            `json:"id,omitempty"`
+	Header *game.Record      `json:"header"`
+	Moves  []game.MoveRecord `json:"moves"`
+	Done   bool              `json:"done"`
+	Record *game.Record      `json:"record"`
+	Clocks clocks            `json:"clocks"`
+	Error  string            `json:"error,omitempty"`
+	// Seats are the sides the watcher's seat token opens.
+	Seats []int `json:"seats,omitempty"`
+}
+
+func (g *liveGame) snapshot() snapshot {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	s := g.snapshotLocked(nil)
+	s.Type, s.ID = "", ""
+	return s
+}
+
+func (g *liveGame) snapshotLocked(seats []int) snapshot {
+	moves := g.moves
+	if moves == nil {
+		moves = []game.MoveRecord{}
+	}
+	return snapshot{Type: "game", ID: g.id, Header: g.header, Moves: slices.Clip(moves), Done: g.done,
+		Record: g.record, Clocks: g.clocksLocked(), Error: g.failure, Seats: seats}
+}
+
+func (g *liveGame) entry() liveEntry {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	e := liveEntry{ID: g.id, Game: g.game, Players: g.players, Moves: len(g.moves), Done: g.done}
+	if e.Players == nil {
+		e.Players = []string{}
+	}
+	if g.header != nil && g.header.Turns > 0 {
+		e.Moves = g.header.Turns
+	}
+	if !g.start.IsZero() {
+		t := g.start
+		e.Start = &t
+	}
+	if r := g.record; r != nil {
+		e.Winner, e.Reason = r.Winner, string(r.Reason)
+		e.Moves = r.Length()
+	} else if g.failure != "" {
+		e.Reason = "not played: " + g.failure
+	}
+	return e
+}
+
+// clocks is the state of the clocks as a watcher shows them.
+type clocks struct {
+	ToMove []int `json:"to_move"`
+	// LeftMs is each side's match time left (null: no match limit).
+	LeftMs []*int64 `json:"left_ms"`
+	// DeadlineMs is how long the side to move has left for this move
+	// (null: no limit).
+	DeadlineMs *int64 `json:"deadline_ms"`
+	// Seats is the turn state of the seats people hold, by side (null
+	// for a bot's side); absent when no person plays.
+	Seats []*seatTurn `json:"seats,omitempty"`
+}
+
+type seatTurn struct {
+	Waiting    bool   `json:"waiting"`
+	DeadlineMs *int64 `json:"deadline_ms"`
+}
+
+// clocksLocked works out the clocks from the moves' times: the referee
+// is not at hand, so the side to move is the next in turn (everybody in
+// games of simultaneous turns), unless a person's seat says it waits.
+func (g *liveGame) clocksLocked() clocks {
+	c := clocks{ToMove: []int{}}
+	sides := len(g.used)
+	if g.header == nil || g.done {
+		c.LeftMs = make([]*int64, sides)
+		return c
+	}
+	now := time.Now()
+	for side, hu := range g.humans {
+		if c.Seats == nil {
+			c.Seats = make([]*seatTurn, max(sides, len(g.humans)))
+		}
+		if hu == nil {
+			continue
+		}
+		waiting, deadline := hu.Turn()
+		st := &seatTurn{Waiting: waiting}
+		if waiting && !deadline.IsZero() {
+			st.DeadlineMs = msPtr(deadline.Sub(now))
+		}
+		c.Seats[side] = st
+		if waiting {
+			c.ToMove = append(c.ToMove, side)
+			if st.DeadlineMs != nil {
+				c.DeadlineMs = st.DeadlineMs
+			}
+		}
+	}
+	if len(c.ToMove) == 0 {
+		switch {
+		case sides > 2 || g.game == "ants":
+			for s := range sides {
+				c.ToMove = append(c.ToMove, s)
+			}
+		case len(g.moves) == 0:
+			c.ToMove = []int{0}
+		default:
+			c.ToMove = []int{(g.moves[len(g.moves)-1].Side + 1) % sides}
+		}
+	}
+	thinking := now.Sub(g.lastAt)
+	c.LeftMs = make([]*int64, sides)
+	if g.clock.match > 0 {
+		for s := range sides {
+			left := g.clock.match - g.used[s]
+			if slices.Contains(c.ToMove, s) {
+				left -= thinking
+			}
+			c.LeftMs[s] = msPtr(max(left, 0))
+		}
+	}
+	if c.DeadlineMs == nil && len(c.ToMove) > 0 {
+		var limit time.Duration
+		if g.clock.turn > 0 {
+			limit = g.clock.turn
+		}
+		if s := c.ToMove[0]; g.clock.match > 0 {
+			left := g.clock.match - g.used[s]
+			if limit == 0 || left < limit {
+				limit = left
+			}
+		}
+		if limit > 0 {
+			c.DeadlineMs = msPtr(max(limit-thinking, 0))
+		}
+	}
+	return c
+}
+
+func msPtr(d time.Duration) *int64 {
+	ms := d.Milliseconds()
+	return &ms
+}
+
+// seatOf returns the side a seat token opens, or -1.
+func (g *liveGame) seatOf(token string) int {
+	if token == "" {
+		return -1
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if side, ok := g.tokens[token]; ok {
+		return side
+	}
+	return -1
+}
+
+func (g *liveGame) human(side int) *match.Human {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if side < 0 || side >= len(g.humans) {
+		return nil
+	}
+	return g.humans[side]
+}
+
+type moveMessage struct {
+	Type   string          `json:"type"`
+	ID     string          `json:"id"`
+	Ply    int             `json:"ply"`
+	Move   game.MoveRecord `json:"move"`
+	Clocks clocks          `json:"clocks"`
+}
+
+// encode marshals a message; the server's own messages always encode
+// (a record's raw JSON was checked when it was made), so a failure is
+// reported as an error message rather than dropped silently.
+func encode(v any) []byte {
+	data, err := json.Marshal(v)
+	if err != nil {
+		data, _ = json.Marshal(map[string]string{"type": "error", "error": "encode: " + oneLine(err.Error())})
+	}
+	return data
+}
