@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +25,12 @@ type MatchConfig struct {
 	MemoryLimit int64
 	// OnTurn, if set, is called after every turn.
 	OnTurn func(TurnInfo)
+	// Listener, if set, follows the game for a live view: Started at
+	// turn 0 with the header (its options carry the map and turn 0's
+	// frame, see mapView), then Moved once per turn with Side -1, Move
+	// "turn N" and the turn's frame (frame.go) as Effect. Nothing of this
+	// is computed when it is nil.
+	Listener game.Listener
 	// Transcripts, if set, gives a debug transcript per player index.
 	Transcripts func(player int) *bot.Transcript
 	// Stream, Input, Output, Error keep the texts of playgame.py's -S,
@@ -73,6 +80,55 @@ type recordOptions struct {
 	Scenario      bool    `json:"scenario,omitempty"`
 	Strict        bool    `json:"strict,omitempty"`
 	Serial        int     `json:"serial,omitempty"`
+	mapView
+}
+
+// mapView is what a viewer needs besides the frames: the map, and turn
+// 0's frame (the state before any move, which no Moved call carries).
+type mapView struct {
+	Rows  int             `json:"rows"`
+	Cols  int             `json:"cols"`
+	Water []string        `json:"water"` // a string per row: '%' water, '.' land
+	Start json.RawMessage `json:"start,omitempty"`
+}
+
+// listenTurns reports each turn to mc.Listener (and still calls
+// mc.OnTurn): the header at turn 0, a frame per turn after it.
+func listenTurns(mc MatchConfig, g Game, st *State, start time.Time) func(TurnInfo) {
+	var view mapView
+	return func(ti TurnInfo) {
+		if ti.Turn == 0 {
+			view = mapView{Rows: st.Rows, Cols: st.Cols, Water: st.waterRows(), Start: st.appendFrame(nil)}
+			mc.Listener.Started(headerRecord(mc, g, st, view, start))
+		} else {
+			mc.Listener.Moved(ti.Turn, game.MoveRecord{Side: -1, Move: "turn " + strconv.Itoa(ti.Turn), Effect: st.appendFrame(nil)})
+		}
+		if mc.OnTurn != nil {
+			mc.OnTurn(ti)
+		}
+	}
+}
+
+// headerRecord is the part of the record known before the first turn.
+func headerRecord(mc MatchConfig, g Game, st *State, view mapView, start time.Time) *game.Record {
+	o := st.opt
+	opts, _ := json.Marshal(recordOptions{
+		Map: mc.MapName, Turns: o.Turns, LoadTime: o.LoadTime, TurnTime: o.TurnTime,
+		ViewRadius2: o.ViewRadius2, AttackRadius2: o.AttackRadius2, SpawnRadius2: o.SpawnRadius2,
+		EngineSeed: st.EngineSeed, PlayerSeed: st.PlayerSeed,
+		FoodRate: o.FoodRate, FoodTurn: o.FoodTurn, FoodStart: o.FoodStart, FoodVisible: o.FoodVisible,
+		Food: o.Food, Attack: o.Attack, CutoffTurn: o.CutoffTurn, CutoffPercent: o.CutoffPercent,
+		Scenario: o.Scenario, Strict: o.Strict, Serial: o.Serial, mapView: view,
+	})
+	rec := &game.Record{
+		ID: g.ID, Game: "ants", Options: opts, Seats: append([]int(nil), g.Seats...),
+		Start: start, Seed: st.EngineSeed,
+	}
+	rec.Players = make([]game.PlayerRecord, len(g.Players))
+	for pi, p := range g.Players {
+		rec.Players[pi] = game.PlayerRecord{Name: p.Name, Command: p.Command, Protocol: "ants"}
+	}
+	return rec
 }
 
 // PlayGame plays one game with real bot processes. It returns an error
@@ -126,6 +182,9 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*Played, error) {
 		}
 	}
 	e := &Engine{State: st, Bots: bots, Logs: logs, OnTurn: mc.OnTurn}
+	if mc.Listener != nil {
+		e.OnTurn = listenTurns(mc, g, st, start)
+	}
 	res, err := e.Run(ctx)
 	if err != nil {
 		return nil, err
@@ -176,24 +235,10 @@ func statusFault(status string) game.Reason {
 }
 
 func makeRecord(mc MatchConfig, g Game, st *State, res *Result, bots *ProcessBots, start time.Time) *game.Record {
-	o := st.opt
-	opts, _ := json.Marshal(recordOptions{
-		Map: mc.MapName, Turns: o.Turns, LoadTime: o.LoadTime, TurnTime: o.TurnTime,
-		ViewRadius2: o.ViewRadius2, AttackRadius2: o.AttackRadius2, SpawnRadius2: o.SpawnRadius2,
-		EngineSeed: st.EngineSeed, PlayerSeed: st.PlayerSeed,
-		FoodRate: o.FoodRate, FoodTurn: o.FoodTurn, FoodStart: o.FoodStart, FoodVisible: o.FoodVisible,
-		Food: o.Food, Attack: o.Attack, CutoffTurn: o.CutoffTurn, CutoffPercent: o.CutoffPercent,
-		Scenario: o.Scenario, Strict: o.Strict, Serial: o.Serial,
-	})
-	rec := &game.Record{
-		ID: g.ID, Game: "ants", Options: opts, Seats: append([]int(nil), g.Seats...),
-		Moves: bots.MoveRecords(), Turns: res.GameLength, Reason: game.Reason(res.Cutoff), Start: start, End: time.Now(),
-		Seed: st.EngineSeed,
-	}
-	rec.Players = make([]game.PlayerRecord, len(g.Players))
-	for pi, p := range g.Players {
-		rec.Players[pi] = game.PlayerRecord{Name: p.Name, Command: p.Command, Protocol: "ants"}
-	}
+	// The map goes into every record (not only live ones) so that a record
+	// alone can draw its board; turn 0's frame is for live viewers only.
+	rec := headerRecord(mc, g, st, mapView{Rows: st.Rows, Cols: st.Cols, Water: st.waterRows()}, start)
+	rec.Moves, rec.Turns, rec.Reason, rec.End = bots.MoveRecords(), res.GameLength, game.Reason(res.Cutoff), time.Now()
 	rec.Scores = make([]int, len(g.Players))
 	var details []string
 	for seat, pi := range g.Seats {
