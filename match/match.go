@@ -6,6 +6,7 @@ package match
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -41,6 +42,14 @@ type Seat[M any] interface {
 	// Finish tells the player the game is over, lets it exit within
 	// grace and then kills everything it started.
 	Finish(ctx context.Context, res game.Result, grace time.Duration) Farewell
+}
+
+// Effecter is implemented by referees that can say what the move just
+// played did (a laser's path, captures) in the game's record JSON: the
+// match loop puts it in the move's record before listeners see the move,
+// so a live viewer gets the same effect the final record holds.
+type Effecter interface {
+	Effect() json.RawMessage
 }
 
 // Pauser is implemented by seats whose player can be stopped while the
@@ -280,6 +289,9 @@ func (m *runner[M]) ask(ctx context.Context, side int) func() {
 		if perr := m.ref.Play(side, reply.Move); perr != nil {
 			m.fault(side, game.Fault{Reason: game.ReasonIllegal, Detail: perr.Error()})
 			return
+		}
+		if e, ok := m.ref.(Effecter); ok {
+			rec.Effect = e.Effect()
 		}
 		m.out.Moves = append(m.out.Moves, rec)
 		if m.cfg.OnMove != nil {

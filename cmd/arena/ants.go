@@ -230,6 +230,7 @@ func (r *antsRunner) Play(ctx context.Context, j job) (*game.Record, string, err
 	mc := ants.MatchConfig{
 		Options: opt, MapText: m.text, MapName: m.name, WorkDir: work, MemoryLimit: r.env.memory,
 		Stream: r.stream, Input: r.input, Output: r.output, Error: r.errors,
+		Listener: j.Listener,
 	}
 	mc.OnTurn = func(ti ants.TurnInfo) {
 		if j.OnMove != nil {

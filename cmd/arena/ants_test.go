@@ -1,12 +1,18 @@
 package main
 
 import (
-	"arena/game/ants"
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"arena/game"
+	"arena/game/ants"
+
+	"github.com/spf13/pflag"
 )
 
 func antsConformanceRoot(t *testing.T) string {
@@ -166,5 +172,51 @@ func TestAntsTurnStatus(t *testing.T) {
 	want := "c 4 ants 1 pts, a 0 ants 0 pts (out), b 9 ants 3 pts"
 	if got != want {
 		t.Errorf("status %q, want %q", got, want)
+	}
+}
+
+// countingListener counts what a job's Listener is told.
+type countingListener struct {
+	started bool
+	frames  []string
+}
+
+func (l *countingListener) Started(h *game.Record) {
+	l.started = h.Game == "ants" && len(h.Options) > 0
+}
+func (l *countingListener) Moved(ply int, m game.MoveRecord) {
+	l.frames = append(l.frames, fmt.Sprintf("%d %d %s %t", ply, m.Side, m.Move, len(m.Effect) > 0))
+}
+
+// A job's Listener reaches the game: the header, then a frame per turn.
+func TestAntsJobListener(t *testing.T) {
+	script, err := filepath.Abs(filepath.Join("..", "..", "game", "ants", "testdata", "testbot.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl := pflag.NewFlagSet("ants", pflag.ContinueOnError)
+	build := antsFlags(fl)
+	if err := fl.Parse([]string{"--map", filepath.Join("..", "..", "game", "ants", "testdata", "tutorial1.map"), "--turns", "6", "--engine_seed", "2", "--turntime", "30000", "--loadtime", "30000"}); err != nil {
+		t.Fatal(err)
+	}
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var players []player
+	for _, name := range []string{"a", "b"} {
+		players = append(players, player{Name: name, Command: "python3 " + script + " random", Args: []string{py, script, "random"}})
+	}
+	r, err := build(runEnv{players: players, out: t.TempDir(), work: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &countingListener{}
+	rec, _, err := r.Play(context.Background(), job{ID: "listened", Seats: []int{0, 1}, Listener: l})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.started || len(l.frames) != rec.Turns || rec.Turns == 0 || l.frames[0] != "1 -1 turn 1 true" {
+		t.Fatalf("started %t, frames %q for %d turns", l.started, l.frames, rec.Turns)
 	}
 }

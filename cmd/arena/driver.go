@@ -36,6 +36,9 @@ type driver struct {
 	bot func() *cobra.Command
 	// commands are extra top-level commands of the game ("arena ants ...").
 	commands func() []*cobra.Command
+	// human says whether the game's runner seats a person (player.Human)
+	// as well as bots, so that the web page can offer it.
+	human bool
 }
 
 // drivers lists every game arena plays, in the order "arena games" shows them.
@@ -100,6 +103,8 @@ type job struct {
 	OnMove func(ply int, status string)
 	// Transcripts, if set, gives each player's debug transcript.
 	Transcripts func(player int) *bot.Transcript
+	// Listener, if set, follows the game live (the web page).
+	Listener game.Listener
 }
 
 // newMatchGameCmd builds "arena match GAME" for a driver: a series of
@@ -251,13 +256,14 @@ type gameSetup struct {
 	workDir     string
 	onMove      func(match.MoveEvent)
 	transcripts func(gameID string, player int) *bot.Transcript
+	listener    game.Listener // the job's, nil: nobody follows the game live
 }
 
 // setup prepares a game of the job under workRoot; done removes its
 // working folder.
 func (j job) setup(workRoot string) (g gameSetup, done func()) {
 	order, seats := participants(j.Seats)
-	g = gameSetup{order: order, first: seats[0], workDir: filepath.Join(workRoot, j.ID)}
+	g = gameSetup{order: order, first: seats[0], workDir: filepath.Join(workRoot, j.ID), listener: j.Listener}
 	if j.OnMove != nil {
 		g.onMove = func(ev match.MoveEvent) { j.OnMove(ev.Ply, "") }
 	}

@@ -31,6 +31,7 @@ Without --bot, arena's own brain plays itself.`,
 		defaultBots: []string{"builtin", "builtin"},
 		flags:       gomokuFlags,
 		bot:         newGomokuBotCmd,
+		human:       true,
 	}
 }
 
@@ -124,7 +125,7 @@ func (r *gomokuRunner) Play(ctx context.Context, j job) (*game.Record, string, e
 		g.Opening = r.openings[j.Opening%len(r.openings)]
 	}
 	mc := r.config
-	mc.WorkDir, mc.OnMove, mc.Transcripts = gs.workDir, gs.onMove, gs.transcripts
+	mc.WorkDir, mc.OnMove, mc.Transcripts, mc.Listener = gs.workDir, gs.onMove, gs.transcripts, gs.listener
 	rec, err := gomoku.PlayGame(ctx, mc, g)
 	if err != nil {
 		return nil, "", err
@@ -142,6 +143,10 @@ func gomokuPlayers(players []player, protos []string) ([]gomoku.Player, error) {
 	}
 	out := make([]gomoku.Player, len(players))
 	for i, p := range players {
+		if p.Human != nil {
+			out[i] = gomoku.Player{Name: p.Name, Human: p.Human}
+			continue
+		}
 		proto := "auto"
 		if len(protos) == 1 {
 			proto = protos[0]

@@ -32,6 +32,7 @@ Without --bot, arena's own player plays itself.`,
 		defaultBots: []string{"builtin", "builtin"},
 		flags:       khetFlags,
 		bot:         newKhetBotCmd,
+		human:       true,
 	}
 }
 
@@ -75,7 +76,7 @@ func khetFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 			if p.Builtin {
 				args = builtinKhetArgs(args, env.clock.Turn, cfg)
 			}
-			r.players = append(r.players, khet.Player{Name: p.Name, Command: p.Command, Args: args})
+			r.players = append(r.players, khet.Player{Name: p.Name, Command: p.Command, Args: args, Human: p.Human})
 		}
 		r.config = khet.MatchConfig{Config: cfg, Clock: env.clock, Ponder: env.ponder, MemoryLimit: env.memory, WorkDir: env.work}
 		return r, nil
@@ -123,7 +124,7 @@ func (r *khetRunner) Play(ctx context.Context, j job) (*game.Record, string, err
 	defer done()
 	g := khet.Game{ID: j.ID, Silver: gs.first, Players: pick(r.players, gs.order)}
 	mc := r.config
-	mc.WorkDir, mc.OnMove, mc.Transcripts = gs.workDir, gs.onMove, gs.transcripts
+	mc.WorkDir, mc.OnMove, mc.Transcripts, mc.Listener = gs.workDir, gs.onMove, gs.transcripts, gs.listener
 	rec, err := khet.PlayGame(ctx, mc, g)
 	if err != nil {
 		return nil, "", err

@@ -30,7 +30,7 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newMatchCmd(), newBotCmd(), newGamesCmd(), newTournamentCmd(), newStandingsCmd(), newExportCmd(), newSprtCmd())
+	root.AddCommand(newMatchCmd(), newBotCmd(), newGamesCmd(), newTournamentCmd(), newStandingsCmd(), newExportCmd(), newSprtCmd(), newServeCmd())
 	for _, d := range drivers() {
 		if d.commands != nil {
 			root.AddCommand(d.commands()...)

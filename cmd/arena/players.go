@@ -7,14 +7,19 @@ import (
 	"strings"
 
 	"arena/bot"
+	"arena/match"
 )
 
-// player is a bot given on the command line.
+// player is a bot given on the command line, or a person playing in the
+// web page ("arena serve").
 type player struct {
 	Name    string
 	Command string   // as written
 	Args    []string // resolved
 	Builtin bool
+	// Human, when set, is a person's seat: no process is started and
+	// Command and Args are empty.
+	Human *match.Human
 }
 
 // parsePlayers reads the --bot flags: "CMD" or "NAME=CMD". The command

@@ -44,6 +44,7 @@ Without --bot, arena's own player plays itself.`,
 		flags:       pointsFlags,
 		bot:         newPointsBotCmd,
 		commands:    pointsCommands,
+		human:       true,
 	}
 }
 
@@ -169,7 +170,7 @@ func pointsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 			if p.Builtin {
 				args = builtinPointsArgs(args, proto, s)
 			}
-			r.players = append(r.players, points.Player{Name: p.Name, Command: p.Command, Args: args, Protocol: proto})
+			r.players = append(r.players, points.Player{Name: p.Name, Command: p.Command, Args: args, Protocol: proto, Human: p.Human})
 		}
 		r.config = points.MatchConfig{Config: cfg, Opening: op, Clock: clock, Ponder: env.ponder, MemoryLimit: env.memory, WorkDir: env.work}
 		return r, nil
@@ -243,7 +244,7 @@ func (r *pointsRunner) Play(ctx context.Context, j job) (*game.Record, string, e
 		g.Seed = r.seed*1_000_003 + int64(j.Opening)
 	}
 	mc := r.config
-	mc.WorkDir, mc.OnMove, mc.Transcripts = gs.workDir, gs.onMove, gs.transcripts
+	mc.WorkDir, mc.OnMove, mc.Transcripts, mc.Listener = gs.workDir, gs.onMove, gs.transcripts, gs.listener
 	rec, err := points.PlayGame(ctx, mc, g)
 	if err != nil {
 		return nil, "", err

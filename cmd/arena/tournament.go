@@ -22,6 +22,7 @@ import (
 
 	"arena/bot"
 	"arena/game"
+	"arena/standings"
 	"arena/store"
 	"arena/tournament"
 )
@@ -115,10 +116,37 @@ again, or "arena tournament --resume NAME".`,
 	return cmd
 }
 
+// tournamentCLI is the flags of "arena tournament GAME", parsed: the web
+// page's tournaments fill the same flags, so both run one code path and
+// store the same command line.
+type tournamentCLI struct {
+	d     driver
+	f     matchFlags
+	tf    tournamentFlags
+	build func(env runEnv) (runner, error)
+}
+
+// registerTournamentFlags adds the flags of a tournament of d to cmd.
+func registerTournamentFlags(cmd *cobra.Command, d driver) *tournamentCLI {
+	tc := &tournamentCLI{d: d}
+	tc.f.register(cmd, d.turnTime, d.matchTime)
+	tc.build = d.flags(cmd.Flags())
+	fl := cmd.Flags()
+	_ = fl.MarkHidden("games") // a tournament counts games per pair
+	fl.StringVar(&tc.tf.format, "format", "round-robin", "round-robin, gauntlet, swiss or knockout")
+	fl.IntVar(&tc.tf.gamesPerPair, "games-per-pair", 2, "games each pairing plays on every opening, colours alternating")
+	fl.IntVar(&tc.tf.rounds, "rounds", 0, "Swiss rounds (default: ceil(log2(bots)))")
+	if fl.Lookup("openings") == nil {
+		fl.StringVar(&tc.tf.openings, "openings", "", "file of openings (maps, setups): the game's own opening option")
+	}
+	fl.IntVar(&tc.tf.concurrency, "concurrency", 0, "games at once (default: as many as the cores allow, one thinking bot per core)")
+	fl.StringVar(&tc.tf.db, "db", "", "the store: a SQLite file or postgres://... (default OUT/arena.db)")
+	fl.IntVar(&tc.tf.interval, "rating-interval", 0, "also print the full standings every N games (0 = at the end only)")
+	return tc
+}
+
 func newTournamentGameCmd(d driver) *cobra.Command {
-	var f matchFlags
-	var tf tournamentFlags
-	var build func(env runEnv) (runner, error)
+	var tc *tournamentCLI
 	cmd := &cobra.Command{
 		Use:   d.info.Name,
 		Short: fmt.Sprintf("Run a tournament of %s bots", d.info.Title),
@@ -132,22 +160,10 @@ pairs of games, then the higher seed advances). A pairing plays
 --games-per-pair games on every opening, colours swapped each game.`, d.info.Title, d.info.Name, tournament.DefaultTieBreaks),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runTournament(cmd, d, &f, &tf, build)
+			return runTournament(cmd, tc)
 		},
 	}
-	f.register(cmd, d.turnTime, d.matchTime)
-	build = d.flags(cmd.Flags())
-	fl := cmd.Flags()
-	_ = fl.MarkHidden("games") // a tournament counts games per pair
-	fl.StringVar(&tf.format, "format", "round-robin", "round-robin, gauntlet, swiss or knockout")
-	fl.IntVar(&tf.gamesPerPair, "games-per-pair", 2, "games each pairing plays on every opening, colours alternating")
-	fl.IntVar(&tf.rounds, "rounds", 0, "Swiss rounds (default: ceil(log2(bots)))")
-	if fl.Lookup("openings") == nil {
-		fl.StringVar(&tf.openings, "openings", "", "file of openings (maps, setups): the game's own opening option")
-	}
-	fl.IntVar(&tf.concurrency, "concurrency", 0, "games at once (default: as many as the cores allow, one thinking bot per core)")
-	fl.StringVar(&tf.db, "db", "", "the store: a SQLite file or postgres://... (default OUT/arena.db)")
-	fl.IntVar(&tf.interval, "rating-interval", 0, "also print the full standings every N games (0 = at the end only)")
+	tc = registerTournamentFlags(cmd, d)
 	return cmd
 }
 
@@ -223,7 +239,7 @@ type tournamentRun struct {
 	env        runEnv
 	r          runner
 	st         *store.Store
-	table      *standings
+	table      *standings.Table
 	json       bool
 	stdout     io.Writer
 	prog       *progress
@@ -231,6 +247,7 @@ type tournamentRun struct {
 	interval   int       // print the standings every interval games
 	stderr     io.Writer // people's output
 	format     string
+	listen     func(gameID string) game.Listener // nil: nobody follows the games live
 	mu         sync.Mutex
 	finished   map[string]playedGame // by game ID, between play and report
 }
@@ -240,45 +257,125 @@ type playedGame struct {
 	path string
 }
 
-func runTournament(cmd *cobra.Command, d driver, f *matchFlags, tf *tournamentFlags, build func(runEnv) (runner, error)) error {
-	ctx := cmd.Context()
-	stderr := cmd.ErrOrStderr()
+// tournamentSpec is one tournament ready to run, whether the command line
+// or the web page asked for it.
+type tournamentSpec struct {
+	d      driver
+	env    runEnv
+	r      runner
+	name   string
+	args   []string // the command line stored to resume it
+	format tournament.Format
+	tf     tournamentFlags
+	json   bool
+	// stdout gets the JSON lines, stderr people's output; terminal says
+	// stderr is a terminal (a progress bar rather than a line per game).
+	stdout, stderr io.Writer
+	terminal       bool
+	// st is the open store and dsn names it in the hint to resume.
+	st     *store.Store
+	dsn    string
+	listen func(gameID string) game.Listener
+}
+
+func runTournament(cmd *cobra.Command, tc *tournamentCLI) error {
+	spec, cleanup, err := prepareTournament(cmd, tc, nil)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	spec.dsn = tc.tf.db
+	if spec.dsn == "" {
+		spec.dsn = filepath.Join(spec.env.out, "arena.db")
+	}
+	st, err := openStore(cmd.Context(), spec.dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	spec.st = st
+	rep, err := spec.run(cmd.Context())
+	if err != nil {
+		return err
+	}
+	if spec.json {
+		return writeJSONLine(cmd.OutOrStdout(), rep)
+	}
+	return nil
+}
+
+// prepareTournament checks a tournament command's flags and builds its
+// runner. players, if not nil, are the bots already parsed from the --bot
+// flags (the server's registered bots). cleanup removes the scratch folder.
+func prepareTournament(cmd *cobra.Command, tc *tournamentCLI, players []player) (*tournamentSpec, func(), error) {
+	d, f, tf := tc.d, &tc.f, &tc.tf
 	format, err := tournament.ParseFormat(tf.format)
 	if err != nil {
-		return fmt.Errorf("--format: %w", err)
+		return nil, nil, fmt.Errorf("--format: %w", err)
 	}
 	if f.games != 2 && cmd.Flags().Changed("games") {
-		return errors.New("--games: a tournament counts games per pairing: use --games-per-pair")
+		return nil, nil, errors.New("--games: a tournament counts games per pairing: use --games-per-pair")
 	}
 	if tf.gamesPerPair < 1 {
-		return fmt.Errorf("--games-per-pair %d: must be at least 1", tf.gamesPerPair)
+		return nil, nil, fmt.Errorf("--games-per-pair %d: must be at least 1", tf.gamesPerPair)
 	}
 	if tf.concurrency < 0 {
-		return fmt.Errorf("--concurrency %d: must not be negative", tf.concurrency)
+		return nil, nil, fmt.Errorf("--concurrency %d: must not be negative", tf.concurrency)
 	}
 	if tf.interval < 0 {
-		return fmt.Errorf("--rating-interval %d: must not be negative", tf.interval)
+		return nil, nil, fmt.Errorf("--rating-interval %d: must not be negative", tf.interval)
 	}
 	// The command line as given, before --openings sets the game's own
 	// option: what is stored to resume.
 	args := append([]string{d.info.Name}, commandArgs(cmd)...)
 	if tf.openings != "" {
 		if err := setOpenings(cmd.Flags(), d, tf.openings); err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
 	// A tournament takes any number of bots from the game's minimum.
 	if n := len(f.bots); n > 0 && n < d.info.Players[0] {
-		return fmt.Errorf("--bot: a %s tournament needs at least %d bots, got %d", d.info.Name, d.info.Players[0], n)
+		return nil, nil, fmt.Errorf("--bot: a %s tournament needs at least %d bots, got %d", d.info.Name, d.info.Players[0], n)
 	}
 	td := d
 	td.info.Players[1] = math.MaxInt
-	env, r, cleanup, err := f.runner(td, build)
+	env, cleanup, err := f.env(td)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	defer cleanup()
+	if players != nil {
+		if len(players) != len(env.players) {
+			cleanup()
+			return nil, nil, fmt.Errorf("--bot: %d bots for %d players", len(env.players), len(players))
+		}
+		env.players = players
+	}
+	r, err := tc.build(env)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	name := f.name
+	if name == "" {
+		sum := sha256.Sum256([]byte(strings.Join(identity(args), "\x00")))
+		name = d.info.Name + "-" + hex.EncodeToString(sum[:4])
+		args = append(args, "--name="+name)
+	}
+	spec := &tournamentSpec{
+		d: d, env: env, r: r, name: name, args: args, format: format, tf: *tf, json: f.json,
+		stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(),
+		terminal: cmd.ErrOrStderr() == os.Stderr && isTerminal(os.Stderr),
+	}
+	return spec, cleanup, nil
+}
 
+// run plays the tournament's missing games, storing each, and returns the
+// final standings, printed to stderr and (when it finished) written beside
+// the records. An interrupted tournament returns its standings so far with
+// the error that stopped it.
+func (spec *tournamentSpec) run(ctx context.Context) (standings.Report, error) {
+	d, env, r, st, name, format, tf := spec.d, spec.env, spec.r, spec.st, spec.name, spec.format, spec.tf
+	stderr := spec.stderr
 	// N-player games (Ants) are the simultaneous ones: all seats think
 	// at once. Their groups take every bot unless the runner says how
 	// many seats its maps have.
@@ -290,18 +387,12 @@ func runTournament(cmd *cobra.Command, d driver, f *matchFlags, tf *tournamentFl
 			seats = sc.Seats()
 		}
 	}
-	name := f.name
-	if name == "" {
-		sum := sha256.Sum256([]byte(strings.Join(identity(args), "\x00")))
-		name = d.info.Name + "-" + hex.EncodeToString(sum[:4])
-		args = append(args, "--name="+name)
-	}
 	sched, err := tournament.New(tournament.Config{
 		Name: name, Format: format, Players: len(env.players), Seats: seats,
 		GamesPerPair: tf.gamesPerPair, Openings: r.Openings(), Rounds: tf.rounds,
 	})
 	if err != nil {
-		return err
+		return standings.Report{}, err
 	}
 
 	cores := runtime.NumCPU()
@@ -314,38 +405,29 @@ func runTournament(cmd *cobra.Command, d driver, f *matchFlags, tf *tournamentFl
 			conc, conc*thinkers, cores)
 	}
 
-	dsn := tf.db
-	if dsn == "" {
-		dsn = filepath.Join(env.out, "arena.db")
-	}
-	st, err := openStore(ctx, dsn)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if err := claimTournament(ctx, st, name, d.info.Name, args); err != nil {
-		return err
+	if err := claimTournament(ctx, st, name, d.info.Name, spec.args); err != nil {
+		return standings.Report{}, err
 	}
 	stored, err := st.Games(ctx, name)
 	if err != nil {
-		return fmt.Errorf("tournament %s: %w", name, err)
+		return standings.Report{}, fmt.Errorf("tournament %s: %w", name, err)
 	}
 
 	t := &tournamentRun{
-		name: name, game: d.info.Name, env: env, r: r, st: st, json: f.json, stdout: cmd.OutOrStdout(),
+		name: name, game: d.info.Name, env: env, r: r, st: st, json: spec.json, stdout: spec.stdout,
 		total: sched.Total(), finished: map[string]playedGame{},
-		interval: tf.interval, stderr: stderr, format: string(format),
-		table: newStandings(playerNames(env.players)),
+		interval: tf.interval, stderr: stderr, format: string(format), listen: spec.listen,
+		table: standings.New(playerNames(env.players)),
 	}
-	if !f.json {
+	if !spec.json {
 		t.stdout = stderr
 	}
 	results := map[string]tournament.Outcome{}
 	for _, g := range stored {
-		t.table.add(g, recordFaults(g))
+		t.table.Add(g, standings.RecordFaults(g))
 		results[g.ID] = outcomeOf(g, t.table)
 	}
-	t.prog = newProgress(stderr, stderr == os.Stderr && isTerminal(os.Stderr), t.total, env.players)
+	t.prog = newProgress(stderr, spec.terminal, t.total, env.players)
 	t.prog.done = len(stored)
 	if len(stored) > 0 {
 		fmt.Fprintf(stderr, "tournament %s: %d of %d games already played, continuing\n", name, len(stored), t.total)
@@ -364,26 +446,22 @@ func runTournament(cmd *cobra.Command, d driver, f *matchFlags, tf *tournamentFl
 	if err := st.SetTournamentStatus(context.WithoutCancel(ctx), name, status); err != nil && runErr == nil {
 		runErr = err
 	}
-	rep := t.table.compute()
+	rep := t.table.Full()
 	rep.Tournament, rep.Game, rep.Format, rep.Total = name, d.info.Name, string(format), t.total
 	rep.Finished = runErr == nil
-	rep.Matches = describeMatches(sched, results, t.table.names)
-	rep.print(stderr)
+	rep.Matches = describeMatches(sched, results, t.table.Names())
+	printStandings(stderr, rep)
 	if runErr != nil {
-		played := t.table.played
 		fmt.Fprintf(stderr, "interrupted: %d of %d games stored; continue with: arena tournament --resume %s --db %s\n",
-			played, t.total, name, dsn)
-		return runErr
+			t.table.Played(), t.total, name, spec.dsn)
+		return rep, runErr
 	}
 	var b strings.Builder
-	rep.print(&b)
+	printStandings(&b, rep)
 	if err := game.WriteFileAtomic(filepath.Join(env.out, name+"-standings.txt"), []byte(b.String())); err != nil {
-		return err
+		return rep, err
 	}
-	if f.json {
-		return writeJSONLine(cmd.OutOrStdout(), rep)
-	}
-	return nil
+	return rep, nil
 }
 
 // claimTournament creates the tournament in the store, or checks that a
@@ -430,16 +508,19 @@ func playerNames(players []player) []string {
 }
 
 // outcomeOf reads a stored game's result as the schedule needs it.
-func outcomeOf(g store.Game, table *standings) tournament.Outcome {
+func outcomeOf(g store.Game, table *standings.Table) tournament.Outcome {
 	if g.Winner == nil || *g.Winner < 0 || *g.Winner >= len(g.Players) {
 		return tournament.Draw
 	}
-	return tournament.Outcome{Winner: table.index(g.Players[*g.Winner])}
+	return tournament.Outcome{Winner: table.Index(g.Players[*g.Winner])}
 }
 
 // play plays one scheduled game and keeps its record for report.
 func (t *tournamentRun) play(ctx context.Context, g tournament.Game) (tournament.Outcome, error) {
 	j := job{ID: g.ID, Seats: g.Seats, Opening: g.Opening}
+	if t.listen != nil {
+		j.Listener = t.listen(g.ID)
+	}
 	if t.env.seed != 0 {
 		h := fnv.New64a()
 		h.Write([]byte(g.ID))
@@ -496,7 +577,7 @@ func (t *tournamentRun) report(g tournament.Game, _ tournament.Outcome) error {
 	if err := t.st.SaveGame(context.Background(), sg); err != nil && !errors.Is(err, store.ErrExists) {
 		return fmt.Errorf("store: %w", err)
 	}
-	t.table.add(sg, playerFaults(rec))
+	t.table.Add(sg, standings.PlayerFaults(rec))
 	if t.json {
 		if err := emitGame(t.stdout, rec, pg.path); err != nil {
 			return err
@@ -504,13 +585,23 @@ func (t *tournamentRun) report(g tournament.Game, _ tournament.Outcome) error {
 	}
 	// Knockout tie-breaks add games the total did not count; the
 	// progress bar must never run past its end.
-	t.prog.total = max(t.prog.total, t.table.played)
-	t.prog.gameOver(t.table.played, rec, t.table.tallies[:len(t.env.players)])
-	if t.interval > 0 && t.table.played%t.interval == 0 {
+	played := t.table.Played()
+	t.prog.total = max(t.prog.total, played)
+	t.prog.gameOver(played, rec, progressTallies(t.table.Tallies()[:len(t.env.players)]))
+	if t.interval > 0 && played%t.interval == 0 {
 		t.prog.clear()
-		rep := t.table.compute()
+		rep := t.table.Compute()
 		rep.Tournament, rep.Game, rep.Format, rep.Total = t.name, t.game, t.format, t.prog.total
-		rep.print(t.stderr)
+		printStandings(t.stderr, rep)
 	}
 	return nil
+}
+
+// progressTallies gives the progress bar the standings' results.
+func progressTallies(ts []standings.Tally) []tally {
+	out := make([]tally, len(ts))
+	for i, t := range ts {
+		out[i] = tally{Wins: t.Wins, Draws: t.Draws, Losses: t.Losses, Faults: t.Faults}
+	}
+	return out
 }

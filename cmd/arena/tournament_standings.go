@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,309 +8,26 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"arena/game"
-	"arena/rating"
+	"arena/standings"
 	"arena/store"
 	"arena/tournament"
 )
 
-// standings accumulates a tournament's games: per-bot tallies, the games
-// for the rating fits and the per-pair crosstable.
-type standings struct {
-	names    []string
-	byName   map[string]int
-	tallies  []tally
-	played   int
-	nPlayer  bool
-	pairs    map[[2]int]*rating.Score // [i, j]: i's score against j
-	btGames  []rating.Game
-	rankings []rating.Ranking
-}
-
-func newStandings(names []string) *standings {
-	s := &standings{byName: map[string]int{}, pairs: map[[2]int]*rating.Score{}}
-	for _, n := range names {
-		s.index(n)
-	}
-	return s
-}
-
-// index returns a bot's index by name, adding bots seen for the first
-// time (a stored game of a bot no longer on the command line).
-func (s *standings) index(name string) int {
-	if i, ok := s.byName[name]; ok {
-		return i
-	}
-	s.byName[name] = len(s.names)
-	s.names = append(s.names, name)
-	s.tallies = append(s.tallies, tally{Faults: map[game.Reason]int{}})
-	return len(s.names) - 1
-}
-
-func isFault(r string) bool {
-	switch game.Reason(r) {
-	case game.ReasonTimeout, game.ReasonCrash, game.ReasonIllegal, game.ReasonProtocol, game.ReasonMemory:
-		return true
-	}
-	return false
-}
-
-// recordFaults reads from a stored record how each player failed, if it
-// did (records written before players carried their fault give none).
-// A live tournament has the record at hand and uses playerFaults.
-func recordFaults(g store.Game) []game.Reason {
-	var rec struct {
-		Players []struct {
-			Fault game.Reason `json:"fault"`
-		} `json:"players"`
-	}
-	if len(g.Record) == 0 || json.Unmarshal(g.Record, &rec) != nil || len(rec.Players) != len(g.Players) {
-		return nil
-	}
-	faults := make([]game.Reason, len(rec.Players))
-	for i, p := range rec.Players {
-		faults[i] = p.Fault
-	}
-	return faults
-}
-
-// playerFaults lists how each player of a record failed, if it did.
-func playerFaults(rec *game.Record) []game.Reason {
-	faults := make([]game.Reason, len(rec.Players))
-	for i, p := range rec.Players {
-		faults[i] = p.Fault
-	}
-	return faults
-}
-
-// add counts a finished game; faults are its players' faults (nil when
-// the record does not say).
-func (s *standings) add(g store.Game, faults []game.Reason) {
-	idx := make([]int, len(g.Players))
-	for i, n := range g.Players {
-		idx[i] = s.index(n)
-	}
-	for i, f := range faults {
-		if isFault(string(f)) {
-			s.tallies[idx[i]].Faults[f]++
-		}
-	}
-	s.played++
-	winner := -1
-	if g.Winner != nil && *g.Winner >= 0 && *g.Winner < len(idx) {
-		winner = idx[*g.Winner]
-	}
-	for _, p := range idx {
-		t := &s.tallies[p]
-		switch {
-		case winner < 0:
-			t.Draws++
-		case winner == p:
-			t.Wins++
-		default:
-			t.Losses++
-			// Without the players' own faults (older records), the
-			// loser of a two-player game is the side at fault.
-			if faults == nil && len(idx) == 2 && isFault(g.Reason) {
-				t.Faults[game.Reason(g.Reason)]++
-			}
-		}
-	}
-	if len(idx) == 2 && len(g.Seats) == 2 {
-		first, second := idx[g.Seats[0]], idx[g.Seats[1]]
-		score := 0.5
-		switch winner {
-		case first:
-			score = 1
-		case second:
-			score = 0
-		}
-		s.btGames = append(s.btGames, rating.Game{First: first, Second: second, Score: score})
-		s.pairScore(first, second, score)
-		s.pairScore(second, first, 1-score)
-		return
-	}
-	s.nPlayer = true
-	s.rankings = append(s.rankings, rating.Ranking{Players: idx, Ranks: ranks(g, winner, idx)})
-}
-
-func (s *standings) pairScore(a, b int, score float64) {
-	sc := s.pairs[[2]int{a, b}]
-	if sc == nil {
-		sc = &rating.Score{}
-		s.pairs[[2]int{a, b}] = sc
-	}
-	switch score {
-	case 1:
-		sc.Wins++
-	case 0:
-		sc.Losses++
-	default:
-		sc.Draws++
-	}
-}
-
-// ranks places the players of an N-player game: by score where the game
-// keeps one, else the winner first and everyone else tied.
-func ranks(g store.Game, winner int, idx []int) []int {
-	r := make([]int, len(idx))
-	if len(g.Scores) == len(idx) {
-		for i := range r {
-			r[i] = 1
-			for _, o := range g.Scores {
-				if o > g.Scores[i] {
-					r[i]++
-				}
-			}
-		}
-		return r
-	}
-	for i, p := range idx {
-		r[i] = 1
-		if winner >= 0 && p != winner {
-			r[i] = 2
-		}
-	}
-	return r
-}
-
-// standingRow is one bot's line of the standings.
-type standingRow struct {
-	Rank    int            `json:"rank"`
-	Player  string         `json:"player"`
-	Games   int            `json:"games"`
-	Points  float64        `json:"points"`
-	Wins    int            `json:"wins"`
-	Draws   int            `json:"draws"`
-	Losses  int            `json:"losses"`
-	Faults  map[string]int `json:"faults,omitempty"`
-	Elo     *float64       `json:"elo,omitempty"`
-	EloLow  *float64       `json:"elo_low,omitempty"`
-	EloHigh *float64       `json:"elo_high,omitempty"`
-	Mu      *float64       `json:"mu,omitempty"`
-	Sigma   *float64       `json:"sigma,omitempty"`
-	Ordinal *float64       `json:"ordinal,omitempty"`
-}
-
-// crossCell is one bot's results against another.
-type crossCell struct {
-	Wins   int `json:"wins"`
-	Draws  int `json:"draws"`
-	Losses int `json:"losses"`
-}
-
-// standingsReport is the standings as printed and as the final JSON object.
-type standingsReport struct {
-	Tournament string        `json:"tournament"`
-	Game       string        `json:"game"`
-	Format     string        `json:"format,omitempty"`
-	Games      int           `json:"games"`
-	Total      int           `json:"total,omitempty"`
-	Finished   bool          `json:"finished"`
-	Standings  []standingRow `json:"standings"`
-	// Advantage and DrawElo are the fitted first-move advantage and draw
-	// model (two-player games).
-	Advantage  *float64                        `json:"advantage,omitempty"`
-	DrawElo    *float64                        `json:"draw_elo,omitempty"`
-	LOS        map[string]map[string]float64   `json:"los,omitempty"`
-	Crosstable map[string]map[string]crossCell `json:"crosstable,omitempty"`
-	// Matches describe Swiss and knockout rounds.
-	Matches    []string `json:"matches,omitempty"`
-	RatingNote string   `json:"rating_note,omitempty"`
-}
-
-// finite returns a pointer to v, or nil when v is not a finite number
-// (JSON has no infinities).
-func finite(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
-}
-
-// compute fits the ratings and orders the standings: by points, then by
-// rating.
-func (s *standings) compute() standingsReport {
-	rep := standingsReport{Games: s.played}
-	rows := make([]standingRow, len(s.names))
-	key := make([]float64, len(s.names))
-	for i, t := range s.tallies {
-		rows[i] = standingRow{Player: s.names[i], Games: t.Wins + t.Draws + t.Losses, Wins: t.Wins, Draws: t.Draws,
-			Losses: t.Losses, Points: float64(t.Wins) + float64(t.Draws)/2}
-		for r, n := range t.Faults {
-			if n > 0 {
-				if rows[i].Faults == nil {
-					rows[i].Faults = map[string]int{}
-				}
-				rows[i].Faults[string(r)] = n
-			}
-		}
-	}
-	switch {
-	case s.nPlayer:
-		skills := rating.FitPlackettLuce(len(s.names), s.rankings)
-		for i, sk := range skills {
-			rows[i].Mu, rows[i].Sigma, rows[i].Ordinal = finite(sk.Mu), finite(sk.Sigma), finite(sk.Ordinal())
-			key[i] = sk.Ordinal()
-		}
-	case len(s.btGames) > 0:
-		est, err := rating.BradleyTerry(len(s.names), s.btGames, rating.DefaultBTOptions())
-		if err != nil {
-			rep.RatingNote = "no ratings yet: " + err.Error()
-			break
-		}
-		rep.Advantage, rep.DrawElo = finite(est.Advantage), finite(est.DrawElo)
-		rep.LOS = map[string]map[string]float64{}
-		for i := range s.names {
-			rows[i].Elo, rows[i].EloLow, rows[i].EloHigh = finite(est.Elo[i]), finite(est.Low[i]), finite(est.High[i])
-			key[i] = est.Elo[i]
-			rep.LOS[s.names[i]] = map[string]float64{}
-			for j := range s.names {
-				if i != j && i < len(est.LOS) && j < len(est.LOS[i]) {
-					rep.LOS[s.names[i]][s.names[j]] = est.LOS[i][j]
-				}
-			}
-		}
-	}
-	order := make([]int, len(rows))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool {
-		ra, rb := rows[order[a]], rows[order[b]]
-		if ra.Points != rb.Points {
-			return ra.Points > rb.Points
-		}
-		return key[order[a]] > key[order[b]]
-	})
-	for rank, i := range order {
-		rows[i].Rank = rank + 1
-		rep.Standings = append(rep.Standings, rows[i])
-	}
-	if len(s.pairs) > 0 {
-		rep.Crosstable = map[string]map[string]crossCell{}
-		for k, sc := range s.pairs {
-			a, b := s.names[k[0]], s.names[k[1]]
-			if rep.Crosstable[a] == nil {
-				rep.Crosstable[a] = map[string]crossCell{}
-			}
-			rep.Crosstable[a][b] = crossCell{sc.Wins, sc.Draws, sc.Losses}
-		}
-	}
-	return rep
-}
+// isFault reports whether a reason is a bot's failure.
+func isFault(r string) bool { return standings.IsFault(r) }
 
 // matrixLimit is the most bots whose LOS matrix and crosstable are
 // printed for people (the JSON always has them).
 const matrixLimit = 16
 
-func (rep standingsReport) print(w io.Writer) {
+// printStandings writes the standings for people.
+func printStandings(w io.Writer, rep standings.Report) {
 	state := "finished"
 	if !rep.Finished {
 		state = "not finished"
@@ -486,16 +202,6 @@ func storedBotNames(t store.Tournament) []string {
 	return playerNames(players)
 }
 
-func storedFlag(args []string, name string) string {
-	v := ""
-	for _, a := range args {
-		if s, ok := strings.CutPrefix(a, "--"+name+"="); ok {
-			v = s
-		}
-	}
-	return v
-}
-
 func newStandingsCmd() *cobra.Command {
 	var db string
 	var jsonOut bool
@@ -511,20 +217,11 @@ func newStandingsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			table := newStandings(storedBotNames(t))
-			for _, g := range games {
-				table.add(g, recordFaults(g))
-			}
-			rep := table.compute()
-			rep.Tournament, rep.Game, rep.Finished = t.Name, t.Game, t.Status == store.StatusFinished
-			rep.Format = storedFlag(t.Args, "format")
-			if rep.Format == "" {
-				rep.Format = string(tournament.RoundRobin)
-			}
+			rep := standings.Build(t, games, storedBotNames(t))
 			if jsonOut {
 				return writeJSONLine(cmd.OutOrStdout(), rep)
 			}
-			rep.print(cmd.OutOrStdout())
+			printStandings(cmd.OutOrStdout(), rep)
 			return nil
 		},
 	}

@@ -20,6 +20,7 @@ import (
 	"arena/bot"
 	"arena/game"
 	"arena/internal/testbrain"
+	"arena/standings"
 	"arena/store"
 	"arena/tournament"
 )
@@ -689,12 +690,12 @@ func BenchmarkTournamentOverhead(b *testing.B) {
 			b.Fatal(err)
 		}
 		t := &tournamentRun{name: name, game: "gomoku", env: runEnv{players: players}, r: instantRunner{}, st: st,
-			stdout: io.Discard, finished: map[string]playedGame{}, table: newStandings(playerNames(players))}
+			stdout: io.Discard, finished: map[string]playedGame{}, table: standings.New(playerNames(players))}
 		t.prog = newProgress(io.Discard, false, sched.Total(), players)
 		if err := tournament.Run(context.Background(), sched, map[string]tournament.Outcome{}, 2, t.play, t.report); err != nil {
 			b.Fatal(err)
 		}
-		games += t.table.played
+		games += t.table.Played()
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(games), "µs/game")
 }

@@ -20,6 +20,9 @@ type Player struct {
 	Command  string   // as the user wrote it
 	Args     []string // resolved command (Args[0] absolute)
 	Protocol Protocol
+	// Human, when set, seats a person playing in the web page instead
+	// of a process (Command and Args are then unused).
+	Human *match.Human
 }
 
 // MatchConfig holds everything that is the same for every game of a
@@ -36,6 +39,9 @@ type MatchConfig struct {
 	// sub-folder named after themselves there for the whole match).
 	WorkDir string
 	OnMove  func(match.MoveEvent)
+	// Listener, if set, is told the game's header before the first move
+	// and every move as it is played.
+	Listener game.Listener
 	// Transcripts, if set, gives the transcript for a player of a game
 	// (nil: none).
 	Transcripts func(gameID string, player int) *bot.Transcript
@@ -82,6 +88,10 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 	seats := make([]match.Seat[Point], 2)
 	for side, pi := range seating {
 		pl := g.Players[pi]
+		if pl.Human != nil {
+			seats[side] = humanSeat(pl.Human, state)
+			continue
+		}
 		dir := filepath.Join(mc.WorkDir, fmt.Sprintf("player%d", pi+1))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("working folder: %w", err)
@@ -99,8 +109,11 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 			seats[side] = NewPipeSeat(state, StoneOf(side), opts)
 		}
 	}
+	if mc.Listener != nil {
+		mc.Listener.Started(header(mc, g, seating))
+	}
 	out := match.Run[Point](ctx, Referee{state}, seats, match.Config{
-		Clock: mc.Clock, Ponder: mc.Ponder, OnMove: mc.OnMove,
+		Clock: mc.Clock, Ponder: mc.Ponder, OnMove: match.Listen(mc.OnMove, mc.Listener),
 	})
 	if out.Canceled {
 		return nil, ctx.Err()
@@ -108,25 +121,34 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 	return makeRecord(mc, g, seating, state, out), nil
 }
 
-func makeRecord(mc MatchConfig, g Game, seating []int, state *State, out match.Outcome) *game.Record {
+// header is the part of a game's record known before its first move:
+// what a listener is told at the start. The opening stones are in
+// Opening, placed before Moves (Black first).
+func header(mc MatchConfig, g Game, seating []int) *game.Record {
 	cfg := mc.Config
 	opts, _ := json.Marshal(Options{
 		Width: cfg.Width, Height: cfg.Height, Rule: cfg.Rule, EndEmpty: cfg.EndEmpty, MaxMoves: cfg.MaxMoves,
 		TurnMs: mc.Clock.Turn.Milliseconds(), MatchMs: mc.Clock.Match.Milliseconds(),
 		ToleranceMs: mc.Clock.Tolerance.Milliseconds(),
 	})
-	rec := &game.Record{
-		ID: g.ID, Game: "gomoku", Options: opts, Seats: seating,
-		Moves: out.Moves, Reason: out.Result.Reason, Detail: out.Result.Detail,
-		Start: out.Start, End: out.End,
-	}
+	rec := &game.Record{ID: g.ID, Game: "gomoku", Options: opts, Seats: seating}
 	for _, p := range g.Opening {
 		rec.Opening = append(rec.Opening, p.String())
 	}
 	rec.Players = make([]game.PlayerRecord, len(g.Players))
 	for pi, p := range g.Players {
 		rec.Players[pi] = game.PlayerRecord{Name: p.Name, Command: p.Command, Protocol: string(p.Protocol)}
+		if p.Human != nil {
+			rec.Players[pi].Protocol = "human"
+		}
 	}
+	return rec
+}
+
+func makeRecord(mc MatchConfig, g Game, seating []int, state *State, out match.Outcome) *game.Record {
+	rec := header(mc, g, seating)
+	rec.Moves, rec.Reason, rec.Detail = out.Moves, out.Result.Reason, out.Result.Detail
+	rec.Start, rec.End = out.Start, out.End
 	out.RecordSides(rec)
 	if !out.Result.Draw() {
 		w := seating[out.Result.Winner]

@@ -19,6 +19,9 @@ type Player struct {
 	Name    string
 	Command string   // as the user wrote it
 	Args    []string // resolved command (Args[0] absolute)
+	// Human, when set, seats a person playing in the web page instead
+	// of a process (Command and Args are then unused).
+	Human *match.Human
 }
 
 // MatchConfig holds everything that is the same for every game of a
@@ -31,6 +34,9 @@ type MatchConfig struct {
 	// WorkDir holds one working folder per player.
 	WorkDir string
 	OnMove  func(match.MoveEvent)
+	// Listener, if set, is told the game's header before the first move
+	// and every move, with its effect, as it is played.
+	Listener game.Listener
 	// Transcripts, if set, gives the transcript for a player of a game
 	// (nil: none).
 	Transcripts func(gameID string, player int) *bot.Transcript
@@ -84,6 +90,10 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 	seats := make([]match.Seat[Move], 2)
 	for side, pi := range seating {
 		pl := g.Players[pi]
+		if pl.Human != nil {
+			seats[side] = humanSeat(pl.Human, state)
+			continue
+		}
 		dir := filepath.Join(mc.WorkDir, fmt.Sprintf("player%d", pi+1))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("working folder: %w", err)
@@ -94,8 +104,11 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 		}
 		seats[side] = NewSeat(state, Color(side), opts)
 	}
+	if mc.Listener != nil {
+		mc.Listener.Started(header(mc, g, seating, initial, ""))
+	}
 	out := match.Run[Move](ctx, Referee{state}, seats, match.Config{
-		Clock: mc.Clock, Ponder: mc.Ponder, OnMove: mc.OnMove,
+		Clock: mc.Clock, Ponder: mc.Ponder, OnMove: match.Listen(mc.OnMove, mc.Listener),
 	})
 	if out.Canceled {
 		return nil, ctx.Err()
@@ -103,54 +116,41 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 	return makeRecord(mc, g, seating, state, initial, out), nil
 }
 
-func makeRecord(mc MatchConfig, g Game, seating []int, state *State, initial string, out match.Outcome) *game.Record {
+// header is the part of a game's record known before its first move
+// (final is "" then): what a listener is told at the start.
+func header(mc MatchConfig, g Game, seating []int, initial, final string) *game.Record {
 	cfg := mc.Config
 	opts, _ := json.Marshal(Options{
 		Setup: cfg.Setup, MaxPlies: cfg.MaxPlies, Repetition: cfg.Repetition,
 		PharaohRotation: cfg.Rules.PharaohRotation, SwapMoverOnly: cfg.Rules.SwapMoverOnly,
-		Initial: initial, Final: state.String(),
+		Initial: initial, Final: final,
 		TurnMs: mc.Clock.Turn.Milliseconds(), MatchMs: mc.Clock.Match.Milliseconds(),
 		ToleranceMs: mc.Clock.Tolerance.Milliseconds(),
 	})
-	rec := &game.Record{
-		ID: g.ID, Game: "khet", Options: opts, Seats: seating,
-		Moves: out.Moves, Reason: out.Result.Reason, Detail: out.Result.Detail,
-		Start: out.Start, End: out.End,
-	}
-	effects := replayEffects(cfg, state.History())
-	for i := range rec.Moves {
-		if i < len(effects) {
-			rec.Moves[i].Effect = effects[i]
-		}
-	}
+	rec := &game.Record{ID: g.ID, Game: "khet", Options: opts, Seats: seating}
 	rec.Players = make([]game.PlayerRecord, len(g.Players))
 	for pi, p := range g.Players {
 		rec.Players[pi] = game.PlayerRecord{Name: p.Name, Command: p.Command, Protocol: "tartu"}
+		if p.Human != nil {
+			rec.Players[pi].Protocol = "human"
+		}
 	}
+	return rec
+}
+
+// makeRecord completes the header with the game played. Each move's
+// effect was filled in by the match loop as the move was played (see
+// Referee.Effect).
+func makeRecord(mc MatchConfig, g Game, seating []int, state *State, initial string, out match.Outcome) *game.Record {
+	rec := header(mc, g, seating, initial, state.String())
+	rec.Moves, rec.Reason, rec.Detail = out.Moves, out.Result.Reason, out.Result.Detail
+	rec.Start, rec.End = out.Start, out.End
 	out.RecordSides(rec)
 	if !out.Result.Draw() {
 		w := seating[out.Result.Winner]
 		rec.Winner = &w
 	}
 	return rec
-}
-
-// replayEffects plays the history again on a fresh state to get each
-// move's effect with the state string after it.
-func replayEffects(cfg Config, history []Ply) []json.RawMessage {
-	s, err := NewState(cfg)
-	if err != nil {
-		return nil
-	}
-	out := make([]json.RawMessage, 0, len(history))
-	for _, p := range history {
-		if _, err := s.Play(p.Move); err != nil {
-			break
-		}
-		data, _ := json.Marshal(effectOf(p.Shot, s))
-		out = append(out, data)
-	}
-	return out
 }
 
 func effectOf(shot Shot, s *State) Effect {

@@ -18,6 +18,9 @@ type Player struct {
 	Command  string   // as the user wrote it
 	Args     []string // resolved command (Args[0] absolute)
 	Protocol ProtocolOptions
+	// Human, when set, seats a person playing in the web page instead
+	// of a process (Command, Args and Protocol are then unused).
+	Human *match.Human
 }
 
 // MatchConfig holds everything that is the same for every game of a
@@ -31,6 +34,9 @@ type MatchConfig struct {
 	// WorkDir holds one working folder per player.
 	WorkDir string
 	OnMove  func(match.MoveEvent)
+	// Listener, if set, is told the game's header before the first move
+	// and every move, with its effect, as it is played.
+	Listener game.Listener
 	// Transcripts, if set, gives the transcript for a player of a game.
 	Transcripts func(gameID string, player int) *bot.Transcript
 }
@@ -88,6 +94,10 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 	seats := make([]match.Seat[Point], 2)
 	for side, pi := range seating {
 		pl := g.Players[pi]
+		if pl.Human != nil {
+			seats[side] = humanSeat(pl.Human, state, side, clocks)
+			continue
+		}
 		dir := filepath.Join(mc.WorkDir, fmt.Sprintf("player%d", pi+1))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("working folder: %w", err)
@@ -98,9 +108,12 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 		}
 		seats[side] = NewSeat(state, ColorOf(side), opts)
 	}
+	if mc.Listener != nil {
+		mc.Listener.Started(header(mc, g, seating, state))
+	}
 	var effects []Effect
 	out := match.Run[Point](ctx, Referee{State: state, Effects: &effects}, seats, match.Config{
-		Clock: mc.Clock, Ponder: mc.Ponder, OnMove: mc.OnMove,
+		Clock: mc.Clock, Ponder: mc.Ponder, OnMove: match.Listen(mc.OnMove, mc.Listener),
 	})
 	if out.Canceled {
 		return nil, ctx.Err()
@@ -108,7 +121,10 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 	return makeRecord(mc, g, seating, state, out, effects), nil
 }
 
-func makeRecord(mc MatchConfig, g Game, seating []int, state *State, out match.Outcome, effects []Effect) *game.Record {
+// header is the part of a game's record known before its first move:
+// what a listener is told at the start. state holds the opening dots
+// (in Opening, red first).
+func header(mc MatchConfig, g Game, seating []int, state *State) *game.Record {
 	cfg := mc.Config
 	o := Options{
 		Width: cfg.Width, Height: cfg.Height, Surround: cfg.Surround.String(), Grounding: cfg.Grounding,
@@ -120,22 +136,30 @@ func makeRecord(mc MatchConfig, g Game, seating []int, state *State, out match.O
 		o.Protocols = append(o.Protocols, p.Protocol.String())
 	}
 	opts, _ := json.Marshal(o)
-	rec := &game.Record{
-		ID: g.ID, Game: "points", Options: opts, Seats: seating,
-		Moves: out.Moves, Reason: out.Result.Reason, Detail: out.Result.Detail,
-		Start: out.Start, End: out.End, Seed: g.Seed,
-	}
-	for i := range rec.Moves {
-		if i < len(effects) {
-			rec.Moves[i].Effect, _ = json.Marshal(effects[i])
-		}
-	}
+	rec := &game.Record{ID: g.ID, Game: "points", Options: opts, Seats: seating, Seed: g.Seed}
 	for _, p := range state.Moves()[:state.OpeningLen()] {
 		rec.Opening = append(rec.Opening, p.String())
 	}
 	rec.Players = make([]game.PlayerRecord, len(g.Players))
 	for pi, p := range g.Players {
 		rec.Players[pi] = game.PlayerRecord{Name: p.Name, Command: p.Command, Protocol: "pointsbattle"}
+		if p.Human != nil {
+			rec.Players[pi].Protocol = "human"
+		}
+	}
+	return rec
+}
+
+// makeRecord completes the header with the game played; effects holds
+// what each move did, as the referee reported it.
+func makeRecord(mc MatchConfig, g Game, seating []int, state *State, out match.Outcome, effects []Effect) *game.Record {
+	rec := header(mc, g, seating, state)
+	rec.Moves, rec.Reason, rec.Detail = out.Moves, out.Result.Reason, out.Result.Detail
+	rec.Start, rec.End = out.Start, out.End
+	for i := range rec.Moves {
+		if i < len(effects) {
+			rec.Moves[i].Effect, _ = json.Marshal(effects[i])
+		}
 	}
 	out.RecordSides(rec)
 	if !out.Result.Draw() {

@@ -1,0 +1,334 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"arena/game"
+	"arena/match"
+	"arena/store"
+	"arena/web"
+)
+
+// liveLog is a game.Listener that keeps what it is told.
+type liveLog struct {
+	mu      sync.Mutex
+	started int
+	header  *game.Record
+	moves   []game.MoveRecord
+}
+
+func (l *liveLog) Started(h *game.Record) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.started++
+	l.header = h
+}
+
+func (l *liveLog) Moved(_ int, m game.MoveRecord) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.moves = append(l.moves, m)
+}
+
+// testLauncher is serve's launcher over a fresh store, with the test
+// brain registered for Gomoku as "rnd".
+func testLauncher(t *testing.T) (*launcher, *store.Store) {
+	t.Helper()
+	dir := t.TempDir()
+	st, err := store.Open(context.Background(), filepath.Join(dir, "arena.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	bots, err := registerBots([]string{"gomoku:rnd=" + filepath.Join(testBrain(t), "pbrain-tb") + " --policy=random --seed=5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newLauncher(st, bots, dir, t.TempDir(), 2)
+	l.options, err = gameOptions([]string{"points:--size 8x8 --max-moves 6", "points:--increment 0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, st
+}
+
+// TestServeLauncherPlay plays games the way the web page asks for them
+// and checks that each is stored as its record says, and that the
+// listener followed it.
+func TestServeLauncherPlay(t *testing.T) {
+	l, st := testLauncher(t)
+	resign := match.NewHuman()
+	resign.OnTurn(func(waiting bool, _ time.Time) {
+		if waiting {
+			resign.Resign()
+		}
+	})
+	tests := []struct {
+		name    string
+		req     web.PlayRequest
+		reason  game.Reason
+		winner  int
+		players []string
+	}{
+		{
+			name: "two bots",
+			req: web.PlayRequest{ID: "web-bots", Game: "gomoku", TurnTime: 300 * time.Millisecond,
+				Players: []web.Entrant{{Bot: "builtin"}, {Bot: "rnd"}}},
+			reason: "five", winner: 0, players: []string{"builtin", "rnd"},
+		},
+		{
+			name: "options",
+			req: web.PlayRequest{ID: "web-points", Game: "points", TurnTime: 300 * time.Millisecond,
+				Players: []web.Entrant{{Bot: "builtin"}, {Bot: "builtin"}}},
+			reason: "max-moves", winner: -1, players: []string{"builtin", "builtin#2"},
+		},
+		{
+			name: "a person",
+			req: web.PlayRequest{ID: "web-person", Game: "khet", TurnTime: 2 * time.Second,
+				Players: []web.Entrant{{Human: resign, Name: "ann"}, {Bot: "builtin"}}},
+			reason: game.ReasonResign, winner: 1, players: []string{"ann", "builtin"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			live := &liveLog{}
+			rec, err := l.Play(context.Background(), tt.req, live)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Reason != tt.reason || (tt.winner >= 0 && (rec.Winner == nil || *rec.Winner != tt.winner)) {
+				t.Errorf("winner %v by %s (%s), want %d by %s", rec.Winner, rec.Reason, rec.Detail, tt.winner, tt.reason)
+			}
+			g, err := st.Game(context.Background(), tt.req.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(g.Players, ",") != strings.Join(tt.players, ",") || g.Tournament != "" || g.Moves != len(rec.Moves) {
+				t.Errorf("stored players %v, tournament %q, %d moves; record %d moves", g.Players, g.Tournament, g.Moves, len(rec.Moves))
+			}
+			var back game.Record
+			if err := json.Unmarshal(g.Record, &back); err != nil || back.ID != rec.ID || len(back.Moves) != len(rec.Moves) {
+				t.Errorf("stored record %s: %v", g.Record, err)
+			}
+			if g.RecordPath == "" {
+				t.Error("no record file")
+			}
+			if tt.req.Game == "points" && (!strings.Contains(string(rec.Options), `"width":8,`) || !strings.Contains(string(rec.Options), `"increment_ms":0,`) || len(rec.Moves) != 6) {
+				t.Errorf("--options not applied: %s, %d moves", rec.Options, len(rec.Moves))
+			}
+			live.mu.Lock()
+			defer live.mu.Unlock()
+			if live.started != 1 || live.header.ID != rec.ID || len(live.moves) != len(rec.Moves) {
+				t.Errorf("listener: started %d, %d moves; record %d moves", live.started, len(live.moves), len(rec.Moves))
+			}
+		})
+	}
+}
+
+// TestServeLauncherRefuses checks the requests the launcher must turn
+// down before starting anything.
+func TestServeLauncherRefuses(t *testing.T) {
+	l, _ := testLauncher(t)
+	person := web.Entrant{Human: match.NewHuman(), Name: "ann"}
+	tests := []struct {
+		name string
+		req  web.PlayRequest
+		want string
+	}{
+		{"unknown game", web.PlayRequest{ID: "x1", Game: "chess", Players: []web.Entrant{{Bot: "builtin"}, {Bot: "builtin"}}}, "unknown game"},
+		{"unknown bot", web.PlayRequest{ID: "x2", Game: "khet", Players: []web.Entrant{{Bot: "builtin"}, {Bot: "rnd"}}}, `no bot "rnd"`},
+		{"one player", web.PlayRequest{ID: "x3", Game: "gomoku", Players: []web.Entrant{{Bot: "builtin"}}}, "needs 2 to 2 players"},
+		{"person in ants", web.PlayRequest{ID: "x4", Game: "ants", Players: []web.Entrant{person, {Bot: "builtin"}}}, "cannot seat a person"},
+		{"empty seat", web.PlayRequest{ID: "x5", Game: "points", Players: []web.Entrant{{}, {Bot: "builtin"}}}, "neither"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := l.Play(context.Background(), tt.req, nil)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one saying %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestGameOptions(t *testing.T) {
+	tests := []struct {
+		specs []string
+		want  string // error, or the points flags joined
+	}{
+		{nil, ""},
+		{[]string{"points:--size 15x15", "points:--max-moves=60"}, "--size 15x15 --max-moves=60"},
+		{[]string{"chess:--size 5"}, "want GAME:FLAGS"},
+		{[]string{"--size 5"}, "want GAME:FLAGS"},
+		{[]string{"points:--bot x"}, "unknown flag: --bot"},
+		{[]string{"points:--size 15x15 extra"}, `unexpected "extra"`},
+		{[]string{"points:"}, "empty"},
+	}
+	for _, tt := range tests {
+		opts, err := gameOptions(tt.specs)
+		got := strings.Join(opts["points"], " ")
+		if err != nil {
+			got = err.Error()
+		}
+		if !strings.Contains(got, tt.want) || (tt.want == "" && got != "") {
+			t.Errorf("%v: got %q, want %q", tt.specs, got, tt.want)
+		}
+	}
+}
+
+func TestRegisterBots(t *testing.T) {
+	tests := []struct {
+		specs []string
+		want  string // error, or the gomoku bots joined
+	}{
+		{nil, "builtin"},
+		{[]string{"gomoku:a=builtin", "gomoku:b=builtin --file"}, "builtin,a,b"},
+		{[]string{"chess:a=builtin"}, "want GAME:NAME=CMD"},
+		{[]string{"builtin"}, "want GAME:NAME=CMD"},
+		{[]string{"gomoku:builtin=builtin"}, "already has a bot"},
+		{[]string{"gomoku:a=builtin", "gomoku:a=builtin"}, "already has a bot"},
+	}
+	for _, tt := range tests {
+		bots, err := registerBots(tt.specs)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		} else {
+			var names []string
+			for _, p := range bots["gomoku"] {
+				names = append(names, p.Name)
+			}
+			got = strings.Join(names, ",")
+			if len(bots["khet"]) != 1 || bots["khet"][0].Name != "builtin" {
+				t.Errorf("%v: khet bots %v", tt.specs, bots["khet"])
+			}
+		}
+		if !strings.Contains(got, tt.want) {
+			t.Errorf("%v: got %q, want %q", tt.specs, got, tt.want)
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe to write from the command while the
+// test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestServeCommand starts "arena serve" on a free port, reads the one
+// line it prints, asks the API for the games and stops it as a signal
+// would.
+func TestServeCommand(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	root := newRoot()
+	var stdout, stderr syncBuffer
+	root.SetOut(&stdout)
+	root.SetErr(&stderr)
+	root.SetArgs([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "arena.db"), "--out", dir,
+		"--bot", "khet:second=builtin"})
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+
+	line := regexp.MustCompile(`^arena: serving on (http://127\.0\.0\.1:[1-9][0-9]*/)#token=([0-9a-f]{32})\n$`)
+	var m []string
+	for deadline := time.Now().Add(10 * time.Second); m == nil; time.Sleep(10 * time.Millisecond) {
+		select {
+		case err := <-done:
+			t.Fatalf("serve ended: %v\n%s", err, stderr.String())
+		default:
+		}
+		if strings.Contains(stdout.String(), "\n") {
+			if m = line.FindStringSubmatch(stdout.String()); m == nil {
+				t.Fatalf("stdout %q", stdout.String())
+			}
+		} else if time.Now().After(deadline) {
+			t.Fatalf("nothing printed; stderr:\n%s", stderr.String())
+		}
+	}
+	resp, err := http.Get(m[1] + "api/info")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info struct{ Games []web.GameInfo }
+	err = json.NewDecoder(resp.Body).Decode(&info)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bots := map[string]string{}
+	for _, g := range info.Games {
+		bots[g.Name] = strings.Join(g.Bots, ",")
+	}
+	if bots["khet"] != "builtin,second" || bots["gomoku"] != "builtin" || len(info.Games) != len(drivers()) {
+		t.Errorf("games %+v", info.Games)
+	}
+	req, _ := http.NewRequest("POST", m[1]+"api/matches", strings.NewReader(`{"game":"khet","bots":["builtin","second"]}`))
+	req.Header.Set("Authorization", "Bearer wrong")
+	if resp, err := http.DefaultClient.Do(req); err != nil {
+		t.Error(err)
+	} else if resp.Body.Close(); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a wrong token: %s, want 401", resp.Status)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("serve: %v\n%s", err, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	if strings.Count(stdout.String(), "\n") != 1 {
+		t.Errorf("stdout %q, want one line", stdout.String())
+	}
+}
+
+// FuzzServeSpecs feeds arbitrary --bot and --options values to serve's
+// parsers: they must refuse or accept without panicking, and what they
+// accept must name a known game.
+func FuzzServeSpecs(f *testing.F) {
+	for _, s := range []string{"gomoku:a=builtin", "points:--size 15x15", "khet:", ":x", "ants:b=builtin --x 'y", "gomoku:a=b=c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		if bots, err := registerBots([]string{spec}); err == nil {
+			for g := range bots {
+				if _, ok := driverByName(g); !ok {
+					t.Fatalf("%q: bots for unknown game %q", spec, g)
+				}
+			}
+		}
+		if opts, err := gameOptions([]string{spec}); err == nil {
+			for g := range opts {
+				if _, ok := driverByName(g); !ok {
+					t.Fatalf("%q: options for unknown game %q", spec, g)
+				}
+			}
+		}
+	})
+}

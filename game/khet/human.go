@@ -1,0 +1,40 @@
+package khet
+
+import (
+	"encoding/json"
+
+	"arena/match"
+)
+
+// humanSeat seats a person: a move's text is in the Tartu notation
+// (S23C), judged against state without changing it so that a refused
+// click leaves the game as it was.
+func humanSeat(h *match.Human, state *State) match.Seat[Move] {
+	return match.HumanSeat(h, func(text string) (Move, error) {
+		m, err := ParseMove(text)
+		if err != nil {
+			return Move{}, err
+		}
+		return m, state.Check(m)
+	})
+}
+
+// Check says why m may not be played now, or nil; it changes nothing.
+func (s *State) Check(m Move) error {
+	if s.over {
+		return ErrOver
+	}
+	return s.board.Check(m)
+}
+
+// Effect is the record's effect of the last move played (nil before the
+// first): the match loop reads it right after each move, so listeners
+// get it live and the record keeps it.
+func (r Referee) Effect() json.RawMessage {
+	h := r.History()
+	if len(h) == 0 {
+		return nil
+	}
+	data, _ := json.Marshal(effectOf(h[len(h)-1].Shot, r.State))
+	return data
+}
