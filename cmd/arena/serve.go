@@ -53,7 +53,7 @@ files to --out.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on (port 0: any free port)")
-	fl.StringVar(&f.db, "db", "arena.db", "store: a SQLite file, or a postgres:// URL")
+	fl.StringVar(&f.db, "db", "", "the store: a SQLite file or postgres://... (default OUT/arena.db, where arena tournament keeps its games)")
 	fl.StringVar(&f.token, "token", "", "token that opens starting matches and tournaments (default: a random one)")
 	fl.StringArrayVar(&f.bots, "bot", nil, `register a bot: "GAME:NAME=CMD" (repeat; "builtin" is registered for every game)`)
 	fl.StringArrayVar(&f.options, "options", nil, `a game's options as "arena match GAME" takes them: "GAME:FLAGS", e.g. "points:--size 15x15 --max-moves 60" (repeat per game)`)
@@ -95,6 +95,9 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 		return fmt.Errorf("working folder: %w", err)
 	}
 	defer os.RemoveAll(work)
+	if f.db == "" {
+		f.db = filepath.Join(out, "arena.db")
+	}
 	st, err := store.Open(ctx, f.db)
 	if err != nil {
 		return err

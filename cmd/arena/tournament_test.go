@@ -489,7 +489,7 @@ func TestTournamentNPlayer(t *testing.T) {
 	out := t.TempDir()
 	stdout, stderr, err := arena(t, "tournament", "ants", "--out", out, "--name", "ants3", "--json",
 		"--bot", "r1=python3 "+script+" random", "--bot", "c=python3 "+script+" crash 2", "--bot", "r2=python3 "+script+" random",
-		"--turns", "8", "--turntime", "1000", "--engine_seed", "1", "--player_seed", "1")
+		"--turns", "8", "--turntime", "5000", "--loadtime", "20000", "--engine_seed", "1", "--player_seed", "1")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
