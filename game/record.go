@@ -56,6 +56,11 @@ type PlayerRecord struct {
 	// memory), if it did: in games of more than two players the game's
 	// Reason cannot say who.
 	Fault Reason `json:"fault,omitempty"`
+	// TurnMs and MatchMs are the player's own clock where it had one (a
+	// person in the web page plays on a longer clock than the bot);
+	// zero: the game's clock.
+	TurnMs  int64 `json:"turn_ms,omitempty"`
+	MatchMs int64 `json:"match_ms,omitempty"`
 }
 
 // MoveRecord is one move: who made it, in the game's notation, how long

@@ -110,12 +110,24 @@ type Clock struct {
 // every move has what the increments left on the clock).
 func (c Clock) counting() bool { return c.Match > 0 || c.Increment > 0 }
 
+// RecordOwn notes in a player's record that it played on this clock of
+// its own instead of the game's; the zero Clock notes nothing.
+func (c Clock) RecordOwn(pr *game.PlayerRecord) {
+	if c != (Clock{}) {
+		pr.TurnMs, pr.MatchMs = c.Turn.Milliseconds(), c.Match.Milliseconds()
+	}
+}
+
 // DefaultStartup limits start-up when the clock does not say.
 const DefaultStartup = 30 * time.Second
 
 // Config is one match's settings besides the seats.
 type Config struct {
-	Clock  Clock
+	Clock Clock
+	// Clocks, where set, gives a side a clock of its own instead of Clock
+	// (a person in the web page may have minutes while the bot keeps its
+	// seconds). A zero entry keeps Clock.
+	Clocks []Clock
 	Ponder bool          // let idle players think (no SIGSTOP)
 	Grace  time.Duration // time to exit after the end; 0 = 1 s
 	// OnMove, if set, is called after every accepted move.
@@ -167,7 +179,7 @@ func (m *runner[M]) run(ctx context.Context) Outcome {
 	m.out.Sides = make([]SideReport, n)
 	m.left = make([]time.Duration, n)
 	for i := range m.left {
-		m.left[i] = m.cfg.Clock.Match
+		m.left[i] = m.clock(i).Match
 	}
 	stop := context.AfterFunc(ctx, m.killAll)
 	defer stop()
@@ -187,18 +199,18 @@ func (m *runner[M]) run(ctx context.Context) Outcome {
 // startAll starts every seat in parallel (start-up can be slow, and the
 // clock of each side runs only for its own start-up).
 func (m *runner[M]) startAll(ctx context.Context) bool {
-	limit := m.cfg.Clock.Startup
-	if limit <= 0 {
-		limit = DefaultStartup
-	}
 	var wg sync.WaitGroup
 	errs := make([]error, len(m.seats))
 	for i, s := range m.seats {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			lim := limit
-			if m.cfg.Clock.counting() && m.left[i] > 0 {
+			clock := m.clock(i)
+			lim := clock.Startup
+			if lim <= 0 {
+				lim = DefaultStartup
+			}
+			if clock.counting() && m.left[i] > 0 {
 				lim = min(lim, m.left[i])
 			}
 			req := m.request(i, lim)
@@ -251,7 +263,7 @@ func (m *runner[M]) loop(ctx context.Context) {
 // ask gets a side's answer and returns the step that applies it to the
 // referee (run in side order, after all simultaneous answers are in).
 func (m *runner[M]) ask(ctx context.Context, side int) func() {
-	clock := m.cfg.Clock
+	clock := m.clock(side)
 	if clock.counting() {
 		m.left[side] += clock.Increment
 	}
@@ -303,26 +315,36 @@ func (m *runner[M]) ask(ctx context.Context, side int) func() {
 // charge books time a side spent on its clock and turns an answer that
 // came after limit + tolerance into a timeout (limit 0: no limit).
 func (m *runner[M]) charge(side int, took, limit time.Duration, err error) error {
+	clock := m.clock(side)
 	m.out.Sides[side].Time += took
-	if m.cfg.Clock.counting() {
+	if clock.counting() {
 		m.left[side] -= took
 	}
-	if err == nil && limit > 0 && took > limit+m.cfg.Clock.Tolerance {
+	if err == nil && limit > 0 && took > limit+clock.Tolerance {
 		err = fmt.Errorf("%w: answered after %v (limit %v + tolerance %v)", bot.ErrTimeout,
-			took.Round(time.Millisecond), limit, m.cfg.Clock.Tolerance)
+			took.Round(time.Millisecond), limit, clock.Tolerance)
 	}
 	return err
 }
 
+// clock is the clock a side plays on.
+func (m *runner[M]) clock(side int) Clock {
+	if side < len(m.cfg.Clocks) && m.cfg.Clocks[side] != (Clock{}) {
+		return m.cfg.Clocks[side]
+	}
+	return m.cfg.Clock
+}
+
 func (m *runner[M]) request(side int, limit time.Duration) Request {
-	req := Request{TurnLimit: m.cfg.Clock.Turn, Clock: m.cfg.Clock, Ply: len(m.out.Moves)}
-	if m.cfg.Clock.counting() {
+	clock := m.clock(side)
+	req := Request{TurnLimit: clock.Turn, Clock: clock, Ply: len(m.out.Moves)}
+	if clock.counting() {
 		req.TimeLeft = m.left[side]
 	} else {
 		req.Unlimited = true
 	}
 	if limit > 0 {
-		req.Deadline = time.Now().Add(limit + m.cfg.Clock.Tolerance)
+		req.Deadline = time.Now().Add(limit + clock.Tolerance)
 	}
 	return req
 }

@@ -237,6 +237,26 @@ func TestRequestsCarryTheClock(t *testing.T) {
 	}
 }
 
+func TestClockPerSide(t *testing.T) {
+	// Side 0 (a person, say) has a minute a move; side 1 has 30 ms and
+	// overruns it.
+	person := Clock{Turn: time.Minute}
+	a := &fakeSeat{steps: []step{{delay: 40 * time.Millisecond, move: 1}}}
+	b := &fakeSeat{steps: []step{{delay: 200 * time.Millisecond, move: 1}}}
+	ref := newCount(2, 5, false)
+	out := Run[num](context.Background(), ref, seatsOf(a, b),
+		Config{Clock: Clock{Turn: 30 * time.Millisecond}, Clocks: []Clock{person, {}}})
+	if got := a.reqs[0].Clock; got != person {
+		t.Fatalf("side 0 was told %+v, want its own clock", got)
+	}
+	if got := b.reqs[0].Clock.Turn; got != 30*time.Millisecond {
+		t.Fatalf("side 1 was told a turn of %v, want the shared clock", got)
+	}
+	if out.Result.Winner != 0 || out.Result.Reason != game.ReasonTimeout || len(out.Moves) != 1 {
+		t.Fatalf("result %+v after %d moves: want side 1 late on the shared clock", out.Result, len(out.Moves))
+	}
+}
+
 func TestStartupFailure(t *testing.T) {
 	a := &fakeSeat{startErr: game.Fault{Reason: game.ReasonProtocol, Detail: "refused START"}}
 	b := &fakeSeat{}

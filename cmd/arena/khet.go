@@ -76,7 +76,7 @@ func khetFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 			if p.Builtin {
 				args = builtinKhetArgs(args, env.clock.Turn, cfg)
 			}
-			r.players = append(r.players, khet.Player{Name: p.Name, Command: p.Command, Args: args, Human: p.Human})
+			r.players = append(r.players, khet.Player{Name: p.Name, Command: p.Command, Args: args, Human: p.Human, Clock: p.Clock})
 		}
 		r.config = khet.MatchConfig{Config: cfg, Clock: env.clock, Ponder: env.ponder, MemoryLimit: env.memory, WorkDir: env.work}
 		return r, nil

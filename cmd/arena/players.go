@@ -20,6 +20,9 @@ type player struct {
 	// Human, when set, is a person's seat: no process is started and
 	// Command and Args are empty.
 	Human *match.Human
+	// Clock, when set, replaces the match's clock for this player (the
+	// web page gives a person longer than the bot).
+	Clock match.Clock
 }
 
 // parsePlayers reads the --bot flags: "CMD" or "NAME=CMD". The command

@@ -170,7 +170,7 @@ func pointsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 			if p.Builtin {
 				args = builtinPointsArgs(args, proto, s)
 			}
-			r.players = append(r.players, points.Player{Name: p.Name, Command: p.Command, Args: args, Protocol: proto, Human: p.Human})
+			r.players = append(r.players, points.Player{Name: p.Name, Command: p.Command, Args: args, Protocol: proto, Human: p.Human, Clock: p.Clock})
 		}
 		r.config = points.MatchConfig{Config: cfg, Opening: op, Clock: clock, Ponder: env.ponder, MemoryLimit: env.memory, WorkDir: env.work}
 		return r, nil

@@ -23,6 +23,7 @@ import (
 
 	"arena/bot"
 	"arena/game"
+	"arena/match"
 	"arena/store"
 	"arena/web"
 )
@@ -281,12 +282,22 @@ func (l *launcher) Play(ctx context.Context, req web.PlayRequest, listener game.
 			return nil, ctx.Err()
 		}
 	}
-	clock, err := (&matchFlags{
-		turnTime: orDefault(req.TurnTime, d.turnTime), matchTime: orDefault(req.MatchTime, d.matchTime),
-		tolerance: time.Second, startup: 30 * time.Second, games: 1,
-	}).clock()
+	clock, err := serveClock(orDefault(req.TurnTime, d.turnTime), orDefault(req.MatchTime, d.matchTime))
 	if err != nil {
 		return nil, fmt.Errorf("play %s: %w", req.ID, err)
+	}
+	if bots > 0 && bots < len(players) {
+		// A person plays a bot: the page's clock is the person's, and the
+		// bot keeps the game's own clock, as a computer opponent on a
+		// chess site moves in seconds whatever the person's time.
+		for i := range players {
+			if players[i].Human != nil {
+				players[i].Clock = clock
+			}
+		}
+		if clock, err = serveClock(d.turnTime, d.matchTime); err != nil {
+			return nil, fmt.Errorf("play %s: %w", req.ID, err)
+		}
 	}
 	fs := pflag.NewFlagSet(d.info.Name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -314,6 +325,12 @@ func (l *launcher) Play(ctx context.Context, req web.PlayRequest, listener game.
 		return rec, fmt.Errorf("play %s: %w", id, err)
 	}
 	return rec, nil
+}
+
+// serveClock is the clock of a game the page starts: Gomocup's second of
+// tolerance, and half a minute to start.
+func serveClock(turnTime, matchTime time.Duration) (match.Clock, error) {
+	return (&matchFlags{turnTime: turnTime, matchTime: matchTime, tolerance: time.Second, startup: 30 * time.Second, games: 1}).clock()
 }
 
 // orDefault is a unless it is zero, else b.

@@ -126,6 +126,16 @@ func TestServeLauncherPlay(t *testing.T) {
 			if tt.req.Game == "points" && (!strings.Contains(string(rec.Options), `"width":8,`) || !strings.Contains(string(rec.Options), `"increment_ms":0,`) || len(rec.Moves) != 6) {
 				t.Errorf("--options not applied: %s, %d moves", rec.Options, len(rec.Moves))
 			}
+			if tt.name == "a person" {
+				// The person plays on the page's clock, the bot on the game's.
+				var opts struct {
+					TurnMs int64 `json:"turn_ms"`
+				}
+				json.Unmarshal(rec.Options, &opts)
+				if p := rec.Players[0]; p.TurnMs != 2000 || opts.TurnMs != khetDriver().turnTime.Milliseconds() || rec.Players[1].TurnMs != 0 {
+					t.Errorf("person's clock %d ms, game's %d ms, bot's own %d ms", p.TurnMs, opts.TurnMs, rec.Players[1].TurnMs)
+				}
+			}
 			live.mu.Lock()
 			defer live.mu.Unlock()
 			if live.started != 1 || live.header.ID != rec.ID || len(live.moves) != len(rec.Moves) {

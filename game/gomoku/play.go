@@ -23,6 +23,9 @@ type Player struct {
 	// Human, when set, seats a person playing in the web page instead
 	// of a process (Command and Args are then unused).
 	Human *match.Human
+	// Clock, when set, is this player's own clock instead of the match's
+	// (a person may have minutes a move while the bot keeps seconds).
+	Clock match.Clock
 }
 
 // MatchConfig holds everything that is the same for every game of a
@@ -85,9 +88,11 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 		}
 	}
 	seating := []int{g.Black, 1 - g.Black} // side -> player
+	sideClocks := make([]match.Clock, 2)
 	seats := make([]match.Seat[Point], 2)
 	for side, pi := range seating {
 		pl := g.Players[pi]
+		sideClocks[side] = pl.Clock
 		if pl.Human != nil {
 			seats[side] = humanSeat(pl.Human, state)
 			continue
@@ -113,7 +118,7 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 		mc.Listener.Started(header(mc, g, seating))
 	}
 	out := match.Run[Point](ctx, Referee{state}, seats, match.Config{
-		Clock: mc.Clock, Ponder: mc.Ponder, OnMove: match.Listen(mc.OnMove, mc.Listener),
+		Clock: mc.Clock, Clocks: sideClocks, Ponder: mc.Ponder, OnMove: match.Listen(mc.OnMove, mc.Listener),
 	})
 	if out.Canceled {
 		return nil, ctx.Err()
@@ -141,6 +146,7 @@ func header(mc MatchConfig, g Game, seating []int) *game.Record {
 		if p.Human != nil {
 			rec.Players[pi].Protocol = "human"
 		}
+		p.Clock.RecordOwn(&rec.Players[pi])
 	}
 	return rec
 }

@@ -22,6 +22,9 @@ type Player struct {
 	// Human, when set, seats a person playing in the web page instead
 	// of a process (Command and Args are then unused).
 	Human *match.Human
+	// Clock, when set, is this player's own clock instead of the match's
+	// (a person may have minutes a move while the bot keeps seconds).
+	Clock match.Clock
 }
 
 // MatchConfig holds everything that is the same for every game of a
@@ -87,9 +90,11 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 	}
 	initial := state.String()
 	seating := []int{g.Silver, 1 - g.Silver} // side -> player
+	sideClocks := make([]match.Clock, 2)
 	seats := make([]match.Seat[Move], 2)
 	for side, pi := range seating {
 		pl := g.Players[pi]
+		sideClocks[side] = pl.Clock
 		if pl.Human != nil {
 			seats[side] = humanSeat(pl.Human, state)
 			continue
@@ -108,7 +113,7 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 		mc.Listener.Started(header(mc, g, seating, initial, ""))
 	}
 	out := match.Run[Move](ctx, Referee{state}, seats, match.Config{
-		Clock: mc.Clock, Ponder: mc.Ponder, OnMove: match.Listen(mc.OnMove, mc.Listener),
+		Clock: mc.Clock, Clocks: sideClocks, Ponder: mc.Ponder, OnMove: match.Listen(mc.OnMove, mc.Listener),
 	})
 	if out.Canceled {
 		return nil, ctx.Err()
@@ -134,6 +139,7 @@ func header(mc MatchConfig, g Game, seating []int, initial, final string) *game.
 		if p.Human != nil {
 			rec.Players[pi].Protocol = "human"
 		}
+		p.Clock.RecordOwn(&rec.Players[pi])
 	}
 	return rec
 }

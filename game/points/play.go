@@ -21,6 +21,9 @@ type Player struct {
 	// Human, when set, seats a person playing in the web page instead
 	// of a process (Command, Args and Protocol are then unused).
 	Human *match.Human
+	// Clock, when set, is this player's own clock instead of the match's
+	// (a person may have minutes a move while the bot keeps seconds).
+	Clock match.Clock
 }
 
 // MatchConfig holds everything that is the same for every game of a
@@ -91,9 +94,11 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 	}
 	seating := []int{g.Red, 1 - g.Red} // side -> player
 	clocks := &Clocks{}
+	sideClocks := make([]match.Clock, 2)
 	seats := make([]match.Seat[Point], 2)
 	for side, pi := range seating {
 		pl := g.Players[pi]
+		sideClocks[side] = pl.Clock
 		if pl.Human != nil {
 			seats[side] = humanSeat(pl.Human, state, side, clocks)
 			continue
@@ -113,7 +118,7 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 	}
 	var effects []Effect
 	out := match.Run[Point](ctx, Referee{State: state, Effects: &effects}, seats, match.Config{
-		Clock: mc.Clock, Ponder: mc.Ponder, OnMove: match.Listen(mc.OnMove, mc.Listener),
+		Clock: mc.Clock, Clocks: sideClocks, Ponder: mc.Ponder, OnMove: match.Listen(mc.OnMove, mc.Listener),
 	})
 	if out.Canceled {
 		return nil, ctx.Err()
@@ -146,6 +151,7 @@ func header(mc MatchConfig, g Game, seating []int, state *State) *game.Record {
 		if p.Human != nil {
 			rec.Players[pi].Protocol = "human"
 		}
+		p.Clock.RecordOwn(&rec.Players[pi])
 	}
 	return rec
 }
