@@ -170,8 +170,18 @@ func (s *Server) handleStandings(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	rep, err := standings.Of(r.Context(), s.cfg.Store, name)
 	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusNotFound, "no tournament "+strconv.Quote(name))
-		return
+		s.mu.Lock()
+		gameName, starting := s.tournaments[name]
+		s.mu.Unlock()
+		if !starting {
+			writeError(w, http.StatusNotFound, "no tournament "+strconv.Quote(name))
+			return
+		}
+		// Started from the page but not stored yet: an empty table, so
+		// the page can open it at once.
+		rep = standings.Report{Tournament: name, Game: gameName,
+			Standings: []standings.Row{}, History: []standings.Point{}, Results: []standings.Result{}}
+		err = nil
 	}
 	if err != nil {
 		s.internalError(w, r, err)
@@ -380,9 +390,9 @@ func (s *Server) handleNewTournament(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	running := s.tournaments[req.Name]
+	_, running := s.tournaments[req.Name]
 	if !running {
-		s.tournaments[req.Name] = true
+		s.tournaments[req.Name] = info.Name
 	}
 	s.mu.Unlock()
 	if running {

@@ -447,6 +447,34 @@ func TestNewTournament(t *testing.T) {
 	}
 }
 
+// TestTournamentStarting: a tournament the page has just started has a
+// page of its own before its first game is stored.
+func TestTournamentStarting(t *testing.T) {
+	gate := make(chan struct{})
+	ts := newTestServer(t, &fakeLauncher{gate: gate})
+	defer close(gate)
+	if code, body := ts.do(t, "GET", "/api/tournaments/winter", "", ""); code != http.StatusNotFound {
+		t.Fatalf("before: %d %s, want 404", code, body)
+	}
+	code, body := ts.do(t, "POST", "/api/tournaments", `{"name":"winter","game":"line","bots":["alpha","beta"]}`, testToken)
+	if code != http.StatusCreated {
+		t.Fatalf("POST /api/tournaments: %d %s", code, body)
+	}
+	code, body = ts.do(t, "GET", "/api/tournaments/winter", "", "")
+	if code != http.StatusOK {
+		t.Fatalf("starting: %d %s, want 200", code, body)
+	}
+	var rep struct {
+		Tournament string `json:"tournament"`
+		Game       string `json:"game"`
+		Standings  []any  `json:"standings"`
+		Finished   bool   `json:"finished"`
+	}
+	if err := json.Unmarshal(body, &rep); err != nil || rep.Tournament != "winter" || rep.Game != "line" || rep.Standings == nil || rep.Finished {
+		t.Fatalf("starting report %s (%v)", body, err)
+	}
+}
+
 // TestTournamentEndFromStore: a launcher that does not report a game's
 // end leaves the server to find its record in the store.
 func TestTournamentEndFromStore(t *testing.T) {

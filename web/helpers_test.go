@@ -121,7 +121,8 @@ func (b lineBot) Finish(context.Context, game.Result, time.Duration) match.Farew
 type fakeLauncher struct {
 	moves int           // moves of a scripted game
 	delay time.Duration // between them
-	// gate, if set, holds every scripted game before its first move.
+	// gate, if set, holds every scripted game before its first move,
+	// and a tournament before it starts.
 	gate chan struct{}
 	// save, if set, stores a tournament's game instead of reporting its
 	// end through Finisher, as a launcher that knows nothing of it would.
@@ -224,6 +225,13 @@ func (f *fakeLauncher) Tournament(ctx context.Context, req TournamentRequest, li
 	f.mu.Lock()
 	f.tournaments = append(f.tournaments, req)
 	f.mu.Unlock()
+	if f.gate != nil { // before anything is stored
+		select {
+		case <-f.gate:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	id := req.Name + "/r1/p1"
 	l := listen(id)
 	if l == nil {

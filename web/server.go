@@ -59,8 +59,8 @@ type Server struct {
 
 	mu          sync.Mutex
 	closed      bool
-	wg          sync.WaitGroup // games, tournaments and websocket connections
-	tournaments map[string]bool
+	wg          sync.WaitGroup    // games, tournaments and websocket connections
+	tournaments map[string]string // started from the page and running: name -> game
 	personGames int
 }
 
@@ -96,7 +96,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Server{cfg: cfg, log: cfg.Logger, hub: newHub(), static: files, ctx: ctx, cancel: cancel,
-		tournaments: map[string]bool{}}, nil
+		tournaments: map[string]string{}}, nil
 }
 
 // loadStatic reads the embedded page once, with a content hash per file

@@ -22,6 +22,13 @@ type gameLog struct {
 	started int
 	header  *game.Record
 	plies   []int
+	final   *game.Record // told once the game is stored
+}
+
+func (l *gameLog) Finished(rec *game.Record) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.final = rec
 }
 
 func (l *gameLog) Started(h *game.Record) {
@@ -109,6 +116,9 @@ func TestPlayTournament(t *testing.T) {
 		}
 		if !slices.Equal(l.plies, want) {
 			t.Errorf("game %s of %d moves: listener saw plies %v", g.ID, g.Moves, l.plies)
+		}
+		if l.final == nil || l.final.ID != g.ID {
+			t.Errorf("game %s: the listener was not told it was stored", g.ID)
 		}
 		if !slices.Contains(g.Players, "alpha") || !slices.Contains(g.Players, "beta") {
 			t.Errorf("game %s players %v", g.ID, g.Players)

@@ -25,6 +25,7 @@ import (
 	"arena/standings"
 	"arena/store"
 	"arena/tournament"
+	"arena/web"
 )
 
 // tournamentFlags are the options of "arena tournament GAME" besides the
@@ -253,8 +254,9 @@ type tournamentRun struct {
 }
 
 type playedGame struct {
-	rec  *game.Record
-	path string
+	rec      *game.Record
+	path     string
+	listener game.Listener // the game's live listener, or nil
 }
 
 // tournamentSpec is one tournament ready to run, whether the command line
@@ -544,7 +546,7 @@ func (t *tournamentRun) play(ctx context.Context, g tournament.Game) (tournament
 		return tournament.Outcome{}, err
 	}
 	t.mu.Lock()
-	t.finished[g.ID] = playedGame{rec, path}
+	t.finished[g.ID] = playedGame{rec: rec, path: path, listener: j.Listener}
 	t.mu.Unlock()
 	order, _ := participants(g.Seats)
 	if rec.Winner == nil || *rec.Winner < 0 || *rec.Winner >= len(order) {
@@ -576,6 +578,11 @@ func (t *tournamentRun) report(g tournament.Game, _ tournament.Outcome) error {
 	// raced this one; the stored copy stands.
 	if err := t.st.SaveGame(context.Background(), sg); err != nil && !errors.Is(err, store.ErrExists) {
 		return fmt.Errorf("store: %w", err)
+	}
+	// A live follower (the web page) learns the game is over only now
+	// that it is stored: its replay link works from this moment.
+	if f, ok := pg.listener.(web.Finisher); ok {
+		f.Finished(rec)
 	}
 	t.table.Add(sg, standings.PlayerFaults(rec))
 	if t.json {

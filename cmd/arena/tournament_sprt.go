@@ -246,7 +246,7 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 			return tournament.Outcome{}, err
 		}
 		mu.Lock()
-		recs[g.ID] = playedGame{rec, path}
+		recs[g.ID] = playedGame{rec: rec, path: path}
 		mu.Unlock()
 		if rec.Winner == nil {
 			return tournament.Draw, nil

@@ -1,0 +1,407 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"arena/game"
+	"arena/game/khet"
+	"arena/game/points"
+)
+
+// pointsServeArgs are the server options that make a game of Points short
+// enough to play to its end by clicking.
+var pointsServeArgs = []string{"--options", "points:--size 7x7"}
+
+// setInput types a value into a form field as a person would.
+func (b *browser) setInput(sel, value string) {
+	b.t.Helper()
+	ok := eval[bool](b, `(() => {
+		const f = document.querySelector(`+jsString(sel)+`);
+		if (!f) return false;
+		f.value = `+jsString(value)+`;
+		f.dispatchEvent(new Event('input', {bubbles: true}));
+		f.dispatchEvent(new Event('change', {bubbles: true}));
+		return true;
+	})()`)
+	if !ok {
+		b.t.Fatalf("no field %s", sel)
+	}
+}
+
+// pointsPosition re-plays a live game of Points (header and moves) on the
+// referee; it also checks that every live move's effect is the one the
+// rules give.
+func pointsPosition(t *testing.T, lg liveGame) *points.State {
+	t.Helper()
+	rec := lg.Header
+	rec.Moves = lg.Moves
+	if len(rec.Opening) == 0 {
+		// The header may leave the opening to the options.
+		var o points.Options
+		if err := json.Unmarshal(rec.Options, &o); err != nil {
+			t.Fatalf("live header options %s: %v", rec.Options, err)
+		}
+		pts, err := o.Opening.Points(o.Width, o.Height, rec.Seed)
+		if err != nil {
+			t.Fatalf("opening of %s: %v", rec.Options, err)
+		}
+		for _, p := range pts {
+			rec.Opening = append(rec.Opening, p.String())
+		}
+	}
+	st, err := points.Replay(&rec, nil)
+	if err != nil {
+		t.Fatalf("the live game does not replay: %v", err)
+	}
+	return st
+}
+
+// TestPlayPointsByClicking plays a whole game of Points against the
+// built-in bot by clicking the board: the moves are chosen in Go from the
+// live game's JSON and the referee, and one click on a taken point must be
+// refused with a message.
+func TestPlayPointsByClicking(t *testing.T) {
+	// Mostly waiting for bots: runs beside the other games.
+	t.Parallel()
+	srv := startServer(t, pointsServeArgs...)
+	b := newBrowser(t, srv)
+	// The person's clock is the bot's too: long enough for the clicks,
+	// short enough for the bot to answer quickly.
+	id := startPlay(t, b, "points", "0", "1s")
+	const me = 0
+
+	rng := rand.New(rand.NewPCG(1, 2))
+	refused := false
+	clicks := 0
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		if time.Now().After(deadline) {
+			t.Fatalf("the game did not end in 90 s (%d clicks)", clicks)
+		}
+		var lg liveGame
+		srv.getJSON(t, "/api/live/"+id, &lg)
+		if lg.Done {
+			break
+		}
+		st := pointsPosition(t, lg)
+		if st.Over() || st.ToMove().Side() != me {
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		// Click only once the board shows the position the move is for.
+		b.waitPly("our turn", len(lg.Moves))
+		f := st.Field()
+		if !refused {
+			// A dot of the opening is taken: the click must be refused,
+			// with a message, and the game must go on.
+			taken := points.Point{}
+			for y := 0; y < f.Height(); y++ {
+				for x := 0; x < f.Width(); x++ {
+					if p := (points.Point{X: x, Y: y}); f.DotAt(p) != points.None {
+						taken = p
+					}
+				}
+			}
+			b.click(fmt.Sprintf(`.board [data-move="%d,%d"]`, taken.X, taken.Y))
+			if b.poll("(document.querySelector('#message')||{}).textContent.trim() !== ''", 3*time.Second) {
+				t.Logf("click on %v refused: %q", taken, b.text("#message"))
+			} else {
+				t.Errorf("a click on the taken point %v showed no message in #message", taken)
+			}
+			var again liveGame
+			srv.getJSON(t, "/api/live/"+id, &again)
+			if len(again.Moves) != len(lg.Moves) || again.Done {
+				t.Fatalf("a click on the taken point %v changed the game: %d moves then %d (done %v)", taken, len(lg.Moves), len(again.Moves), again.Done)
+			}
+			refused = true
+		}
+		var free []points.Point
+		for y := 0; y < f.Height(); y++ {
+			for x := 0; x < f.Width(); x++ {
+				if p := (points.Point{X: x, Y: y}); f.Check(p) == nil {
+					free = append(free, p)
+				}
+			}
+		}
+		if len(free) == 0 {
+			t.Fatalf("no legal point, yet the game is not over after %d moves", len(lg.Moves))
+		}
+		p := free[rng.IntN(len(free))]
+		b.click(fmt.Sprintf(`.board [data-move="%d,%d"]`, p.X, p.Y))
+		clicks++
+		// The click is our move once the server has it.
+		b.wait("the move to be played", fmt.Sprintf(`fetch('/api/live/%s').then(r => r.json()).then(g => g.moves.length > %d || g.done)`, id, len(lg.Moves)),
+			"(document.querySelector('#message')||{}).textContent", 10*time.Second)
+	}
+
+	rec := storedRecord(t, srv, id, 10*time.Second)
+	b.wait("the end on the board", "document.querySelector('.board').dataset.over === '1'", "document.querySelector('.board').dataset.over", 10*time.Second)
+	if got := b.boardPly(); got != len(rec.Moves) {
+		t.Errorf("the finished board shows ply %d; the record has %d moves", got, len(rec.Moves))
+	}
+	mine := 0
+	for _, m := range rec.Moves {
+		if m.Side == me {
+			mine++
+		}
+	}
+	if mine != clicks {
+		t.Errorf("the record has %d moves of ours; we clicked %d legal points", mine, clicks)
+	}
+	if rec.Reason == game.ReasonTimeout || rec.Reason == game.ReasonResign {
+		t.Errorf("the game ended by %s: %s", rec.Reason, rec.Detail)
+	}
+	status := b.text("#status")
+	if strings.TrimSpace(status) == "" {
+		t.Error("#status is empty at the end")
+	}
+	t.Logf("game %s: %d moves (%d clicks), %s %s, scores %v; status %q", id, len(rec.Moves), clicks, rec.Reason, rec.Detail, rec.Scores, status)
+}
+
+// startPlay fills in the page's new-game form against the built-in bot
+// and returns the ID of the game it opens.
+func startPlay(t *testing.T, b *browser, gameName, side, turnTime string) string {
+	t.Helper()
+	b.open("#/play")
+	b.waitFor("#play-form", 10*time.Second)
+	b.choose(`#play-form select[name="game"]`, gameName)
+	b.choose(`#play-form select[name="opponent"]`, "builtin")
+	b.choose(`#play-form select[name="side"]`, side)
+	b.setInput(`#play-form input[name="turn_time"]`, turnTime)
+	b.click(`#play-form button[type="submit"]`)
+	b.wait("the game page", "location.hash.startsWith('#/play/')", "[location.hash, (document.querySelector('#message')||{}).textContent]", 10*time.Second)
+	u, err := url.Parse("http://x/" + strings.TrimPrefix(eval[string](b, "location.hash"), "#/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.waitFor(fmt.Sprintf(`.board[data-game=%q]`, gameName), 10*time.Second)
+	return strings.TrimPrefix(u.Path, "/play/")
+}
+
+// khetPosition re-plays a live game of Khet on the referee.
+func khetPosition(t *testing.T, lg liveGame) *khet.State {
+	t.Helper()
+	var o khet.Options
+	if err := json.Unmarshal(lg.Header.Options, &o); err != nil {
+		t.Fatalf("live header options %s: %v", lg.Header.Options, err)
+	}
+	st, err := khet.NewState(o.Config())
+	if err != nil {
+		t.Fatalf("live header options %s: %v", lg.Header.Options, err)
+	}
+	for i, m := range lg.Moves {
+		mv, err := khet.ParseMove(m.Move)
+		if err == nil {
+			_, err = st.Play(mv)
+		}
+		if err != nil {
+			t.Fatalf("live move %d %q: %v", i+1, m.Move, err)
+		}
+	}
+	return st
+}
+
+// TestPlayKhetByClicking plays Silver against the built-in bot by
+// clicking a piece, then its target square or a rotate button, with moves
+// chosen at random among the legal ones until a Pharaoh falls (or the
+// game ends otherwise); a click on an empty square first must be refused
+// with a message.
+func TestPlayKhetByClicking(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	b := newBrowser(t, srv)
+	id := startPlay(t, b, "khet", "0", "1s")
+	const me = khet.Silver
+
+	rng := rand.New(rand.NewPCG(3, 4))
+	refused := false
+	clicks := 0
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		if time.Now().After(deadline) {
+			t.Fatalf("the game did not end in 90 s (%d moves clicked)", clicks)
+		}
+		var lg liveGame
+		srv.getJSON(t, "/api/live/"+id, &lg)
+		if lg.Done {
+			break
+		}
+		st := khetPosition(t, lg)
+		if st.Over() || st.ToMove() != me {
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		b.waitPly("our turn", len(lg.Moves))
+		board := st.Board()
+		if !refused {
+			empty := [2]int{-1, -1}
+			for y := 0; y < 8 && empty[0] < 0; y++ {
+				for x := 0; x < 10; x++ {
+					if board.At(x, y) == 0 {
+						empty = [2]int{x, y}
+						break
+					}
+				}
+			}
+			b.click(fmt.Sprintf(`.board [data-square="%d,%d"]`, empty[0], empty[1]))
+			if b.poll("(document.querySelector('#message')||{}).textContent.trim() !== ''", 3*time.Second) {
+				t.Logf("click on the empty square %v refused: %q", empty, b.text("#message"))
+			} else {
+				t.Errorf("a click on the empty square %v showed no message in #message", empty)
+			}
+			refused = true
+		}
+		moves := board.Moves(nil)
+		if len(moves) == 0 {
+			t.Fatalf("no legal move, yet the game is not over after %d moves", len(lg.Moves))
+		}
+		// Turns and steps in turn, so that both ways of clicking a move
+		// are used, never one that shoots our own Pharaoh.
+		var pick []khet.Move
+		for _, m := range moves {
+			rotate := m.Act == khet.RotateCW || m.Act == khet.RotateCCW
+			after := board.Clone()
+			after.Make(m)
+			if rotate == (clicks%2 == 0) && after.PharaohAlive(me) {
+				pick = append(pick, m)
+			}
+		}
+		if len(pick) == 0 {
+			pick = moves
+		}
+		m := pick[rng.IntN(len(pick))]
+		b.click(fmt.Sprintf(`.board [data-square="%d,%d"]`, m.X, m.Y))
+		switch m.Act {
+		case khet.RotateCW:
+			b.click(`[data-action="rotate-cw"]`)
+		case khet.RotateCCW:
+			b.click(`[data-action="rotate-ccw"]`)
+		default:
+			dx, dy, _ := m.Act.Step()
+			b.click(fmt.Sprintf(`.board [data-square="%d,%d"]`, int(m.X)+dx, int(m.Y)+dy))
+		}
+		clicks++
+		b.wait("the move "+m.String()+" to be played", fmt.Sprintf(`fetch('/api/live/%s').then(r => r.json()).then(g => g.moves.length > %d || g.done)`, id, len(lg.Moves)),
+			"(document.querySelector('#message')||{}).textContent", 10*time.Second)
+		var after liveGame
+		srv.getJSON(t, "/api/live/"+id, &after)
+		if len(after.Moves) > len(lg.Moves) && after.Moves[len(lg.Moves)].Move != m.String() {
+			t.Fatalf("we clicked %s; the game got %s", m, after.Moves[len(lg.Moves)].Move)
+		}
+	}
+
+	rec := storedRecord(t, srv, id, 10*time.Second)
+	b.wait("the end on the board", "document.querySelector('.board').dataset.over === '1'", "document.querySelector('.board').dataset.over", 10*time.Second)
+	if got := b.boardPly(); got != len(rec.Moves) {
+		t.Errorf("the finished board shows ply %d; the record has %d moves", got, len(rec.Moves))
+	}
+	if rec.Reason == game.ReasonTimeout || rec.Reason == game.ReasonResign || rec.Reason == game.ReasonIllegal {
+		t.Errorf("the game ended by %s: %s", rec.Reason, rec.Detail)
+	}
+	status := b.text("#status")
+	if strings.TrimSpace(status) == "" {
+		t.Error("#status is empty at the end")
+	}
+	t.Logf("game %s: %d plies (%d clicked), %s %s; status %q", id, len(rec.Moves), clicks, rec.Reason, rec.Detail, status)
+}
+
+// TestPlayRemoteTwoBrowsers plays Points between two people in two
+// browsers: the first starts the game and shows an invite link, the
+// second opens it. Each moves only its own seat: a click out of turn
+// plays nothing. After a few moves the second resigns and both pages
+// show the end.
+func TestPlayRemoteTwoBrowsers(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, pointsServeArgs...)
+	red := newBrowser(t, srv)
+	red.open("#/play")
+	red.waitFor("#play-form", 10*time.Second)
+	red.choose(`#play-form select[name="game"]`, "points")
+	red.choose(`#play-form select[name="opponent"]`, "remote")
+	red.choose(`#play-form select[name="side"]`, "0")
+	red.setInput(`#play-form input[name="turn_time"]`, "30s")
+	red.click(`#play-form button[type="submit"]`)
+	red.waitFor("input.invite", 10*time.Second)
+	invite := eval[string](red, "document.querySelector('input.invite').value")
+	u, err := url.Parse(invite)
+	if err != nil || !strings.HasPrefix(u.Fragment, "/play/") {
+		t.Fatalf("invite link %q: want %s/#/play/ID?seat=TOKEN (%v)", invite, srv.URL, err)
+	}
+	id, _, _ := strings.Cut(strings.TrimPrefix(u.Fragment, "/play/"), "?")
+	blue := newBrowser(t, srv)
+	blue.open("#" + u.Fragment)
+	blue.waitFor(`.board[data-game="points"]`, 10*time.Second)
+	red.waitFor(`.board[data-game="points"]`, 10*time.Second)
+
+	players := map[points.Color]*browser{points.Red: red, points.Blue: blue}
+	rng := rand.New(rand.NewPCG(5, 6))
+	// An odd number: blue is to move when it resigns. (A resignation out
+	// of turn only takes effect at the seat's next turn.)
+	const plies = 5
+	for ply := 0; ply < plies; ply++ {
+		var lg liveGame
+		srv.getJSON(t, "/api/live/"+id, &lg)
+		st := pointsPosition(t, lg)
+		if lg.Done || st.Over() {
+			t.Fatalf("the game ended after %d moves", len(lg.Moves))
+		}
+		mover, other := players[st.ToMove()], players[st.ToMove().Opp()]
+		mover.waitPly("the mover's board", len(lg.Moves))
+		other.waitPly("the other board", len(lg.Moves))
+		var free []points.Point
+		f := st.Field()
+		for y := 0; y < f.Height(); y++ {
+			for x := 0; x < f.Width(); x++ {
+				if p := (points.Point{X: x, Y: y}); f.Check(p) == nil {
+					free = append(free, p)
+				}
+			}
+		}
+		p := free[rng.IntN(len(free))]
+		if ply == 2 {
+			// A reload keeps the seat (the page keeps it for the tab).
+			red.do("reload", chromedp.Reload())
+			red.waitFor(`.board[data-game="points"]`, 10*time.Second)
+			red.waitPly("the board after a reload", len(lg.Moves))
+		}
+		if ply == 1 {
+			// Out of turn: the other browser holds no seat that moves now.
+			other.click(fmt.Sprintf(`.board [data-move="%d,%d"]`, p.X, p.Y))
+			time.Sleep(300 * time.Millisecond)
+			var again liveGame
+			srv.getJSON(t, "/api/live/"+id, &again)
+			if len(again.Moves) != len(lg.Moves) {
+				t.Fatalf("a click out of turn played %s", again.Moves[len(again.Moves)-1].Move)
+			}
+		}
+		mover.click(fmt.Sprintf(`.board [data-move="%d,%d"]`, p.X, p.Y))
+		mover.wait("the move to be played", fmt.Sprintf(`fetch('/api/live/%s').then(r => r.json()).then(g => g.moves.length > %d)`, id, len(lg.Moves)),
+			"(document.querySelector('#message')||{}).textContent", 10*time.Second)
+	}
+	red.waitPly("red sees every move", plies)
+	blue.waitPly("blue sees every move", plies)
+
+	// Resigning asks to confirm.
+	blue.click(`[data-action="resign"]`)
+	blue.click(`[data-action="resign"]`)
+	rec := storedRecord(t, srv, id, 10*time.Second)
+	if rec.Reason != game.ReasonResign || rec.Winner == nil || rec.Seats[0] != *rec.Winner {
+		t.Errorf("after blue resigned the record says winner %v, %s (%s)", rec.Winner, rec.Reason, rec.Detail)
+	}
+	for name, b := range map[string]*browser{"red": red, "blue": blue} {
+		b.wait(name+"'s board to show the end", "document.querySelector('.board').dataset.over === '1'", "document.querySelector('#status').textContent", 10*time.Second)
+		if s := b.text("#status"); strings.TrimSpace(s) == "" {
+			t.Errorf("%s's #status is empty at the end", name)
+		} else {
+			t.Logf("%s's status: %q", name, s)
+		}
+	}
+}
