@@ -282,7 +282,11 @@ func (l *launcher) Play(ctx context.Context, req web.PlayRequest, listener game.
 			return nil, ctx.Err()
 		}
 	}
-	clock, err := serveClock(orDefault(req.TurnTime, d.turnTime), orDefault(req.MatchTime, d.matchTime))
+	turnTime, matchTime := req.TurnTime, req.MatchTime
+	if bots < len(players) && turnTime == 0 && matchTime == 0 {
+		turnTime = personTurnTime // the games' defaults are bots' seconds
+	}
+	clock, err := serveClock(orDefault(turnTime, d.turnTime), orDefault(matchTime, d.matchTime))
 	if err != nil {
 		return nil, fmt.Errorf("play %s: %w", req.ID, err)
 	}
@@ -326,6 +330,10 @@ func (l *launcher) Play(ctx context.Context, req web.PlayRequest, listener game.
 	}
 	return rec, nil
 }
+
+// personTurnTime is a person's time a move when the page asks for no
+// clock.
+const personTurnTime = 30 * time.Second
 
 // serveClock is the clock of a game the page starts: Gomocup's second of
 // tolerance, and half a minute to start.

@@ -67,12 +67,16 @@ func testLauncher(t *testing.T) (*launcher, *store.Store) {
 // listener followed it.
 func TestServeLauncherPlay(t *testing.T) {
 	l, st := testLauncher(t)
-	resign := match.NewHuman()
-	resign.OnTurn(func(waiting bool, _ time.Time) {
-		if waiting {
-			resign.Resign()
-		}
-	})
+	resigner := func() *match.Human {
+		h := match.NewHuman()
+		h.OnTurn(func(waiting bool, _ time.Time) {
+			if waiting {
+				h.Resign()
+			}
+		})
+		return h
+	}
+	resign := resigner()
 	tests := []struct {
 		name    string
 		req     web.PlayRequest
@@ -97,6 +101,12 @@ func TestServeLauncherPlay(t *testing.T) {
 			req: web.PlayRequest{ID: "web-person", Game: "khet", TurnTime: 2 * time.Second,
 				Players: []web.Entrant{{Human: resign, Name: "ann"}, {Bot: "builtin"}}},
 			reason: game.ReasonResign, winner: 1, players: []string{"ann", "builtin"},
+		},
+		{
+			name: "two people",
+			req: web.PlayRequest{ID: "web-people", Game: "gomoku",
+				Players: []web.Entrant{{Human: resigner(), Name: "ann"}, {Human: match.NewHuman(), Name: "bob"}}},
+			reason: game.ReasonResign, winner: 1, players: []string{"ann", "bob"},
 		},
 	}
 	for _, tt := range tests {
@@ -135,6 +145,9 @@ func TestServeLauncherPlay(t *testing.T) {
 				if p := rec.Players[0]; p.TurnMs != 2000 || opts.TurnMs != khetDriver().turnTime.Milliseconds() || rec.Players[1].TurnMs != 0 {
 					t.Errorf("person's clock %d ms, game's %d ms, bot's own %d ms", p.TurnMs, opts.TurnMs, rec.Players[1].TurnMs)
 				}
+			}
+			if tt.name == "two people" && !strings.Contains(string(rec.Options), `"turn_ms":30000,`) {
+				t.Errorf("people without a clock play on %s, want 30 s a move", rec.Options)
 			}
 			live.mu.Lock()
 			defer live.mu.Unlock()
