@@ -70,10 +70,9 @@ func (h *Human) Submit(text string) error {
 	return h.offer(text)
 }
 
-// Resign gives the game up: the seat fails with game.ReasonResign, and
-// the game's rule decides the result (in two-player games it loses). A
-// person who resigns while the opponent thinks loses when their turn
-// comes, unless the opponent's move ends the game first.
+// Resign gives the game up at once, even during the opponent's turn: the
+// seat fails with game.ReasonResign, and the game's rule decides the
+// result (in two-player games it loses).
 func (h *Human) Resign() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -134,6 +133,10 @@ func (s *humanSeat[M]) Start(context.Context, Request) (Greeting, error) {
 }
 
 var errResigned = game.Fault{Reason: game.ReasonResign, Detail: "resigned"}
+
+// Quit makes a person's resignation end the game at once, even during
+// the opponent's turn.
+func (s *humanSeat[M]) Quit() <-chan struct{} { return s.h.resign }
 
 func (s *humanSeat[M]) Move(ctx context.Context, req Request) (Reply[M], error) {
 	moves := make(chan M, 1)

@@ -140,3 +140,49 @@ func TestHumanSeatCancel(t *testing.T) {
 		t.Fatal("not cancelled")
 	}
 }
+
+// killableSeat thinks until it is killed.
+type killableSeat struct {
+	fakeSeat
+	killed chan struct{}
+	once   sync.Once
+}
+
+func (s *killableSeat) Kill() { s.once.Do(func() { close(s.killed) }) }
+
+func (s *killableSeat) Move(ctx context.Context, req Request) (Reply[num], error) {
+	select {
+	case <-s.killed:
+		return Reply[num]{}, errors.New("killed")
+	case <-time.After(time.Minute):
+		return Reply[num]{Move: 1}, nil
+	}
+}
+
+// TestHumanResignsDuringTheBotsTurn: a person's resignation ends the game
+// at once, even while the opponent thinks; the opponent, killed for it,
+// is not blamed.
+func TestHumanResignsDuringTheBotsTurn(t *testing.T) {
+	h := NewHuman()
+	bot := &killableSeat{killed: make(chan struct{})}
+	errs := person(t, h, [][]string{{"1"}})
+	go func() {
+		errs() // our move is in: the bot thinks now
+		time.Sleep(20 * time.Millisecond)
+		h.Resign()
+	}()
+	ref := newCount(2, 7, false)
+	out := Run[num](context.Background(), ref, []Seat[num]{HumanSeat(h, checkNum), bot}, Config{})
+	select {
+	case <-bot.killed:
+	default:
+		t.Fatal("the bot thought on after the resignation")
+	}
+	res, _ := ref.Result()
+	if res.Winner != 1 || res.Reason != game.ReasonResign {
+		t.Fatalf("result %+v, want a resignation", res)
+	}
+	if out.Sides[1].Fault != nil || len(out.Moves) != 1 {
+		t.Fatalf("bot's fault %+v, %d moves", out.Sides[1].Fault, len(out.Moves))
+	}
+}

@@ -171,6 +171,10 @@ type runner[M fmt.Stringer] struct {
 	cfg   Config
 	out   Outcome
 	left  []time.Duration // match time left per side
+
+	mu      sync.Mutex
+	moving  map[int]bool // sides asked for a move right now
+	quitter int          // the side that gave up mid-game, or -1
 }
 
 func (m *runner[M]) run(ctx context.Context) Outcome {
@@ -184,8 +188,11 @@ func (m *runner[M]) run(ctx context.Context) Outcome {
 	stop := context.AfterFunc(ctx, m.killAll)
 	defer stop()
 
+	m.moving, m.quitter = map[int]bool{}, -1
 	if m.startAll(ctx) {
+		stopQuit := m.watchQuitters()
 		m.loop(ctx)
+		stopQuit()
 	}
 	m.out.Canceled = ctx.Err() != nil
 	m.finishAll(ctx)
@@ -260,6 +267,79 @@ func (m *runner[M]) loop(ctx context.Context) {
 	}
 }
 
+// Quitter is implemented by seats whose player may give up at any moment,
+// even while another side thinks (a person resigning in the web page).
+type Quitter interface {
+	// Quit is closed when the player gives up.
+	Quit() <-chan struct{}
+}
+
+// watchQuitters ends the game as soon as a Quitter gives up: the sides
+// thinking at that moment are killed (their answer no longer matters),
+// and the quitter loses by resignation when their answer comes back.
+// stop ends the watch.
+func (m *runner[M]) watchQuitters() (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for side, s := range m.seats {
+		q, ok := s.(Quitter)
+		if !ok {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case <-q.Quit():
+			case <-done:
+				return
+			}
+			m.mu.Lock()
+			if m.quitter < 0 {
+				m.quitter = side
+			}
+			var thinking []Seat[M]
+			for other := range m.moving {
+				if other != side {
+					thinking = append(thinking, m.seats[other])
+				}
+			}
+			m.mu.Unlock()
+			for _, t := range thinking {
+				if k, ok := t.(Killer); ok {
+					k.Kill()
+				}
+			}
+		}()
+	}
+	return func() { close(done); wg.Wait() }
+}
+
+// startMoving marks a side as thinking, unless somebody has given up
+// (checked under the same lock the quit watch takes: either the watch
+// sees the side thinking and kills it, or the side never starts).
+func (m *runner[M]) startMoving(side int) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.quitter >= 0 {
+		return false
+	}
+	m.moving[side] = true
+	return true
+}
+
+func (m *runner[M]) stopMoving(side int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.moving, side)
+}
+
+func (m *runner[M]) quitSide() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.quitter
+}
+
 // ask gets a side's answer and returns the step that applies it to the
 // referee (run in side order, after all simultaneous answers are in).
 func (m *runner[M]) ask(ctx context.Context, side int) func() {
@@ -276,6 +356,9 @@ func (m *runner[M]) ask(ctx context.Context, side int) func() {
 	}
 	req := m.request(side, limit)
 	seat := m.seats[side]
+	if !m.startMoving(side) { // somebody gave up: nobody thinks any more
+		return func() { m.fault(m.quitSide(), errResigned) }
+	}
 	pauser, pausable := seat.(Pauser)
 	pausable = pausable && !m.cfg.Ponder
 	if pausable {
@@ -284,6 +367,7 @@ func (m *runner[M]) ask(ctx context.Context, side int) func() {
 	t0 := time.Now()
 	reply, err := seat.Move(ctx, req)
 	took := time.Since(t0)
+	m.stopMoving(side)
 	if pausable {
 		pauser.Pause()
 	}
@@ -291,6 +375,10 @@ func (m *runner[M]) ask(ctx context.Context, side int) func() {
 	rec := game.MoveRecord{Side: side, Output: reply.Output, TimeMs: float64(took.Microseconds()) / 1000}
 	return func() {
 		if ctx.Err() != nil {
+			return
+		}
+		if q := m.quitSide(); q >= 0 {
+			m.fault(q, errResigned)
 			return
 		}
 		if err != nil {

@@ -17,6 +17,10 @@ go vet ./...
 # cluster. (Two lines: "export X=$(...)" would hide the script failing.)
 ARENA_TEST_POSTGRES=$(./scripts/postgres.sh)
 export ARENA_TEST_POSTGRES
+# The web page's end-to-end tests drive Debian's chromium, which this
+# installs when it is missing.
+ARENA_TEST_CHROMIUM=$(./scripts/chromium.sh)
+export ARENA_TEST_CHROMIUM
 go test -count=1 -timeout 20m ./...
 # (Strength is measured without the race detector, which slows the brain
 # several times over.)

@@ -290,15 +290,16 @@ func (l *launcher) Play(ctx context.Context, req web.PlayRequest, listener game.
 	if err != nil {
 		return nil, fmt.Errorf("play %s: %w", req.ID, err)
 	}
-	if bots > 0 && bots < len(players) {
-		// A person plays a bot: the page's clock is the person's, and the
-		// bot keeps the game's own clock, as a computer opponent on a
-		// chess site moves in seconds whatever the person's time.
-		for i := range players {
-			if players[i].Human != nil {
-				players[i].Clock = clock
-			}
+	// People play on the page's clock as it is (a game's own clock
+	// options, such as Points' increment, are for bots). A bot against a
+	// person keeps the game's own clock, as a computer opponent on a chess
+	// site moves in seconds whatever the person's time.
+	for i := range players {
+		if players[i].Human != nil {
+			players[i].Clock = clock
 		}
+	}
+	if bots > 0 && bots < len(players) {
 		if clock, err = serveClock(d.turnTime, d.matchTime); err != nil {
 			return nil, fmt.Errorf("play %s: %w", req.ID, err)
 		}

@@ -189,6 +189,7 @@ type server struct {
 // stops it (and checks that it stopped) when the test ends.
 func startServer(t *testing.T, extra ...string) *server {
 	t.Helper()
+	chromium(t) // every test here needs the browser: fail (or skip) before building anything
 	bin := arenaBinary(t)
 	dir := t.TempDir()
 	token := "e2e" + strconv.FormatInt(time.Now().UnixNano(), 16)

@@ -17,8 +17,14 @@ import (
 )
 
 // pointsServeArgs are the server options that make a game of Points short
-// enough to play to its end by clicking.
-var pointsServeArgs = []string{"--options", "points:--size 7x7"}
+// enough to play to its end by clicking: a small field. pointsBotArgs also
+// shorten the bot's clock: against a person a bot keeps the game's own
+// clock, which for Points adds 10 s a move (and so would a person's clock
+// in a game between people: a 300 ms increment is for bots only).
+var (
+	pointsServeArgs = []string{"--options", "points:--size 7x7"}
+	pointsBotArgs   = []string{"--options", "points:--size 7x7 --increment 300ms"}
+)
 
 // setInput types a value into a form field as a person would.
 func (b *browser) setInput(sel, value string) {
@@ -71,11 +77,11 @@ func pointsPosition(t *testing.T, lg liveGame) *points.State {
 func TestPlayPointsByClicking(t *testing.T) {
 	// Mostly waiting for bots: runs beside the other games.
 	t.Parallel()
-	srv := startServer(t, pointsServeArgs...)
+	srv := startServer(t, pointsBotArgs...)
 	b := newBrowser(t, srv)
-	// The person's clock is the bot's too: long enough for the clicks,
-	// short enough for the bot to answer quickly.
-	id := startPlay(t, b, "points", "0", "1s")
+	// The person's clock only (the bot's is set by pointsBotArgs):
+	// ample for the clicks on a busy machine.
+	id := startPlay(t, b, "points", "builtin", "0", "10s")
 	const me = 0
 
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -83,11 +89,11 @@ func TestPlayPointsByClicking(t *testing.T) {
 	clicks := 0
 	deadline := time.Now().Add(90 * time.Second)
 	for {
-		if time.Now().After(deadline) {
-			t.Fatalf("the game did not end in 90 s (%d clicks)", clicks)
-		}
 		var lg liveGame
 		srv.getJSON(t, "/api/live/"+id, &lg)
+		if time.Now().After(deadline) {
+			t.Fatalf("the game did not end in 90 s (%d clicks); it stands at %s", clicks, describeLive(lg))
+		}
 		if lg.Done {
 			break
 		}
@@ -166,14 +172,14 @@ func TestPlayPointsByClicking(t *testing.T) {
 	t.Logf("game %s: %d moves (%d clicks), %s %s, scores %v; status %q", id, len(rec.Moves), clicks, rec.Reason, rec.Detail, rec.Scores, status)
 }
 
-// startPlay fills in the page's new-game form against the built-in bot
+// startPlay fills in the page's new-game form against a registered bot
 // and returns the ID of the game it opens.
-func startPlay(t *testing.T, b *browser, gameName, side, turnTime string) string {
+func startPlay(t *testing.T, b *browser, gameName, opponent, side, turnTime string) string {
 	t.Helper()
 	b.open("#/play")
 	b.waitFor("#play-form", 10*time.Second)
 	b.choose(`#play-form select[name="game"]`, gameName)
-	b.choose(`#play-form select[name="opponent"]`, "builtin")
+	b.choose(`#play-form select[name="opponent"]`, opponent)
 	b.choose(`#play-form select[name="side"]`, side)
 	b.setInput(`#play-form input[name="turn_time"]`, turnTime)
 	b.click(`#play-form button[type="submit"]`)
@@ -209,16 +215,18 @@ func khetPosition(t *testing.T, lg liveGame) *khet.State {
 	return st
 }
 
-// TestPlayKhetByClicking plays Silver against the built-in bot by
+// TestPlayKhetByClicking plays Silver against the built-in bot (at depth 3) by
 // clicking a piece, then its target square or a rotate button, with moves
 // chosen at random among the legal ones until a Pharaoh falls (or the
 // game ends otherwise); a click on an empty square first must be refused
 // with a message.
 func TestPlayKhetByClicking(t *testing.T) {
 	t.Parallel()
-	srv := startServer(t)
+	// Against a person a bot keeps the game's own clock (10 s a move for
+	// Khet): the built-in bot limited in depth answers at once.
+	srv := startServer(t, "--bot", "khet:quick=builtin --depth 3")
 	b := newBrowser(t, srv)
-	id := startPlay(t, b, "khet", "0", "1s")
+	id := startPlay(t, b, "khet", "quick", "0", "10s")
 	const me = khet.Silver
 
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -226,11 +234,11 @@ func TestPlayKhetByClicking(t *testing.T) {
 	clicks := 0
 	deadline := time.Now().Add(90 * time.Second)
 	for {
-		if time.Now().After(deadline) {
-			t.Fatalf("the game did not end in 90 s (%d moves clicked)", clicks)
-		}
 		var lg liveGame
 		srv.getJSON(t, "/api/live/"+id, &lg)
+		if time.Now().After(deadline) {
+			t.Fatalf("the game did not end in 90 s (%d moves clicked); it stands at %s", clicks, describeLive(lg))
+		}
 		if lg.Done {
 			break
 		}
@@ -351,7 +359,7 @@ func TestPlayRemoteTwoBrowsers(t *testing.T) {
 		srv.getJSON(t, "/api/live/"+id, &lg)
 		st := pointsPosition(t, lg)
 		if lg.Done || st.Over() {
-			t.Fatalf("the game ended after %d moves", len(lg.Moves))
+			t.Fatalf("the game ended after %d moves: %s (record %+v)", len(lg.Moves), describeLive(lg), lg.Record)
 		}
 		mover, other := players[st.ToMove()], players[st.ToMove().Opp()]
 		mover.waitPly("the mover's board", len(lg.Moves))
@@ -404,4 +412,13 @@ func TestPlayRemoteTwoBrowsers(t *testing.T) {
 			t.Logf("%s's status: %q", name, s)
 		}
 	}
+}
+
+// describeLive tells where a live game stands, for a failure message.
+func describeLive(lg liveGame) string {
+	var moves []string
+	for _, m := range lg.Moves {
+		moves = append(moves, m.Move)
+	}
+	return fmt.Sprintf("opening %v, moves %v, clocks %s", lg.Header.Opening, moves, lg.RawClocks)
 }

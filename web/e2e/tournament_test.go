@@ -89,6 +89,10 @@ func TestTournamentStandings(t *testing.T) {
 	}
 	b.wait("the rating plot's lines", `document.querySelectorAll('#rating-plot polyline, #rating-plot path').length > 0`, `document.querySelector('#rating-plot').outerHTML`, 10*time.Second)
 
+	// Every game links to its replay once the page has caught up with
+	// the finished tournament.
+	b.wait("links to the 6 games' replays", `new Set([...document.querySelectorAll('a[href^="#/replay/"]')].map(a => a.getAttribute('href'))).size === 6`,
+		`[...document.querySelectorAll('a[href^="#/replay/"]')].map(a => a.getAttribute('href'))`, 20*time.Second)
 	b.screenshot(t.Name() + "-standings")
 
 	// Each game links to its replay: open one the two builtins played.

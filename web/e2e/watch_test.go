@@ -19,9 +19,8 @@ type liveGame struct {
 	Moves  []game.MoveRecord `json:"moves"`
 	Done   bool              `json:"done"`
 	Record *game.Record      `json:"record"`
-	Clocks struct {
-		ToMove []int `json:"to_move"`
-	} `json:"clocks"`
+	// RawClocks is the clocks object as sent (to_move, left_ms, ...).
+	RawClocks json.RawMessage `json:"clocks"`
 }
 
 // startMatch starts one game between registered bots through the API
