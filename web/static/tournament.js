@@ -128,7 +128,7 @@ function standingsTable(rep) {
   const table = el(
     "table",
     { id: "standings", class: "table" },
-    el("thead", {}, el("tr", {}, head.map((h) => el("th", { scope: "col" }, h)))),
+    el("thead", {}, el("tr", {}, head.map((h) => el("th", { scope: "col", class: h === "Player" ? "" : "num" }, h)))),
     el(
       "tbody",
       {},
