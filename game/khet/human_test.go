@@ -5,77 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
-	"os/exec"
-	"path/filepath"
-	"slices"
-	"sync"
 	"testing"
 	"time"
 
 	"arena/game"
+	"arena/game/gametest"
 	"arena/match"
 )
-
-// recorder is a game.Listener that keeps what it is told.
-type recorder struct {
-	mu      sync.Mutex
-	header  *game.Record
-	started int // calls of Started
-	early   bool
-	plies   []int
-	moves   []game.MoveRecord
-}
-
-func (r *recorder) Started(h *game.Record) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.started++
-	r.early = len(r.moves) > 0
-	r.header = h
-}
-
-func (r *recorder) Moved(ply int, m game.MoveRecord) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.plies = append(r.plies, ply)
-	r.moves = append(r.moves, m)
-}
-
-func (r *recorder) played() []game.MoveRecord {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.moves)
-}
-
-// check compares what the listener saw with the final record: the header
-// first and once, then every move as the record has it, effects included.
-func (r *recorder) check(t *testing.T, rec *game.Record) {
-	t.Helper()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.started != 1 || r.early || r.header == nil {
-		t.Fatalf("Started %d times, after a move: %v", r.started, r.early)
-	}
-	h := r.header
-	if h.ID != rec.ID || h.Game != rec.Game || !sameBeforePlay(h.Options, rec.Options) ||
-		!slices.Equal(h.Seats, rec.Seats) || !slices.Equal(h.Opening, rec.Opening) || len(h.Players) != len(rec.Players) {
-		t.Fatalf("header %+v\nrecord %+v", h, rec)
-	}
-	for i := range h.Players {
-		if h.Players[i].Name != rec.Players[i].Name || h.Players[i].Protocol != rec.Players[i].Protocol {
-			t.Fatalf("header player %d %+v, record %+v", i, h.Players[i], rec.Players[i])
-		}
-	}
-	if len(r.moves) != len(rec.Moves) {
-		t.Fatalf("listener saw %d moves, record has %d", len(r.moves), len(rec.Moves))
-	}
-	for i, m := range r.moves {
-		w := rec.Moves[i]
-		if r.plies[i] != i+1 || m.Side != w.Side || m.Move != w.Move || string(m.Effect) != string(w.Effect) {
-			t.Fatalf("move %d: listener ply %d %+v, record %+v", i+1, r.plies[i], m, w)
-		}
-	}
-}
 
 // sameBeforePlay reports whether a header's options are a record's as
 // known before play: all but the final state, which the header leaves
@@ -89,57 +25,26 @@ func sameBeforePlay(header, final json.RawMessage) bool {
 	return a == b
 }
 
-// person plays h from another goroutine until done is closed: on each
-// turn it calls move with the moves played so far.
-func person(h *match.Human, done <-chan struct{}, move func(h *match.Human)) {
-	turns := make(chan struct{}, 1)
-	h.OnTurn(func(waiting bool, _ time.Time) {
-		if waiting {
-			turns <- struct{}{}
-		}
-	})
-	go func() {
-		for {
-			select {
-			case <-turns:
-				move(h)
-			case <-done:
-				return
-			}
-		}
-	}()
-}
-
-// builtinPlayer builds arena's own player as a program (testdata/builtin).
-func builtinPlayer(t *testing.T) string {
-	t.Helper()
-	exe := filepath.Join(t.TempDir(), "builtin")
-	if out, err := exec.Command("go", "build", "-o", exe, "./testdata/builtin").CombinedOutput(); err != nil {
-		t.Fatalf("build the built-in player: %v\n%s", err, out)
-	}
-	return exe
-}
-
 // TestHumanSeat plays a person against arena's own player over a real
 // process: a game with refused moves, one the person lets time run out
 // in, one the person resigns. The listener must see every laser as the
 // record keeps it.
 func TestHumanSeat(t *testing.T) {
-	bin := builtinPlayer(t)
+	bin := gametest.Build(t, "./testdata/builtin")
 	cfg := DefaultConfig()
 	tests := []struct {
 		name  string
 		human int // index of the person in Players; Silver is player 0
 		turn  time.Duration
 		// play is the person's turn: l has every move so far.
-		play  func(t *testing.T, h *match.Human, l *recorder)
+		play  func(t *testing.T, h *match.Human, l *gametest.Recorder)
 		check func(t *testing.T, rec *game.Record)
 	}{
 		{
 			name: "plays", human: 1, turn: 2 * time.Second,
-			play: func(t *testing.T, h *match.Human, l *recorder) {
+			play: func(t *testing.T, h *match.Human, l *gametest.Recorder) {
 				s, _ := NewState(cfg)
-				for _, m := range l.played() {
+				for _, m := range l.Played() {
 					mv, _ := ParseMove(m.Move)
 					if _, err := s.Play(mv); err != nil {
 						t.Errorf("replay %s: %v", m.Move, err)
@@ -152,7 +57,7 @@ func TestHumanSeat(t *testing.T) {
 					}
 				}
 				moves := s.Board().Moves(nil)
-				rng := rand.New(rand.NewPCG(uint64(len(l.played())), 7))
+				rng := rand.New(rand.NewPCG(uint64(len(l.Played())), 7))
 				if err := h.Submit(moves[rng.IntN(len(moves))].String()); err != nil {
 					t.Errorf("submit a legal move: %v (position %s, was %s)", err, s, before)
 				}
@@ -178,7 +83,7 @@ func TestHumanSeat(t *testing.T) {
 		},
 		{
 			name: "times out", human: 0, turn: 300 * time.Millisecond,
-			play: func(*testing.T, *match.Human, *recorder) {},
+			play: func(*testing.T, *match.Human, *gametest.Recorder) {},
 			check: func(t *testing.T, rec *game.Record) {
 				if rec.Reason != game.ReasonTimeout || rec.Winner == nil || *rec.Winner != 1 || rec.Players[0].Fault != game.ReasonTimeout {
 					t.Errorf("winner %v by %s, person %+v; want the person to lose by timeout", rec.Winner, rec.Reason, rec.Players[0])
@@ -187,7 +92,7 @@ func TestHumanSeat(t *testing.T) {
 		},
 		{
 			name: "resigns", human: 1, turn: 5 * time.Second,
-			play: func(_ *testing.T, h *match.Human, _ *recorder) { h.Resign() },
+			play: func(_ *testing.T, h *match.Human, _ *gametest.Recorder) { h.Resign() },
 			check: func(t *testing.T, rec *game.Record) {
 				if rec.Reason != game.ReasonResign || rec.Winner == nil || *rec.Winner != 0 || len(rec.Moves) != 1 {
 					t.Errorf("winner %v by %s after %d moves, want the person to lose by resigning", rec.Winner, rec.Reason, len(rec.Moves))
@@ -201,9 +106,9 @@ func TestHumanSeat(t *testing.T) {
 			if err := h.Submit("S00C"); !errors.Is(err, match.ErrNotYourTurn) {
 				t.Fatalf("submit before the game: %v, want ErrNotYourTurn", err)
 			}
-			l := &recorder{}
+			l := &gametest.Recorder{}
 			done := make(chan struct{})
-			person(h, done, func(h *match.Human) { tt.play(t, h, l) })
+			gametest.Person(h, done, func(h *match.Human) { tt.play(t, h, l) })
 			players := make([]Player, 2)
 			players[tt.human] = Player{Name: "person", Human: h}
 			players[1-tt.human] = Player{Name: "builtin", Command: "builtin", Args: []string{bin, "--turn-time=" + tt.turn.String()}}
@@ -214,7 +119,7 @@ func TestHumanSeat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			l.check(t, rec)
+			l.Check(t, rec, sameBeforePlay)
 			tt.check(t, rec)
 			t.Logf("%d moves, %s: %s", len(rec.Moves), rec.Reason, rec.Detail)
 			if err := h.Submit("S00C"); !errors.Is(err, match.ErrGameOver) {

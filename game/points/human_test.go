@@ -4,130 +4,33 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os/exec"
-	"path/filepath"
-	"slices"
-	"sync"
 	"testing"
 	"time"
 
 	"arena/game"
+	"arena/game/gametest"
 	"arena/match"
 )
-
-// recorder is a game.Listener that keeps what it is told.
-type recorder struct {
-	mu      sync.Mutex
-	header  *game.Record
-	started int // calls of Started
-	early   bool
-	plies   []int
-	moves   []game.MoveRecord
-}
-
-func (r *recorder) Started(h *game.Record) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.started++
-	r.early = len(r.moves) > 0
-	r.header = h
-}
-
-func (r *recorder) Moved(ply int, m game.MoveRecord) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.plies = append(r.plies, ply)
-	r.moves = append(r.moves, m)
-}
-
-func (r *recorder) played() []game.MoveRecord {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.moves)
-}
-
-// check compares what the listener saw with the final record: the header
-// first and once, then every move as the record has it, effects included.
-func (r *recorder) check(t *testing.T, rec *game.Record) {
-	t.Helper()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.started != 1 || r.early || r.header == nil {
-		t.Fatalf("Started %d times, after a move: %v", r.started, r.early)
-	}
-	h := r.header
-	if h.ID != rec.ID || h.Game != rec.Game || string(h.Options) != string(rec.Options) ||
-		!slices.Equal(h.Seats, rec.Seats) || !slices.Equal(h.Opening, rec.Opening) || len(h.Players) != len(rec.Players) {
-		t.Fatalf("header %+v\nrecord %+v", h, rec)
-	}
-	for i := range h.Players {
-		if h.Players[i].Name != rec.Players[i].Name || h.Players[i].Protocol != rec.Players[i].Protocol {
-			t.Fatalf("header player %d %+v, record %+v", i, h.Players[i], rec.Players[i])
-		}
-	}
-	if len(r.moves) != len(rec.Moves) {
-		t.Fatalf("listener saw %d moves, record has %d", len(r.moves), len(rec.Moves))
-	}
-	for i, m := range r.moves {
-		w := rec.Moves[i]
-		if r.plies[i] != i+1 || m.Side != w.Side || m.Move != w.Move || string(m.Effect) != string(w.Effect) {
-			t.Fatalf("move %d: listener ply %d %+v, record %+v", i+1, r.plies[i], m, w)
-		}
-	}
-}
-
-// person plays h from another goroutine until done is closed: on each
-// turn it calls move with the moves played so far.
-func person(h *match.Human, done <-chan struct{}, move func(h *match.Human)) {
-	turns := make(chan struct{}, 1)
-	h.OnTurn(func(waiting bool, _ time.Time) {
-		if waiting {
-			turns <- struct{}{}
-		}
-	})
-	go func() {
-		for {
-			select {
-			case <-turns:
-				move(h)
-			case <-done:
-				return
-			}
-		}
-	}()
-}
-
-// builtinPlayer builds arena's own player as a program (testdata/builtin).
-func builtinPlayer(t *testing.T) string {
-	t.Helper()
-	exe := filepath.Join(t.TempDir(), "builtin")
-	if out, err := exec.Command("go", "build", "-o", exe, "./testdata/builtin").CombinedOutput(); err != nil {
-		t.Fatalf("build the built-in player: %v\n%s", err, out)
-	}
-	return exe
-}
 
 // TestHumanSeat plays a person against arena's own player over a real
 // process: a game with refused dots, one the person lets time run out
 // in, one the person resigns. The listener must see every capture and
 // score as the record keeps them.
 func TestHumanSeat(t *testing.T) {
-	bin := builtinPlayer(t)
+	bin := gametest.Build(t, "./testdata/builtin")
 	cfg := Config{Width: 10, Height: 10, MaxMoves: 40}
 	tests := []struct {
 		name  string
 		human int // index of the person in Players; Red is player 0
 		turn  time.Duration
 		// play is the person's turn: l has every move so far.
-		play  func(t *testing.T, h *match.Human, l *recorder)
+		play  func(t *testing.T, h *match.Human, l *gametest.Recorder)
 		check func(t *testing.T, rec *game.Record)
 	}{
 		{
 			name: "plays", human: 0, turn: 2 * time.Second,
-			play: func(t *testing.T, h *match.Human, l *recorder) {
-				l.mu.Lock()
-				opening := l.header.Opening
-				l.mu.Unlock()
+			play: func(t *testing.T, h *match.Human, l *gametest.Recorder) {
+				opening := l.Header().Opening
 				s, _ := NewState(cfg)
 				var pts []Point
 				for _, o := range opening {
@@ -137,7 +40,7 @@ func TestHumanSeat(t *testing.T) {
 				if err := s.PlayOpening(pts); err != nil {
 					t.Errorf("opening %v: %v", opening, err)
 				}
-				for _, m := range l.played() {
+				for _, m := range l.Played() {
 					p, _ := ParsePoint(m.Move)
 					if _, err := s.Play(p); err != nil {
 						t.Errorf("replay %s: %v", m.Move, err)
@@ -180,7 +83,7 @@ func TestHumanSeat(t *testing.T) {
 		},
 		{
 			name: "times out", human: 0, turn: 300 * time.Millisecond,
-			play: func(*testing.T, *match.Human, *recorder) {},
+			play: func(*testing.T, *match.Human, *gametest.Recorder) {},
 			check: func(t *testing.T, rec *game.Record) {
 				if rec.Reason != game.ReasonTimeout || rec.Winner == nil || *rec.Winner != 1 || rec.Players[0].Fault != game.ReasonTimeout {
 					t.Errorf("winner %v by %s, person %+v; want the person to lose by timeout", rec.Winner, rec.Reason, rec.Players[0])
@@ -189,7 +92,7 @@ func TestHumanSeat(t *testing.T) {
 		},
 		{
 			name: "resigns", human: 1, turn: 5 * time.Second,
-			play: func(_ *testing.T, h *match.Human, _ *recorder) { h.Resign() },
+			play: func(_ *testing.T, h *match.Human, _ *gametest.Recorder) { h.Resign() },
 			check: func(t *testing.T, rec *game.Record) {
 				if rec.Reason != game.ReasonResign || rec.Winner == nil || *rec.Winner != 0 || len(rec.Moves) != 1 {
 					t.Errorf("winner %v by %s after %d moves, want the person to lose by resigning", rec.Winner, rec.Reason, len(rec.Moves))
@@ -203,9 +106,9 @@ func TestHumanSeat(t *testing.T) {
 			if err := h.Submit("0,0"); !errors.Is(err, match.ErrNotYourTurn) {
 				t.Fatalf("submit before the game: %v, want ErrNotYourTurn", err)
 			}
-			l := &recorder{}
+			l := &gametest.Recorder{}
 			done := make(chan struct{})
-			person(h, done, func(h *match.Human) { tt.play(t, h, l) })
+			gametest.Person(h, done, func(h *match.Human) { tt.play(t, h, l) })
 			players := make([]Player, 2)
 			players[tt.human] = Player{Name: "person", Human: h}
 			players[1-tt.human] = Player{Name: "builtin", Command: "builtin", Args: []string{bin, "--playouts=100"},
@@ -217,7 +120,7 @@ func TestHumanSeat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			l.check(t, rec)
+			l.Check(t, rec, nil)
 			tt.check(t, rec)
 			t.Logf("%d moves, %s: %s, scores %v", len(rec.Moves), rec.Reason, rec.Detail, rec.Scores)
 			if err := h.Submit("0,0"); !errors.Is(err, match.ErrGameOver) {

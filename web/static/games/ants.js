@@ -44,6 +44,8 @@
 // has ever seen, growing that memory turn by turn from the squares its
 // ants first stood on.
 
+import { parseJSON } from "./shared.js";
+
 // The players' colours by seat: the page's palette (board.js PALETTE), so
 // that the ants match the swatches beside the players' names.
 const COLOURS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6", "#bcf60c", "#fabebe", "#008080"];
@@ -54,15 +56,6 @@ const LAND_FOG = [0x55, 0x47, 0x30];
 const UNKNOWN = [0x24, 0x1e, 0x16]; // a player's view: never seen
 const FOOD = "#f5f0dc";
 const ORDER = { n: [-1, 0], e: [0, 1], s: [1, 0], w: [0, -1] };
-
-function parseJSON(v) {
-  if (typeof v !== "string") return v;
-  try {
-    return JSON.parse(v);
-  } catch {
-    return null;
-  }
-}
 
 function colour(p) {
   return COLOURS[p % COLOURS.length];

@@ -9,8 +9,8 @@
 // cost the distance moved, never a redraw of the board.
 
 import { showMessage } from "../api.js";
+import { el, options, parsePoint } from "./shared.js";
 
-const NS = "http://www.w3.org/2000/svg";
 const CELL = 30; // user units between two lines
 const MARGIN = 32; // room for the coordinates
 const BLACK = 1;
@@ -26,32 +26,6 @@ const DIRS = [
   [1, 1],
   [-1, 1],
 ];
-
-function el(tag, attrs, parent) {
-  const e = document.createElementNS(NS, tag);
-  for (const k in attrs) e.setAttribute(k, attrs[k]);
-  if (parent) parent.appendChild(e);
-  return e;
-}
-
-function options(header) {
-  let o = header.options || {};
-  if (typeof o === "string") {
-    try {
-      o = JSON.parse(o);
-    } catch {
-      o = {};
-    }
-  }
-  return o;
-}
-
-// parsePoint reads "x,y"; null for anything else (a record from an older
-// or broken bot may hold junk: it is skipped, never thrown on).
-function parsePoint(s) {
-  const m = /^\s*(-?\d+)\s*,\s*(-?\d+)\s*$/.exec(String(s));
-  return m ? { x: +m[1], y: +m[2] } : null;
-}
 
 function create(root, header) {
   const opts = options(header);

@@ -13,8 +13,8 @@
 // the squares that differ.
 
 import { showMessage } from "../api.js";
+import { el, options, effectOf } from "./shared.js";
 
-const NS = "http://www.w3.org/2000/svg";
 const W = 10;
 const H = 8;
 const S = 60; // square size in user units
@@ -29,37 +29,6 @@ const MIRROR = "#5fd3f3";
 // The classic setup, for a header without its initial state string.
 const CLASSIC =
   "- - 0 26 R00X2 R40A2 R50P2 R60A2 R70Y1 R21Y2 S32Y3 R03Y0 S23Y2 R43C0 R53C1 R73Y1 S93Y3 R04Y1 S24Y3 S44C3 S54C2 R74Y0 S94Y2 R65Y1 S76Y0 S27Y3 S37A0 S47P0 S57A0 S97X0";
-
-function el(tag, attrs, parent) {
-  const e = document.createElementNS(NS, tag);
-  for (const k in attrs) e.setAttribute(k, attrs[k]);
-  if (parent) parent.appendChild(e);
-  return e;
-}
-
-function options(header) {
-  let o = header.options || {};
-  if (typeof o === "string") {
-    try {
-      o = JSON.parse(o);
-    } catch {
-      o = {};
-    }
-  }
-  return o;
-}
-
-function effectOf(m) {
-  let e = m.effect;
-  if (typeof e === "string") {
-    try {
-      e = JSON.parse(e);
-    } catch {
-      e = null;
-    }
-  }
-  return e && typeof e === "object" ? e : {};
-}
 
 // A piece is a 3-character code: colour letter, kind letter, direction
 // digit ("SY3"); an empty square is "".

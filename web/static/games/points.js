@@ -11,50 +11,14 @@
 // crossed, and the DOM is touched only where something changes.
 
 import { showMessage } from "../api.js";
+import { el, options, parsePoint, effectOf } from "./shared.js";
 
-const NS = "http://www.w3.org/2000/svg";
 const CELL = 20;
 const MARGIN = 22;
 const RED = 1;
 const BLUE = 2;
 const FILL = { [RED]: "#e53935", [BLUE]: "#1e63d6" };
 const DEAD = { [RED]: "#f3a9a7", [BLUE]: "#a3bff0" };
-
-function el(tag, attrs, parent) {
-  const e = document.createElementNS(NS, tag);
-  for (const k in attrs) e.setAttribute(k, attrs[k]);
-  if (parent) parent.appendChild(e);
-  return e;
-}
-
-function options(header) {
-  let o = header.options || {};
-  if (typeof o === "string") {
-    try {
-      o = JSON.parse(o);
-    } catch {
-      o = {};
-    }
-  }
-  return o;
-}
-
-function parsePoint(s) {
-  const m = /^\s*(-?\d+)\s*,\s*(-?\d+)\s*$/.exec(String(s));
-  return m ? { x: +m[1], y: +m[2] } : null;
-}
-
-function effectOf(m) {
-  let e = m.effect;
-  if (typeof e === "string") {
-    try {
-      e = JSON.parse(e);
-    } catch {
-      e = null;
-    }
-  }
-  return e && typeof e === "object" ? e : {};
-}
 
 // colourOf reads a capture's "by": game/points writes colours as words.
 const colourOf = (by) => (by === "red" ? RED : by === "blue" ? BLUE : 0);
