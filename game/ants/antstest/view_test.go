@@ -201,11 +201,14 @@ func TestViewInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	js, err := os.ReadFile(filepath.Join("..", "..", "..", "web", "static", "games", "ants.js"))
-	if err != nil {
-		t.Fatal(err)
+	files := map[string][]byte{"/": []byte(viewPage), "/live.json": feed, "/live.replay": replay, "/big.replay": big}
+	for _, name := range []string{"ants.js", "shared.js"} { // the view and what it imports
+		js, err := os.ReadFile(filepath.Join("..", "..", "..", "web", "static", "games", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files["/games/"+name] = js
 	}
-	files := map[string][]byte{"/": []byte(viewPage), "/games/ants.js": js, "/live.json": feed, "/live.replay": replay, "/big.replay": big}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		data, ok := files[r.URL.Path]
 		if !ok {
