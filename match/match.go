@@ -110,14 +110,6 @@ type Clock struct {
 // every move has what the increments left on the clock).
 func (c Clock) counting() bool { return c.Match > 0 || c.Increment > 0 }
 
-// RecordOwn notes in a player's record that it played on this clock of
-// its own instead of the game's; the zero Clock notes nothing.
-func (c Clock) RecordOwn(pr *game.PlayerRecord) {
-	if c != (Clock{}) {
-		pr.TurnMs, pr.MatchMs = c.Turn.Milliseconds(), c.Match.Milliseconds()
-	}
-}
-
 // DefaultStartup limits start-up when the clock does not say.
 const DefaultStartup = 30 * time.Second
 

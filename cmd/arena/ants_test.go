@@ -11,6 +11,7 @@ import (
 
 	"arena/game"
 	"arena/game/ants"
+	"arena/match"
 
 	"github.com/spf13/pflag"
 )
@@ -205,7 +206,7 @@ func TestAntsJobListener(t *testing.T) {
 	}
 	var players []player
 	for _, name := range []string{"a", "b"} {
-		players = append(players, player{Name: name, Command: "python3 " + script + " random", Args: []string{py, script, "random"}})
+		players = append(players, player{Player: match.Player{Name: name, Command: "python3 " + script + " random", Args: []string{py, script, "random"}}})
 	}
 	r, err := build(runEnv{players: players, out: t.TempDir(), work: t.TempDir()})
 	if err != nil {

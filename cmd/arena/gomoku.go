@@ -144,7 +144,7 @@ func gomokuPlayers(players []player, protos []string) ([]gomoku.Player, error) {
 	out := make([]gomoku.Player, len(players))
 	for i, p := range players {
 		if p.Human != nil {
-			out[i] = gomoku.Player{Name: p.Name, Human: p.Human, Clock: p.Clock}
+			out[i] = gomoku.Player{Player: p.Player}
 			continue
 		}
 		proto := "auto"
@@ -172,7 +172,7 @@ func gomokuPlayers(players []player, protos []string) ([]gomoku.Player, error) {
 		default:
 			return nil, fmt.Errorf("--proto %q: want auto, file or pipe", proto)
 		}
-		out[i] = gomoku.Player{Name: p.Name, Command: p.Command, Args: p.Args, Protocol: pr, Clock: p.Clock}
+		out[i] = gomoku.Player{Player: p.Player, Protocol: pr}
 	}
 	return out, nil
 }

@@ -72,11 +72,10 @@ func khetFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 		}
 		r := &khetRunner{out: env.out}
 		for _, p := range env.players {
-			args := p.Args
 			if p.Builtin {
-				args = builtinKhetArgs(args, env.clock.Turn, cfg)
+				p.Args = builtinKhetArgs(p.Args, env.clock.Turn, cfg)
 			}
-			r.players = append(r.players, khet.Player{Name: p.Name, Command: p.Command, Args: args, Human: p.Human, Clock: p.Clock})
+			r.players = append(r.players, p.Player)
 		}
 		r.config = khet.MatchConfig{Config: cfg, Clock: env.clock, Ponder: env.ponder, MemoryLimit: env.memory, WorkDir: env.work}
 		return r, nil

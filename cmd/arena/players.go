@@ -11,18 +11,11 @@ import (
 )
 
 // player is a bot given on the command line, or a person playing in the
-// web page ("arena serve").
+// web page ("arena serve"): what every game takes of a player, and
+// whether it is arena's own bot.
 type player struct {
-	Name    string
-	Command string   // as written
-	Args    []string // resolved
+	match.Player
 	Builtin bool
-	// Human, when set, is a person's seat: no process is started and
-	// Command and Args are empty.
-	Human *match.Human
-	// Clock, when set, replaces the match's clock for this player (the
-	// web page gives a person longer than the bot).
-	Clock match.Clock
 }
 
 // parsePlayers reads the --bot flags: "CMD" or "NAME=CMD". The command
@@ -41,7 +34,7 @@ func parsePlayers(specs []string, gameName string) ([]player, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--bot %q: %w", spec, err)
 		}
-		p := player{Name: name, Command: cmdline}
+		p := player{Player: match.Player{Name: name, Command: cmdline}}
 		if args[0] == "builtin" {
 			self, err := os.Executable()
 			if err != nil {

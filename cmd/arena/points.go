@@ -166,11 +166,10 @@ func pointsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 			if err != nil {
 				return nil, fmt.Errorf("--proto: %w", err)
 			}
-			args := p.Args
 			if p.Builtin {
-				args = builtinPointsArgs(args, proto, s)
+				p.Args = builtinPointsArgs(p.Args, proto, s)
 			}
-			r.players = append(r.players, points.Player{Name: p.Name, Command: p.Command, Args: args, Protocol: proto, Human: p.Human, Clock: p.Clock})
+			r.players = append(r.players, points.Player{Player: p.Player, Protocol: proto})
 		}
 		r.config = points.MatchConfig{Config: cfg, Opening: op, Clock: clock, Ponder: env.ponder, MemoryLimit: env.memory, WorkDir: env.work}
 		return r, nil

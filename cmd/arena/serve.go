@@ -372,7 +372,7 @@ func (l *launcher) entrants(d driver, es []web.Entrant) (players []player, bots 
 			if !d.human {
 				return nil, 0, fmt.Errorf("%s cannot seat a person", d.info.Name)
 			}
-			p = player{Name: e.Name, Human: e.Human}
+			p = player{Player: match.Player{Name: e.Name, Human: e.Human}}
 			if p.Name == "" {
 				p.Name = "person"
 			}

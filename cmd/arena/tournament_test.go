@@ -20,6 +20,7 @@ import (
 	"arena/bot"
 	"arena/game"
 	"arena/internal/testbrain"
+	"arena/match"
 	"arena/standings"
 	"arena/store"
 	"arena/tournament"
@@ -676,7 +677,7 @@ func BenchmarkTournamentOverhead(b *testing.B) {
 	defer st.Close()
 	players := make([]player, 8)
 	for i := range players {
-		players[i] = player{Name: fmt.Sprint("b", i)}
+		players[i] = player{Player: match.Player{Name: fmt.Sprint("b", i)}}
 	}
 	games := 0
 	b.ResetTimer()

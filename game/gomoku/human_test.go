@@ -98,8 +98,8 @@ func TestHumanSeat(t *testing.T) {
 			done := make(chan struct{})
 			gametest.Person(h, done, func(h *match.Human) { tt.play(t, h, l) })
 			players := make([]Player, 2)
-			players[tt.human] = Player{Name: "person", Human: h}
-			players[1-tt.human] = Player{Name: "brain", Command: "builtin", Args: []string{brain}, Protocol: ProtoPipe}
+			players[tt.human] = Player{Player: match.Player{Name: "person", Human: h}}
+			players[1-tt.human] = Player{Player: match.Player{Name: "brain", Command: "builtin", Args: []string{brain}}, Protocol: ProtoPipe}
 			mc := MatchConfig{Config: cfg, Clock: match.Clock{Turn: tt.turn, Tolerance: 50 * time.Millisecond},
 				WorkDir: t.TempDir(), Listener: l}
 			rec, err := PlayGame(context.Background(), mc, Game{ID: "human-" + tt.name, Players: players, Black: 0, Opening: opening})

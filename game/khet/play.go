@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -14,18 +13,8 @@ import (
 	"arena/match"
 )
 
-// Player is a bot entered in a match.
-type Player struct {
-	Name    string
-	Command string   // as the user wrote it
-	Args    []string // resolved command (Args[0] absolute)
-	// Human, when set, seats a person playing in the web page instead
-	// of a process (Command and Args are then unused).
-	Human *match.Human
-	// Clock, when set, is this player's own clock instead of the match's
-	// (a person may have minutes a move while the bot keeps seconds).
-	Clock match.Clock
-}
+// Player is a bot (or a person) entered in a match.
+type Player = match.Player
 
 // MatchConfig holds everything that is the same for every game of a
 // match.
@@ -99,9 +88,9 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 			seats[side] = humanSeat(pl.Human, state)
 			continue
 		}
-		dir := filepath.Join(mc.WorkDir, fmt.Sprintf("player%d", pi+1))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("working folder: %w", err)
+		dir, err := match.PlayerDir(mc.WorkDir, pi)
+		if err != nil {
+			return nil, err
 		}
 		opts := SeatOptions{Args: pl.Args, Dir: dir, MemoryLimit: mc.MemoryLimit}
 		if mc.Transcripts != nil {
@@ -135,11 +124,7 @@ func header(mc MatchConfig, g Game, seating []int, initial, final string) *game.
 	rec := &game.Record{ID: g.ID, Game: "khet", Options: opts, Seats: seating}
 	rec.Players = make([]game.PlayerRecord, len(g.Players))
 	for pi, p := range g.Players {
-		rec.Players[pi] = game.PlayerRecord{Name: p.Name, Command: p.Command, Protocol: "tartu"}
-		if p.Human != nil {
-			rec.Players[pi].Protocol = "human"
-		}
-		p.Clock.RecordOwn(&rec.Players[pi])
+		rec.Players[pi] = p.Record("tartu")
 	}
 	return rec
 }

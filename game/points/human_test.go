@@ -110,8 +110,8 @@ func TestHumanSeat(t *testing.T) {
 			done := make(chan struct{})
 			gametest.Person(h, done, func(h *match.Human) { tt.play(t, h, l) })
 			players := make([]Player, 2)
-			players[tt.human] = Player{Name: "person", Human: h}
-			players[1-tt.human] = Player{Name: "builtin", Command: "builtin", Args: []string{bin, "--playouts=100"},
+			players[tt.human] = Player{Player: match.Player{Name: "person", Human: h}}
+			players[1-tt.human] = Player{Player: match.Player{Name: "builtin", Command: "builtin", Args: []string{bin, "--playouts=100"}},
 				Protocol: ProtocolOptions{TimeUnit: Millis}}
 			mc := MatchConfig{Config: cfg, Opening: Cross, Clock: match.Clock{Turn: tt.turn, Tolerance: 50 * time.Millisecond},
 				WorkDir: t.TempDir(), Listener: l}

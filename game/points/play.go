@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"arena/bot"
@@ -12,18 +11,11 @@ import (
 	"arena/match"
 )
 
-// Player is a bot entered in a match.
+// Player is a bot (or a person) entered in a match: who it is and
+// the protocol options it speaks (a person speaks none).
 type Player struct {
-	Name     string
-	Command  string   // as the user wrote it
-	Args     []string // resolved command (Args[0] absolute)
+	match.Player
 	Protocol ProtocolOptions
-	// Human, when set, seats a person playing in the web page instead
-	// of a process (Command, Args and Protocol are then unused).
-	Human *match.Human
-	// Clock, when set, is this player's own clock instead of the match's
-	// (a person may have minutes a move while the bot keeps seconds).
-	Clock match.Clock
 }
 
 // MatchConfig holds everything that is the same for every game of a
@@ -103,9 +95,9 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 			seats[side] = humanSeat(pl.Human, state, side, clocks)
 			continue
 		}
-		dir := filepath.Join(mc.WorkDir, fmt.Sprintf("player%d", pi+1))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("working folder: %w", err)
+		dir, err := match.PlayerDir(mc.WorkDir, pi)
+		if err != nil {
+			return nil, err
 		}
 		opts := SeatOptions{Args: pl.Args, Dir: dir, MemoryLimit: mc.MemoryLimit, Protocol: pl.Protocol, Clocks: clocks}
 		if mc.Transcripts != nil {
@@ -147,11 +139,7 @@ func header(mc MatchConfig, g Game, seating []int, state *State) *game.Record {
 	}
 	rec.Players = make([]game.PlayerRecord, len(g.Players))
 	for pi, p := range g.Players {
-		rec.Players[pi] = game.PlayerRecord{Name: p.Name, Command: p.Command, Protocol: "pointsbattle"}
-		if p.Human != nil {
-			rec.Players[pi].Protocol = "human"
-		}
-		p.Clock.RecordOwn(&rec.Players[pi])
+		rec.Players[pi] = p.Record("pointsbattle")
 	}
 	return rec
 }

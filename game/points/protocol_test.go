@@ -54,7 +54,7 @@ func TestMain(m *testing.M) {
 }
 
 func testPlayer(t testing.TB, name string, args ...string) Player {
-	return Player{Name: name, Command: "pointstest", Args: append([]string{helper(t)}, args...), Protocol: ProtocolOptions{TimeUnit: Millis}}
+	return Player{Player: match.Player{Name: name, Command: "pointstest", Args: append([]string{helper(t)}, args...)}, Protocol: ProtocolOptions{TimeUnit: Millis}}
 }
 
 func readLog(t *testing.T, path string) []string {
