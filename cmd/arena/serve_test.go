@@ -19,27 +19,6 @@ import (
 	"arena/web"
 )
 
-// liveLog is a game.Listener that keeps what it is told.
-type liveLog struct {
-	mu      sync.Mutex
-	started int
-	header  *game.Record
-	moves   []game.MoveRecord
-}
-
-func (l *liveLog) Started(h *game.Record) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.started++
-	l.header = h
-}
-
-func (l *liveLog) Moved(_ int, m game.MoveRecord) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.moves = append(l.moves, m)
-}
-
 // testLauncher is serve's launcher over a fresh store, with the test
 // brain registered for Gomoku as "rnd".
 func testLauncher(t *testing.T) (*launcher, *store.Store) {
@@ -111,7 +90,7 @@ func TestServeLauncherPlay(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			live := &liveLog{}
+			live := &gameLog{}
 			rec, err := l.Play(context.Background(), tt.req, live)
 			if err != nil {
 				t.Fatal(err)

@@ -22,6 +22,7 @@ type gameLog struct {
 	started int
 	header  *game.Record
 	plies   []int
+	moves   []game.MoveRecord
 	final   *game.Record // told once the game is stored
 }
 
@@ -38,10 +39,11 @@ func (l *gameLog) Started(h *game.Record) {
 	l.header = h
 }
 
-func (l *gameLog) Moved(ply int, _ game.MoveRecord) {
+func (l *gameLog) Moved(ply int, m game.MoveRecord) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.plies = append(l.plies, ply)
+	l.moves = append(l.moves, m)
 }
 
 // listeners hands out one gameLog per game ID.
