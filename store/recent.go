@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -86,14 +85,8 @@ func (s *Store) RecentGames(ctx context.Context, f GameFilter) ([]GameSummary, e
 			w := int(winner.Int64)
 			g.Winner = &w
 		}
-		for _, c := range []struct {
-			name string
-			data []byte
-			v    any
-		}{{"players", players, &g.Players}, {"seats", seats, &g.Seats}, {"scores", scores, &g.Scores}} {
-			if err := json.Unmarshal(c.data, c.v); err != nil {
-				return nil, fmt.Errorf("recent games: game %s: %s: %w", g.ID, c.name, err)
-			}
+		if err := decodeLists(g.ID, players, seats, scores, &g.Players, &g.Seats, &g.Scores); err != nil {
+			return nil, fmt.Errorf("recent games: %w", err)
 		}
 		gs = append(gs, g)
 	}

@@ -357,16 +357,22 @@ func scanGame(row interface{ Scan(...any) error }) (Game, error) {
 	if record != nil {
 		g.Record = json.RawMessage(record)
 	}
+	return g, decodeLists(g.ID, players, seats, scores, &g.Players, &g.Seats, &g.Scores)
+}
+
+// decodeLists reads a stored game's players, seats and scores, kept as
+// JSON lists in their columns.
+func decodeLists(id string, players, seats, scores []byte, toPlayers *[]string, toSeats, toScores *[]int) error {
 	for _, c := range []struct {
 		name string
 		data []byte
 		v    any
-	}{{"players", players, &g.Players}, {"seats", seats, &g.Seats}, {"scores", scores, &g.Scores}} {
+	}{{"players", players, toPlayers}, {"seats", seats, toSeats}, {"scores", scores, toScores}} {
 		if err := json.Unmarshal(c.data, c.v); err != nil {
-			return g, fmt.Errorf("game %s: %s: %w", g.ID, c.name, err)
+			return fmt.Errorf("game %s: %s: %w", id, c.name, err)
 		}
 	}
-	return g, nil
+	return nil
 }
 
 // Game returns the game of that ID, or ErrNotFound.

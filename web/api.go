@@ -250,9 +250,8 @@ func (s *Server) handleMatches(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	info, ok := s.gameInfo(req.Game)
+	info, ok := s.knownGame(w, req.Game)
 	if !ok {
-		writeError(w, http.StatusBadRequest, "unknown game "+strconv.Quote(req.Game))
 		return
 	}
 	if err := checkBots(info, req.Bots); err != nil {
@@ -345,9 +344,8 @@ func (s *Server) handleNewTournament(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "name: want 1 to 100 printable characters")
 		return
 	}
-	info, ok := s.gameInfo(req.Game)
+	info, ok := s.knownGame(w, req.Game)
 	if !ok {
-		writeError(w, http.StatusBadRequest, "unknown game "+strconv.Quote(req.Game))
 		return
 	}
 	if len(req.Bots) < 2 {

@@ -7,7 +7,6 @@ import (
 	"math/big"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -65,9 +64,8 @@ func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	info, ok := s.gameInfo(req.Game)
+	info, ok := s.knownGame(w, req.Game)
 	if !ok {
-		writeError(w, http.StatusBadRequest, "unknown game "+strconv.Quote(req.Game))
 		return
 	}
 	if !info.Human || info.Players[0] > 2 || info.Players[1] < 2 {

@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"path"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -263,6 +264,15 @@ func (s *Server) gameInfo(name string) (GameInfo, bool) {
 		}
 	}
 	return GameInfo{}, false
+}
+
+// knownGame finds the game a request names, or answers 400.
+func (s *Server) knownGame(w http.ResponseWriter, name string) (GameInfo, bool) {
+	info, ok := s.gameInfo(name)
+	if !ok {
+		writeError(w, http.StatusBadRequest, "unknown game "+strconv.Quote(name))
+	}
+	return info, ok
 }
 
 // newID names a game started from the page.
