@@ -1,8 +1,6 @@
 package khet
 
 import (
-	"encoding/json"
-
 	"arena/match"
 )
 
@@ -25,16 +23,4 @@ func (s *State) Check(m Move) error {
 		return ErrOver
 	}
 	return s.board.Check(m)
-}
-
-// Effect is the record's effect of the last move played (nil before the
-// first): the match loop reads it right after each move, so listeners
-// get it live and the record keeps it.
-func (r Referee) Effect() json.RawMessage {
-	h := r.History()
-	if len(h) == 0 {
-		return nil
-	}
-	data, _ := json.Marshal(effectOf(h[len(h)-1].Shot, r.State))
-	return data
 }

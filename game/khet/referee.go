@@ -1,6 +1,7 @@
 package khet
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"arena/game"
@@ -43,4 +44,16 @@ func (r Referee) Result() (game.Result, bool) {
 	}
 	o := r.Outcome()
 	return game.Result{Winner: o.Winner, Reason: o.Reason, Detail: o.Detail}, true
+}
+
+// Effect is the record's effect of the last move played (nil before the
+// first): the match loop reads it right after each move, so listeners
+// get it live and the record keeps it.
+func (r Referee) Effect() json.RawMessage {
+	h := r.History()
+	if len(h) == 0 {
+		return nil
+	}
+	data, _ := json.Marshal(effectOf(h[len(h)-1].Shot, r.State))
+	return data
 }

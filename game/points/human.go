@@ -2,7 +2,6 @@ package points
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"arena/match"
@@ -46,15 +45,4 @@ func (s *State) Check(p Point) error {
 		return ErrOver
 	}
 	return s.f.Check(p)
-}
-
-// Effect is the record's effect of the last move played (nil before the
-// first), read by the match loop right after each move so that listeners
-// get it live.
-func (r Referee) Effect() json.RawMessage {
-	if r.Effects == nil || len(*r.Effects) == 0 {
-		return nil
-	}
-	data, _ := json.Marshal((*r.Effects)[len(*r.Effects)-1])
-	return data
 }

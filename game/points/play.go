@@ -115,7 +115,7 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 	if out.Canceled {
 		return nil, ctx.Err()
 	}
-	return makeRecord(mc, g, seating, state, out, effects), nil
+	return makeRecord(mc, g, seating, state, out), nil
 }
 
 // header is the part of a game's record known before its first move:
@@ -144,17 +144,13 @@ func header(mc MatchConfig, g Game, seating []int, state *State) *game.Record {
 	return rec
 }
 
-// makeRecord completes the header with the game played; effects holds
-// what each move did, as the referee reported it.
-func makeRecord(mc MatchConfig, g Game, seating []int, state *State, out match.Outcome, effects []Effect) *game.Record {
+// makeRecord completes the header with the game played. Each move's
+// effect was filled in by the match loop as the move was played (see
+// Referee.Effect).
+func makeRecord(mc MatchConfig, g Game, seating []int, state *State, out match.Outcome) *game.Record {
 	rec := header(mc, g, seating, state)
 	rec.Moves, rec.Reason, rec.Detail = out.Moves, out.Result.Reason, out.Result.Detail
 	rec.Start, rec.End = out.Start, out.End
-	for i := range rec.Moves {
-		if i < len(effects) {
-			rec.Moves[i].Effect, _ = json.Marshal(effects[i])
-		}
-	}
 	out.RecordSides(rec)
 	if !out.Result.Draw() {
 		w := seating[out.Result.Winner]

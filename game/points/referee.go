@@ -1,6 +1,7 @@
 package points
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"arena/game"
@@ -8,7 +9,8 @@ import (
 
 // Referee adapts a State to the match loop: side 0 is Red (moves first),
 // side 1 Blue; a failing side loses. Effects, if set, receives the effect
-// of every accepted move (for the record).
+// of every accepted move; the last one is what Effect gives the match
+// loop for the record.
 type Referee struct {
 	*State
 	Effects *[]Effect
@@ -56,4 +58,15 @@ func (r Referee) Result() (game.Result, bool) {
 		res.Winner = o.Winner.Side()
 	}
 	return res, true
+}
+
+// Effect is the record's effect of the last move played (nil before the
+// first), read by the match loop right after each move so that listeners
+// get it live.
+func (r Referee) Effect() json.RawMessage {
+	if r.Effects == nil || len(*r.Effects) == 0 {
+		return nil
+	}
+	data, _ := json.Marshal((*r.Effects)[len(*r.Effects)-1])
+	return data
 }
