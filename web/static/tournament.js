@@ -279,7 +279,7 @@ function niceStep(raw) {
   return 10 * p;
 }
 
-function resultsList(rep, records) {
+function resultsList(rep) {
   const names = (rep.standings || []).map((r) => r.player);
   const rows = rep.results || records || [];
   const list = el("div", { id: "tournament-games", class: "list" });
@@ -307,17 +307,9 @@ export async function tournamentPage(page, name) {
   page.root.append(box);
   let timer = 0;
   page.onLeave(() => clearTimeout(timer));
-  // A tournament just started may not be stored yet: wait for it in the
-  // list rather than ask for a report the server does not have.
+  // A tournament the page has just started has a (still empty) report at
+  // once: the server answers for it until its first game is stored.
   box.append(el("p", { class: "empty" }, "loading…"));
-  for (let i = 0; ; i++) {
-    const ts = await getJSON("/api/tournaments");
-    if (!page.current()) return;
-    if ((ts || []).some((t) => t.name === name)) break;
-    if (i >= 20) throw new Error("no tournament named " + JSON.stringify(name));
-    box.replaceChildren(el("p", { class: "empty" }, "waiting for the tournament " + name + " to start…"));
-    await new Promise((r) => setTimeout(r, 500));
-  }
   const load = async (first) => {
     let rep;
     try {
@@ -329,11 +321,6 @@ export async function tournamentPage(page, name) {
       return;
     }
     if (!page.current()) return;
-    let records = null;
-    if (!rep.results) {
-      records = await getJSON("/api/records?limit=200&tournament=" + encodeURIComponent(name)).catch(() => []);
-      if (!page.current()) return;
-    }
     const running = !rep.finished;
     document.title = (rep.tournament || name) + " · tournament · arena";
     const fresh = [
@@ -348,7 +335,7 @@ export async function tournamentPage(page, name) {
       el("section", { class: "card", "data-part": "standings" }, el("h2", {}, "Standings"), standingsTable(rep), rep.rating_note ? el("p", { class: "note" }, rep.rating_note) : null),
       el("div", { class: "two-col", "data-part": "cross-plot" }, card("Crosstable", crosstable(rep)), card("Rating over time", ratingPlot(rep))),
       rep.matches && rep.matches.length ? el("section", { class: "card", "data-part": "matches" }, el("h2", {}, "Matches"), el("ul", { class: "matches" }, rep.matches.map((m) => el("li", {}, m)))) : null,
-      el("section", { class: "card", "data-part": "games" }, el("h2", {}, "Games"), resultsList(rep, records)),
+      el("section", { class: "card", "data-part": "games" }, el("h2", {}, "Games"), resultsList(rep)),
     ].filter(Boolean);
     // Refreshes change only the parts that changed, and the games list row
     // by row: what the reader points at stays where it is.
