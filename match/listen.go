@@ -18,3 +18,19 @@ func Listen(onMove func(MoveEvent), l game.Listener) func(MoveEvent) {
 		l.Moved(ev.Ply, ev.Move)
 	}
 }
+
+// Asks returns the hook of a match that tells l each side's clock as it
+// is asked to move, or nil when l does not follow clocks.
+func Asks(l game.Listener) func(side int, req Request) {
+	cl, ok := l.(game.ClockListener)
+	if !ok {
+		return nil
+	}
+	return func(side int, req Request) {
+		left := req.TimeLeft
+		if req.Unlimited {
+			left = -1
+		}
+		cl.Asked(side, left, req.Deadline)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"arena/game"
 )
@@ -71,5 +72,41 @@ func TestEffecterAndListen(t *testing.T) {
 	}
 	if Listen(nil, nil) != nil {
 		t.Error("Listen(nil, nil) is not nil")
+	}
+}
+
+// clockLog is a game.ClockListener that notes every ask.
+type clockLog struct {
+	moveLog
+	asks []string
+}
+
+func (l *clockLog) Asked(side int, left time.Duration, deadline time.Time) {
+	l.asks = append(l.asks, fmt.Sprintf("%d:%v:%v", side, left > 0, !deadline.IsZero()))
+}
+
+// TestAsks: a clock listener hears every side as it is asked to move,
+// with the clock its seat is told; a plain listener is not asked.
+func TestAsks(t *testing.T) {
+	if Asks(new(moveLog)) != nil || Asks(nil) != nil {
+		t.Fatal("Asks of a listener without clocks is not nil")
+	}
+	for _, tt := range []struct {
+		name  string
+		clock Clock
+		want  string
+	}{
+		{"match clock", Clock{Match: time.Minute}, "[0:true:true 1:true:true 0:true:true]"},
+		{"per move only", Clock{Turn: time.Minute}, "[0:false:true 1:false:true 0:false:true]"},
+		{"none", Clock{}, "[0:false:false 1:false:false 0:false:false]"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			l := &clockLog{}
+			seats := []Seat[num]{&fakeSeat{steps: []step{{move: 2}, {move: 2}}}, &fakeSeat{steps: []step{{move: 1}}}}
+			Run[num](context.Background(), newCount(2, 4, false), seats, Config{Clock: tt.clock, OnAsk: Asks(l)})
+			if got := fmt.Sprint(l.asks); got != tt.want {
+				t.Errorf("asks %s, want %s", got, tt.want)
+			}
+		})
 	}
 }

@@ -124,6 +124,9 @@ type Config struct {
 	Grace  time.Duration // time to exit after the end; 0 = 1 s
 	// OnMove, if set, is called after every accepted move.
 	OnMove func(ev MoveEvent)
+	// OnAsk, if set, is called as a side is asked to move, with what its
+	// seat is told of the clock.
+	OnAsk func(side int, req Request)
 }
 
 // MoveEvent reports one accepted move to listeners.
@@ -350,6 +353,9 @@ func (m *runner[M]) ask(ctx context.Context, side int) func() {
 	seat := m.seats[side]
 	if !m.startMoving(side) { // somebody gave up: nobody thinks any more
 		return func() { m.fault(m.quitSide(), errResigned) }
+	}
+	if m.cfg.OnAsk != nil {
+		m.cfg.OnAsk(side, req)
 	}
 	pauser, pausable := seat.(Pauser)
 	pausable = pausable && !m.cfg.Ponder

@@ -239,6 +239,10 @@ type liveGame struct {
 	start   time.Time
 	lastAt  time.Time       // the start or the last move: the running clock counts from it
 	used    []time.Duration // thinking time per side
+	// asked is each side's clock as the match last asked it to move
+	// (exact, where the launcher reports it: game.ClockListener); nil
+	// until then, and the clocks are worked out from the time control.
+	asked   []askedClock
 	done    bool
 	record  *game.Record
 	failure string // why the game could not be played, if it could not
@@ -271,6 +275,7 @@ func (g *liveGame) Started(header *game.Record) {
 	}
 	g.lastAt = time.Now()
 	g.used = make([]time.Duration, max(len(h.Seats), len(g.humans), 2))
+	g.asked = nil
 	msg := encode(g.snapshotLocked(nil))
 	g.broadcastLocked(msg)
 	g.mu.Unlock()
@@ -285,14 +290,46 @@ func (g *liveGame) Moved(ply int, m game.MoveRecord) {
 	for _, o := range m.Output {
 		g.size += 16 + len(o)
 	}
+	took := time.Duration(m.TimeMs * float64(time.Millisecond))
 	if m.Side >= 0 && m.Side < len(g.used) {
-		g.used[m.Side] += time.Duration(m.TimeMs * float64(time.Millisecond))
+		g.used[m.Side] += took
+	}
+	if m.Side >= 0 && m.Side < len(g.asked) {
+		a := &g.asked[m.Side]
+		a.thinking, a.deadline = false, time.Time{}
+		if a.left >= 0 {
+			a.left = max(a.left-took, 0)
+		}
 	}
 	g.lastAt = time.Now()
 	msg := encode(moveMessage{Type: "move", ID: g.id, Ply: ply, Move: m, Clocks: g.clocksLocked()})
 	g.broadcastLocked(msg)
 	g.mu.Unlock()
 	g.hub.changed()
+}
+
+// askedClock is a side's clock as the match told it.
+type askedClock struct {
+	known    bool
+	thinking bool          // asked and not answered yet
+	at       time.Time     // when it was asked
+	left     time.Duration // match time left then; negative: none
+	deadline time.Time     // of its answer; zero: none
+}
+
+// Asked implements game.ClockListener: the exact clock of the side asked
+// to move, which the watchers' clocks count down from.
+func (g *liveGame) Asked(side int, left time.Duration, deadline time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if side < 0 || side >= len(g.used) || g.done {
+		return
+	}
+	if g.asked == nil {
+		g.asked = make([]askedClock, len(g.used))
+	}
+	g.asked[side] = askedClock{known: true, thinking: true, at: time.Now(), left: left, deadline: deadline}
+	g.broadcastLocked(encode(map[string]any{"type": "clocks", "id": g.id, "clocks": g.clocksLocked()}))
 }
 
 // turnChanged tells watchers that a person's seat started or stopped
@@ -464,6 +501,13 @@ func (g *liveGame) clocksLocked() clocks {
 		}
 	}
 	if len(c.ToMove) == 0 {
+		for side, a := range g.asked {
+			if a.thinking {
+				c.ToMove = append(c.ToMove, side)
+			}
+		}
+	}
+	if len(c.ToMove) == 0 {
 		switch {
 		case sides > 2 || g.game == "ants":
 			for s := range sides {
@@ -474,6 +518,10 @@ func (g *liveGame) clocksLocked() clocks {
 		default:
 			c.ToMove = []int{(g.moves[len(g.moves)-1].Side + 1) % sides}
 		}
+	}
+	if g.asked != nil {
+		g.exactClocksLocked(&c, now)
+		return c
 	}
 	thinking := now.Sub(g.lastAt)
 	c.LeftMs = make([]*int64, sides)
@@ -502,6 +550,28 @@ func (g *liveGame) clocksLocked() clocks {
 		}
 	}
 	return c
+}
+
+// exactClocksLocked fills in the clocks from what the match told each
+// side as it was asked to move; a side not asked yet shows the time
+// control's match time.
+func (g *liveGame) exactClocksLocked(c *clocks, now time.Time) {
+	c.LeftMs = make([]*int64, len(g.used))
+	for s, a := range g.asked {
+		switch {
+		case !a.known:
+			if g.clock.match > 0 {
+				c.LeftMs[s] = msPtr(g.clock.match)
+			}
+		case a.left >= 0 && a.thinking:
+			c.LeftMs[s] = msPtr(max(a.left-now.Sub(a.at), 0))
+		case a.left >= 0:
+			c.LeftMs[s] = msPtr(a.left)
+		}
+		if c.DeadlineMs == nil && a.thinking && !a.deadline.IsZero() && slices.Contains(c.ToMove, s) {
+			c.DeadlineMs = msPtr(max(a.deadline.Sub(now), 0))
+		}
+	}
 }
 
 func msPtr(d time.Duration) *int64 {

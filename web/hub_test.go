@@ -115,6 +115,40 @@ func TestClocks(t *testing.T) {
 	}
 }
 
+// TestExactClocks: once the match reports the clock it asks each side
+// to move on, the watchers' clocks are those, not worked out from the
+// game's time control (a bot may play on another clock than a person).
+func TestExactClocks(t *testing.T) {
+	h := newHub()
+	defer h.close()
+	g := startedGame(h, "g") // a 1 s turn and a minute per side
+	clocksOf := func() clocks {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		return g.clocksLocked()
+	}
+	g.Asked(0, -1, time.Now().Add(time.Hour)) // no match clock, an hour a move
+	c := clocksOf()
+	if len(c.ToMove) != 1 || c.ToMove[0] != 0 || c.LeftMs[0] != nil || c.LeftMs[1] == nil || *c.LeftMs[1] != 60_000 ||
+		c.DeadlineMs == nil || *c.DeadlineMs < 60_000 {
+		data, _ := json.Marshal(c)
+		t.Errorf("clocks of side 0 asked with an hour: %s", data)
+	}
+	g.Moved(1, game.MoveRecord{Side: 0, Move: "7,7", TimeMs: 10})
+	g.Asked(1, 30*time.Second, time.Time{}) // 30 s of match time, no move limit
+	c = clocksOf()
+	if len(c.ToMove) != 1 || c.ToMove[0] != 1 || c.LeftMs[0] != nil || c.LeftMs[1] == nil || *c.LeftMs[1] > 30_000 ||
+		c.DeadlineMs != nil {
+		data, _ := json.Marshal(c)
+		t.Errorf("clocks of side 1 asked with 30 s: %s", data)
+	}
+	g.Moved(2, game.MoveRecord{Side: 1, Move: "8,8", TimeMs: 5_000})
+	if c = clocksOf(); c.LeftMs[1] == nil || *c.LeftMs[1] > 25_000 {
+		data, _ := json.Marshal(c)
+		t.Errorf("clocks after side 1 spent 5 s: %s", data)
+	}
+}
+
 func FuzzDecodeClientMessage(f *testing.F) {
 	for _, s := range []string{
 		`{"type":"lobby"}`, `{"type":"watch","id":"web-1"}`, `{"type":"unwatch","id":"x"}`,

@@ -154,14 +154,9 @@ func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request) {
 
 	preq := PlayRequest{ID: s.newID(time.Now()), Game: info.Name, Players: players, TurnTime: turn, MatchTime: matchTime}
 	names := []string{players[0].Name, players[1].Name}
-	// People's seats tell their own deadlines; a bot opponent keeps the
-	// game's own clock (the launcher gives the page's clock to people
-	// only), and that is the clock shown for it.
-	shown := shownClock(info, turn, matchTime)
-	if bot != "" {
-		shown = shownClock(info, 0, 0)
-	}
-	g := s.hub.add(preq.ID, info.Name, names, shown)
+	// (The match reports each side's exact clock as it asks it to move;
+	// this is what is shown until then.)
+	g := s.hub.add(preq.ID, info.Name, names, shownClock(info, turn, matchTime))
 	if g == nil {
 		release()
 		s.internalError(w, r, fmt.Errorf("game ID %s taken", preq.ID))

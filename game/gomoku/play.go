@@ -112,6 +112,7 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 	}
 	out := match.Run[Point](ctx, Referee{state}, seats, match.Config{
 		Clock: mc.Clock, Clocks: sideClocks, Ponder: mc.Ponder, OnMove: match.Listen(mc.OnMove, mc.Listener),
+		OnAsk: match.Asks(mc.Listener),
 	})
 	if out.Canceled {
 		return nil, ctx.Err()

@@ -111,6 +111,7 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 	var effects []Effect
 	out := match.Run[Point](ctx, Referee{State: state, Effects: &effects}, seats, match.Config{
 		Clock: mc.Clock, Clocks: sideClocks, Ponder: mc.Ponder, OnMove: match.Listen(mc.OnMove, mc.Listener),
+		OnAsk: match.Asks(mc.Listener),
 	})
 	if out.Canceled {
 		return nil, ctx.Err()
