@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -351,8 +352,7 @@ func TestPlayRemoteTwoBrowsers(t *testing.T) {
 
 	players := map[points.Color]*browser{points.Red: red, points.Blue: blue}
 	rng := rand.New(rand.NewPCG(5, 6))
-	// An odd number: blue is to move when it resigns. (A resignation out
-	// of turn only takes effect at the seat's next turn.)
+	// An odd number: blue is to move when it resigns.
 	const plies = 5
 	for ply := 0; ply < plies; ply++ {
 		var lg liveGame
@@ -412,6 +412,34 @@ func TestPlayRemoteTwoBrowsers(t *testing.T) {
 			t.Logf("%s's status: %q", name, s)
 		}
 	}
+}
+
+// TestPlayLocalOneScreen plays Gomoku between two people at one screen:
+// the one browser moves for whichever side is to move, Black makes five
+// in a row, and the page shows the end.
+func TestPlayLocalOneScreen(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	b := newBrowser(t, srv)
+	id := startPlay(t, b, "gomoku", "local", "0", "30s")
+	clicks := []string{"0,0", "0,1", "1,0", "1,1", "2,0", "2,1", "3,0", "3,1", "4,0"} // Black, White, ...
+	for i, mv := range clicks {
+		b.waitPly("the board before move "+strconv.Itoa(i+1), i)
+		b.click(fmt.Sprintf(`.board [data-move=%q]`, mv))
+		b.wait("move "+strconv.Itoa(i+1)+" to be played", fmt.Sprintf(`fetch('/api/live/%s').then(r => r.json()).then(g => g.moves.length > %d)`, id, i),
+			"(document.querySelector('#message')||{}).textContent", 10*time.Second)
+	}
+	rec := storedRecord(t, srv, id, 10*time.Second)
+	if rec.Reason != "five" || rec.Winner == nil || *rec.Winner != rec.Seats[0] || len(rec.Moves) != len(clicks) {
+		t.Errorf("record: winner %v by %s after %d moves, want Black by five after %d", rec.Winner, rec.Reason, len(rec.Moves), len(clicks))
+	}
+	for i, m := range rec.Moves {
+		if m.Move != clicks[i] || m.Side != i%2 {
+			t.Errorf("move %d: side %d played %s, want side %d at %s", i+1, m.Side, m.Move, i%2, clicks[i])
+		}
+	}
+	b.wait("the board to show the end", "document.querySelector('.board').dataset.over === '1'", "document.querySelector('#status').textContent", 10*time.Second)
+	b.screenshot("local-end")
 }
 
 // describeLive tells where a live game stands, for a failure message.
