@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -59,7 +60,8 @@ type Config struct {
 }
 
 // Process is one running bot. Its methods are meant to be called from one
-// goroutine (the seat's), except Kill, which may be called from anywhere.
+// goroutine (the seat's), except Kill, Pause and Resume, which may be
+// called from anywhere.
 type Process struct {
 	cmd      *exec.Cmd
 	group    *Group
@@ -74,10 +76,21 @@ type Process struct {
 	r, w   int
 	skipLF bool // the last line ended in CR: drop a following LF
 
-	done   chan struct{} // closed when the process has been reaped
-	state  *os.ProcessState
-	paused bool
+	done  chan struct{} // closed when the process has been reaped
+	state *os.ProcessState
+
+	pauseMu sync.Mutex // guards paused and resumes, which a timer also reads
+	paused  bool
+	resumes int // counts Resumes, so a late continue knows whether it is still wanted
 }
+
+// recontinueAfter lists the delays after a Resume at which the group is
+// continued again. A child whose fork straddles the stop and the continue
+// can be handed the stop but miss the continue, and stays stopped while
+// its parent waits for it: a shell-script bot (pyenv's shims, for one)
+// then hangs until its deadline. A second continue, once the fork has
+// finished, wakes such a child; to a running process it is a no-op.
+var recontinueAfter = [...]time.Duration{200 * time.Microsecond, 2 * time.Millisecond, 20 * time.Millisecond, 200 * time.Millisecond}
 
 // Start launches the bot in its own process group.
 func Start(cfg Config) (*Process, error) {
@@ -348,18 +361,47 @@ func (p *Process) Stderr() string { return p.stderr.String() }
 // Pause stops the bot and everything it started (SIGSTOP to its process
 // group) so it cannot think on the opponent's time.
 func (p *Process) Pause() {
+	p.pauseMu.Lock()
+	defer p.pauseMu.Unlock()
 	if !p.paused {
 		syscall.Kill(-p.Pid(), syscall.SIGSTOP)
 		p.paused = true
 	}
 }
 
-// Resume continues a paused bot.
+// Resume continues a paused bot, and continues its group again a few
+// times over the next 200 ms unless it is paused or gone by then (see
+// recontinueAfter).
 func (p *Process) Resume() {
+	p.pauseMu.Lock()
+	defer p.pauseMu.Unlock()
 	if p.paused {
 		syscall.Kill(-p.Pid(), syscall.SIGCONT)
 		p.paused = false
+		p.resumes++
+		p.recontinue(p.resumes, 0)
 	}
+}
+
+// recontinue sends the step'th late continue of the given Resume.
+func (p *Process) recontinue(resume, step int) {
+	if step == len(recontinueAfter) {
+		return
+	}
+	time.AfterFunc(recontinueAfter[step], func() {
+		p.pauseMu.Lock()
+		defer p.pauseMu.Unlock()
+		select {
+		case <-p.done:
+			return // reaped: the group id may belong to someone else
+		default:
+		}
+		if p.paused || p.resumes != resume {
+			return
+		}
+		syscall.Kill(-p.Pid(), syscall.SIGCONT)
+		p.recontinue(resume, step+1)
+	})
 }
 
 // Kill ends the bot and every process it started, then reaps it.

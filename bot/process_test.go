@@ -244,3 +244,28 @@ func FuzzSplitCommand(f *testing.F) {
 		}
 	})
 }
+
+// TestPauseDuringFork pauses and resumes bots while they fork: a child
+// born while its group stops and continues must not stay stopped, or the
+// bot hangs waiting for it (seen with pyenv's shell shims under load).
+func TestPauseDuringFork(t *testing.T) {
+	const script = `i=0; while [ $i -lt 30 ]; do x=$(echo $i); i=$((i+1)); done; while read l; do x=$(echo "$l"); echo "$x"; done`
+	for round := range 60 {
+		t.Run(strconv.Itoa(round), func(t *testing.T) {
+			t.Parallel()
+			p := startSh(t, script, Config{})
+			for i := range 10 {
+				p.Pause()
+				time.Sleep(time.Duration(round%5) * 100 * time.Microsecond)
+				p.Resume()
+				time.Sleep(time.Duration(i) * 100 * time.Microsecond)
+			}
+			if err := p.WriteString("ping\n", soon()); err != nil {
+				t.Fatal(err)
+			}
+			if line, err := p.ReadLine(soon()); err != nil || line != "ping" {
+				t.Fatalf("%q %v", line, err)
+			}
+		})
+	}
+}

@@ -1,12 +1,14 @@
 package ants
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -40,6 +42,25 @@ func tutorialMap(t *testing.T) string {
 	return string(data)
 }
 
+// lockedBuf is a bytes.Buffer that a transcript may write from several
+// goroutines.
+type lockedBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuf) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuf) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
 // runProcesses plays a game with real processes and returns the result,
 // the texts sent, and the process group ids (to check nothing survives).
 func runProcesses(t *testing.T, opt Options, players []Player) (*Result, *ReplayLogs, []int) {
@@ -53,7 +74,21 @@ func runProcesses(t *testing.T, opt Options, players []Player) (*Result, *Replay
 		t.Fatal(err)
 	}
 	dirs := []string{t.TempDir(), t.TempDir()}
-	bots := StartProcesses(ProcessConfig{Players: players, Dirs: dirs})
+	// The transcripts are shown when the test fails.
+	transcripts := make([]*bot.Transcript, len(players))
+	bufs := make([]*lockedBuf, len(players))
+	for b := range players {
+		bufs[b] = &lockedBuf{}
+		transcripts[b] = bot.NewTranscript(bufs[b])
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			for b, buf := range bufs {
+				t.Logf("bot %d transcript:\n%s", b, buf)
+			}
+		}
+	})
+	bots := StartProcesses(ProcessConfig{Players: players, Dirs: dirs, Transcripts: transcripts})
 	var pgids []int
 	for b := range players {
 		if p := bots.Process(b); p != nil {
