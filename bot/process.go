@@ -79,9 +79,10 @@ type Process struct {
 	done  chan struct{} // closed when the process has been reaped
 	state *os.ProcessState
 
-	pauseMu sync.Mutex // guards paused and resumes, which a timer also reads
-	paused  bool
-	resumes int // counts Resumes, so a late continue knows whether it is still wanted
+	pauseMu    sync.Mutex // guards what follows, which a timer also uses
+	paused     bool
+	recontinue *time.Timer // the next late continue (see recontinueAfter)
+	late       int         // how many late continues this Resume has sent
 }
 
 // recontinueAfter lists the delays after a Resume at which the group is
@@ -366,6 +367,9 @@ func (p *Process) Pause() {
 	if !p.paused {
 		syscall.Kill(-p.Pid(), syscall.SIGSTOP)
 		p.paused = true
+		if p.recontinue != nil {
+			p.recontinue.Stop()
+		}
 	}
 }
 
@@ -378,30 +382,32 @@ func (p *Process) Resume() {
 	if p.paused {
 		syscall.Kill(-p.Pid(), syscall.SIGCONT)
 		p.paused = false
-		p.resumes++
-		p.recontinue(p.resumes, 0)
+		p.late = 0
+		if p.recontinue == nil {
+			p.recontinue = time.AfterFunc(recontinueAfter[0], p.continueLate)
+		} else {
+			p.recontinue.Reset(recontinueAfter[0])
+		}
 	}
 }
 
-// recontinue sends the step'th late continue of the given Resume.
-func (p *Process) recontinue(resume, step int) {
-	if step == len(recontinueAfter) {
+// continueLate sends one late continue and schedules the next.
+func (p *Process) continueLate() {
+	p.pauseMu.Lock()
+	defer p.pauseMu.Unlock()
+	select {
+	case <-p.done:
+		return // reaped: the group id may belong to someone else
+	default:
+	}
+	if p.paused {
 		return
 	}
-	time.AfterFunc(recontinueAfter[step], func() {
-		p.pauseMu.Lock()
-		defer p.pauseMu.Unlock()
-		select {
-		case <-p.done:
-			return // reaped: the group id may belong to someone else
-		default:
-		}
-		if p.paused || p.resumes != resume {
-			return
-		}
-		syscall.Kill(-p.Pid(), syscall.SIGCONT)
-		p.recontinue(resume, step+1)
-	})
+	syscall.Kill(-p.Pid(), syscall.SIGCONT)
+	p.late++
+	if p.late < len(recontinueAfter) {
+		p.recontinue.Reset(recontinueAfter[p.late])
+	}
 }
 
 // Kill ends the bot and every process it started, then reaps it.

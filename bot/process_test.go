@@ -269,3 +269,20 @@ func TestPauseDuringFork(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkPauseResume measures the stop and continue around each move.
+func BenchmarkPauseResume(b *testing.B) {
+	sh, err := ResolveProgram("sh")
+	if err != nil {
+		b.Skip("no sh")
+	}
+	p, err := Start(Config{Args: []string{sh, "-c", "read l"}, Interactive: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	for b.Loop() {
+		p.Pause()
+		p.Resume()
+	}
+}
