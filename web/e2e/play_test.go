@@ -216,7 +216,7 @@ func khetPosition(t *testing.T, lg liveGame) *khet.State {
 	return st
 }
 
-// TestPlayKhetByClicking plays Silver against the built-in bot (at depth 3) by
+// TestPlayKhetByClicking plays Red against the built-in bot (at depth 3) by
 // clicking a piece, then its target square or a rotate button, with moves
 // chosen at random among the legal ones until a Pharaoh falls (or the
 // game ends otherwise); a click on an empty square first must be refused
@@ -227,8 +227,12 @@ func TestPlayKhetByClicking(t *testing.T) {
 	// Khet): the built-in bot limited in depth answers at once.
 	srv := startServer(t, "--bot", "khet:quick=builtin --depth 3")
 	b := newBrowser(t, srv)
-	id := startPlay(t, b, "khet", "quick", "0", "10s")
-	const me = khet.Silver
+	// Playing Red, the person sees the board from Red's side (turned half
+	// round); after the first move the flip button turns it back, so
+	// clicks are checked in both orientations.
+	id := startPlay(t, b, "khet", "quick", "1", "10s")
+	const me = khet.Red
+	b.wait("the board seen from Red's seat", "document.querySelector('.board').dataset.flipped === '1'", "document.querySelector('.board').dataset.flipped", 5*time.Second)
 
 	rng := rand.New(rand.NewPCG(3, 4))
 	refused := false
@@ -287,6 +291,12 @@ func TestPlayKhetByClicking(t *testing.T) {
 			pick = moves
 		}
 		m := pick[rng.IntN(len(pick))]
+		if clicks == 1 {
+			b.click("#flip-board")
+			if got := b.attr(".board", "data-flipped"); got != "0" {
+				t.Fatalf("after the flip button the board's data-flipped is %q, want 0", got)
+			}
+		}
 		b.click(fmt.Sprintf(`.board [data-square="%d,%d"]`, m.X, m.Y))
 		switch m.Act {
 		case khet.RotateCW:

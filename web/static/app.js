@@ -625,6 +625,12 @@ async function playGamePage(page, id, query) {
   app.append(head, box);
   const screen = new Screen(box, { mode: mySides.size || unknown.length ? "play" : "watch" });
   page.onLeave(() => screen.destroy());
+  // One person at the board sees it from their own seat; two at one screen
+  // keep the usual orientation.
+  const orient = () => {
+    if (mySides.size === 1) screen.seat(mySides.keys().next().value);
+  };
+  orient();
 
   let inputSide = undefined;
   let baseTitle = null;
@@ -725,6 +731,7 @@ async function playGamePage(page, id, query) {
         const st = stored.seats.find((x) => x.token === tok);
         if (st) st.side = ss[0];
         saveSeats(id, stored);
+        orient();
       }
     },
     onError: (err) => showMessage(err, true),

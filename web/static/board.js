@@ -251,7 +251,7 @@ export class Screen {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
       const t = e.target;
       if (t && t.closest && t.closest("input, select, textarea, [contenteditable]")) return;
-      const map = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", " ": "play" };
+      const map = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", " ": "play", f: "flip" };
       const a = map[e.key];
       if (!a) return;
       if (a === "play" && t && t.closest && t.closest("button, a")) return;
@@ -277,6 +277,8 @@ export class Screen {
     if (header.game === "ants") this.speed.value = "100";
     this.buildPlayers();
     if (header.game === "ants") this.buildPerspective();
+    if (typeof this.view.flip === "function") this.buildFlip();
+    if (this.seatSide !== undefined) this.seat(this.seatSide);
     this.moveList.hidden = header.game === "ants";
     this.goto(0);
     this.refreshControls();
@@ -316,6 +318,20 @@ export class Screen {
       }
     });
     this.extraControls.append(el("label", {}, "view ", sel));
+  }
+
+  // buildFlip offers turning the board round, for views that can.
+  buildFlip() {
+    const btn = el("button", { type: "button", id: "flip-board", "data-action": "flip", title: "flip the board (f)" }, "⇅ flip");
+    btn.addEventListener("click", () => this.action("flip"));
+    this.extraControls.append(btn);
+  }
+
+  // seat shows the board from the seat of the person playing side, for
+  // views with an orientation (Khet: each player's home row at the bottom).
+  seat(side) {
+    this.seatSide = side;
+    if (this.view && typeof this.view.orient === "function") this.view.orient(side);
   }
 
   length() {
@@ -434,6 +450,9 @@ export class Screen {
         return this.goto(this.length(), true);
       case "play":
         return this.playTimer ? this.stop() : this.play();
+      case "flip":
+        if (this.view && typeof this.view.flip === "function") this.view.flip();
+        return;
     }
   }
 

@@ -242,16 +242,24 @@ function create(root, header) {
     ".khet-svg.kh-input .sq.own,.khet-svg.kh-input .sq.target{cursor:pointer}" +
     ".khet-svg .fade{opacity:.4;animation:khet-fade .9s ease-out}@keyframes khet-fade{from{opacity:1}to{opacity:.4}}";
   el("rect", { x: 0, y: 0, width: svgW, height: svgH, fill: "#3b3a36", rx: 6 }, svg);
-  const coords = el("g", { class: "coord" }, svg);
-  for (let x = 0; x < W; x++) {
-    el("text", { x: cx(x), y: M / 2 }, coords).textContent = x;
-    el("text", { x: cx(x), y: svgH - M / 2 }, coords).textContent = x;
-  }
-  for (let y = 0; y < H; y++) {
-    el("text", { x: M / 2, y: cx(y) }, coords).textContent = y;
-    el("text", { x: svgW - M / 2, y: cx(y) }, coords).textContent = y;
-  }
-  const sqLayer = el("g", {}, svg);
+  // Coordinates for each orientation: flipped, the board turns half round
+  // (Red's home row at the bottom) and the labels count the other way.
+  const coords = [false, true].map((flipped) => {
+    const g = el("g", { class: "coord", display: flipped ? "none" : "inline" }, svg);
+    for (let i = 0; i < W; i++) {
+      const x = flipped ? W - 1 - i : i;
+      el("text", { x: cx(i), y: M / 2 }, g).textContent = x;
+      el("text", { x: cx(i), y: svgH - M / 2 }, g).textContent = x;
+    }
+    for (let i = 0; i < H; i++) {
+      const y = flipped ? H - 1 - i : i;
+      el("text", { x: M / 2, y: cx(i) }, g).textContent = y;
+      el("text", { x: svgW - M / 2, y: cx(i) }, g).textContent = y;
+    }
+    return g;
+  });
+  const field = el("g", { class: "field" }, svg);
+  const sqLayer = el("g", {}, field);
   const sqs = [];
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
@@ -261,11 +269,11 @@ function create(root, header) {
     }
   }
   // Layers above the squares never take clicks: the squares are the targets.
-  const markLayer = el("g", { "pointer-events": "none" }, svg);
-  const pieceLayer = el("g", { "pointer-events": "none" }, svg);
-  const laserLayer = el("g", { "pointer-events": "none" }, svg);
-  const removedLayer = el("g", { "pointer-events": "none" }, svg);
-  const selLayer = el("g", { "pointer-events": "none" }, svg);
+  const markLayer = el("g", { "pointer-events": "none" }, field);
+  const pieceLayer = el("g", { "pointer-events": "none" }, field);
+  const laserLayer = el("g", { "pointer-events": "none" }, field);
+  const removedLayer = el("g", { "pointer-events": "none" }, field);
+  const selLayer = el("g", { "pointer-events": "none" }, field);
 
   const caption = document.createElement("div");
   caption.className = "khet-caption";
@@ -497,8 +505,19 @@ function create(root, header) {
     }
   }
 
+  let flipped = false;
+  function setFlipped(on) {
+    flipped = !!on;
+    if (flipped) field.setAttribute("transform", `rotate(180 ${svgW / 2} ${svgH / 2})`);
+    else field.removeAttribute("transform");
+    coords[0].setAttribute("display", flipped ? "none" : "inline");
+    coords[1].setAttribute("display", flipped ? "inline" : "none");
+    board.dataset.flipped = flipped ? "1" : "0";
+  }
+
   svg.addEventListener("click", onClick);
   show(0);
+  setFlipped(false);
 
   return {
     push,
@@ -510,6 +529,15 @@ function create(root, header) {
       svg.classList.toggle("kh-input", inputSide !== null);
       clearSelection();
       for (let i = 0; i < W * H; i++) sqs[i].classList.toggle("own", !!shownCodes[i] && inputSide !== null && pieceColour(shownCodes[i]) === inputSide);
+    },
+    // flip turns the board half round (or back).
+    flip() {
+      setFlipped(!flipped);
+    },
+    // orient shows the board from side's seat: each player's own home row
+    // at the bottom, as across a real table.
+    orient(side) {
+      setFlipped(side === 1);
     },
     result(record) {
       over = !!record;
