@@ -185,11 +185,17 @@ func startPlay(t *testing.T, b *browser, gameName, opponent, side, turnTime stri
 	b.setInput(`#play-form input[name="turn_time"]`, turnTime)
 	b.click(`#play-form button[type="submit"]`)
 	b.wait("the game page", "location.hash.startsWith('#/play/')", "[location.hash, (document.querySelector('#message')||{}).textContent]", 10*time.Second)
-	u, err := url.Parse("http://x/" + strings.TrimPrefix(eval[string](b, "location.hash"), "#/"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	b.waitFor(fmt.Sprintf(`.board[data-game=%q]`, gameName), 10*time.Second)
+	return b.playID()
+}
+
+// playID returns the ID of the game the page plays (#/play/ID?...).
+func (b *browser) playID() string {
+	b.t.Helper()
+	u, err := url.Parse("http://x/" + strings.TrimPrefix(eval[string](b, "location.hash"), "#/"))
+	if err != nil || !strings.HasPrefix(u.Path, "/play/") {
+		b.t.Fatalf("the page is not a game's: %q (%v)", eval[string](b, "location.hash"), err)
+	}
 	return strings.TrimPrefix(u.Path, "/play/")
 }
 
@@ -330,6 +336,24 @@ func TestPlayKhetByClicking(t *testing.T) {
 		t.Error("#status is empty at the end")
 	}
 	t.Logf("game %s: %d plies (%d clicked), %s %s; status %q", id, len(rec.Moves), clicks, rec.Reason, rec.Detail, status)
+
+	// A rematch: the same bot and clocks, colours swapped, so the person
+	// now plays Silver and sees the board the usual way round.
+	b.click(`[data-action="rematch"]`)
+	b.wait("the rematch with the person as Silver", `(document.querySelector('.player[data-side="0"] .pname')||{}).textContent === 'person'`,
+		`[location.hash, (document.querySelector('#message')||{}).textContent]`, 10*time.Second)
+	again := b.playID()
+	if again == id {
+		t.Fatalf("the rematch page shows the old game %s", id)
+	}
+	if got := b.attr(".board", "data-flipped"); got != "0" {
+		t.Errorf("playing Silver the board's data-flipped is %q, want 0", got)
+	}
+	b.click(`[data-action="resign"]`)
+	b.click(`[data-action="resign"]`)
+	if rec := storedRecord(t, srv, again, 10*time.Second); rec.Reason != game.ReasonResign || rec.Players[rec.FirstPlayer()].Name != "person" {
+		t.Errorf("the rematch ended %s with %q moving first, want the person (Silver) resigning", rec.Reason, rec.Players[rec.FirstPlayer()].Name)
+	}
 }
 
 // TestPlayRemoteTwoBrowsers plays Points between two people in two

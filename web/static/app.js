@@ -591,23 +591,31 @@ async function playFormPage(page) {
     const m = match.querySelector("input").value.trim();
     if (t) body.turn_time = t;
     if (m) body.match_time = m;
-    const isBot = body.opponent !== "local" && body.opponent !== "remote";
     submit.disabled = true;
     try {
-      const res = await postJSON("/api/play", body, isBot);
-      const inviteTok = res.invite ? new URLSearchParams(res.invite.split("?")[1] || "").get("seat") : null;
-      const mine = (res.seats || []).filter((s) => s.token !== inviteTok);
-      const other = (res.seats || []).find((s) => s.token === inviteTok);
-      let invite = null;
-      if (res.invite) invite = res.invite + (other && !/[?&]side=/.test(res.invite) ? "&side=" + other.side : "");
-      saveSeats(res.id, { seats: mine, invite, opponent: body.opponent });
-      location.hash = "#/play/" + encodeURIComponent(res.id) + (mine[0] ? "?seat=" + encodeURIComponent(mine[0].token) : "");
-    } catch (err) {
-      showMessage(err instanceof ApiError && err.status === 401 ? "Playing a bot needs the server's token (field at the top): " + err.message : err.message, true);
+      await startGame(body);
     } finally {
       submit.disabled = false;
     }
   });
+}
+
+// startGame asks the server for a person's game (the play form's request,
+// or a rematch's), keeps this browser's seats and opens the game's page.
+async function startGame(body) {
+  const isBot = body.opponent !== "local" && body.opponent !== "remote";
+  try {
+    const res = await postJSON("/api/play", body, isBot);
+    const inviteTok = res.invite ? new URLSearchParams(res.invite.split("?")[1] || "").get("seat") : null;
+    const mine = (res.seats || []).filter((s) => s.token !== inviteTok);
+    const other = (res.seats || []).find((s) => s.token === inviteTok);
+    let invite = null;
+    if (res.invite) invite = res.invite + (other && !/[?&]side=/.test(res.invite) ? "&side=" + other.side : "");
+    saveSeats(res.id, { seats: mine, invite, opponent: body.opponent, request: body });
+    location.hash = "#/play/" + encodeURIComponent(res.id) + (mine[0] ? "?seat=" + encodeURIComponent(mine[0].token) : "");
+  } catch (err) {
+    showMessage(err instanceof ApiError && err.status === 401 ? "Playing a bot needs the server's token (field at the top): " + err.message : err.message, true);
+  }
 }
 
 async function playGamePage(page, id, query) {
@@ -759,6 +767,21 @@ async function playGamePage(page, id, query) {
         el("a", { class: "button", href: "#/replay/" + encodeURIComponent(id) }, "Replay"),
         el("a", { class: "button", href: "#/play" }, "New game"),
       );
+      // A rematch against the same bot (or friend at this screen) on the
+      // same clocks, colours swapped as on lichess. A friend in another
+      // browser needs a new invite: "New game" makes one.
+      const req = stored.request;
+      if (req && req.opponent !== "remote") {
+        const again = { ...req };
+        if (mySides.size === 1) again.side = 1 - mySides.keys().next().value;
+        const btn = el("button", { type: "button", "data-action": "rematch" }, "Rematch");
+        btn.addEventListener("click", async () => {
+          btn.disabled = true;
+          await startGame(again);
+          btn.disabled = false;
+        });
+        actions.prepend(btn);
+      }
       const box2 = screen.extra.querySelector(".invite-box");
       if (box2) box2.remove();
     },
