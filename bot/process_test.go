@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-func startSh(t *testing.T, script string, cfg Config) *Process {
+func startSh(t testing.TB, script string, cfg Config) *Process {
 	t.Helper()
 	sh, err := ResolveProgram("sh")
 	if err != nil {
@@ -272,15 +272,7 @@ func TestPauseDuringFork(t *testing.T) {
 
 // BenchmarkPauseResume measures the stop and continue around each move.
 func BenchmarkPauseResume(b *testing.B) {
-	sh, err := ResolveProgram("sh")
-	if err != nil {
-		b.Skip("no sh")
-	}
-	p, err := Start(Config{Args: []string{sh, "-c", "read l"}, Interactive: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer p.Close()
+	p := startSh(b, "read l", Config{})
 	for b.Loop() {
 		p.Pause()
 		p.Resume()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,11 +8,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"arena/game"
+	"arena/internal/syncbuf"
 	"arena/match"
 	"arena/store"
 	"arena/web"
@@ -221,25 +220,6 @@ func TestRegisterBots(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe to write from the command while the
-// test reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // TestServeCommand starts "arena serve" on a free port, reads the one
 // line it prints, asks the API for the games and stops it as a signal
 // would.
@@ -248,7 +228,7 @@ func TestServeCommand(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	root := newRoot()
-	var stdout, stderr syncBuffer
+	var stdout, stderr syncbuf.Buffer
 	root.SetOut(&stdout)
 	root.SetErr(&stderr)
 	root.SetArgs([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "arena.db"), "--out", dir,

@@ -1,18 +1,17 @@
 package ants
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"arena/bot"
+	"arena/internal/syncbuf"
 )
 
 func needPython(t *testing.T) string {
@@ -42,25 +41,6 @@ func tutorialMap(t *testing.T) string {
 	return string(data)
 }
 
-// lockedBuf is a bytes.Buffer that a transcript may write from several
-// goroutines.
-type lockedBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuf) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // runProcesses plays a game with real processes and returns the result,
 // the texts sent, and the process group ids (to check nothing survives).
 func runProcesses(t *testing.T, opt Options, players []Player) (*Result, *ReplayLogs, []int) {
@@ -76,9 +56,9 @@ func runProcesses(t *testing.T, opt Options, players []Player) (*Result, *Replay
 	dirs := []string{t.TempDir(), t.TempDir()}
 	// The transcripts are shown when the test fails.
 	transcripts := make([]*bot.Transcript, len(players))
-	bufs := make([]*lockedBuf, len(players))
+	bufs := make([]*syncbuf.Buffer, len(players))
 	for b := range players {
-		bufs[b] = &lockedBuf{}
+		bufs[b] = &syncbuf.Buffer{}
 		transcripts[b] = bot.NewTranscript(bufs[b])
 	}
 	t.Cleanup(func() {

@@ -11,6 +11,7 @@
 package e2e
 
 import (
+	"arena/internal/syncbuf"
 	"bufio"
 	"bytes"
 	"context"
@@ -154,24 +155,6 @@ func processesOf(exe string) []string {
 	return found
 }
 
-// syncBuffer collects a process's output while the test reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // server is one "arena serve" process of a test.
 type server struct {
 	URL   string // http://127.0.0.1:PORT, no trailing slash
@@ -180,7 +163,7 @@ type server struct {
 	Page  string // the URL the server printed (with #token=)
 
 	cmd    *exec.Cmd
-	output syncBuffer // stderr and stdout after the first line
+	output syncbuf.Buffer // stderr and stdout after the first line
 	exited chan struct{}
 	err    error // Wait's result, once exited is closed
 }
