@@ -137,7 +137,9 @@ type fakeLauncher struct {
 func (f *fakeLauncher) Games() []GameInfo {
 	return []GameInfo{
 		{Name: "line", Title: "Line", Players: [2]int{2, 2}, Bots: []string{"builtin", "alpha", "beta"},
-			Human: true, TurnTime: "1s"},
+			Human: true, TurnTime: "1s", BotTime: true},
+		// quiet's bots are not told their clock (as Khet's).
+		{Name: "quiet", Title: "Quiet", Players: [2]int{2, 2}, Bots: []string{"builtin"}, Human: true, TurnTime: "1s"},
 		{Name: "ants", Title: "Ants", Players: [2]int{2, 4}, Bots: []string{"hunter", "greedy", "random"}},
 	}
 }

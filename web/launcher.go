@@ -36,6 +36,9 @@ type GameInfo struct {
 	// TurnTime and MatchTime are the default clocks, as Go durations.
 	TurnTime  string `json:"turn_time,omitempty"`
 	MatchTime string `json:"match_time,omitempty"`
+	// BotTime says whether a person may choose how long the bot opposite
+	// thinks (Entrant.TurnTime): the game's protocol tells bots their clock.
+	BotTime bool `json:"bot_time"`
 }
 
 // PlayRequest is one game to play.
@@ -54,6 +57,9 @@ type Entrant struct {
 	Bot   string       // a registered bot's name; "" for a person
 	Human *match.Human // the person's seat when Bot is ""
 	Name  string       // the person's display name
+	// TurnTime, for a bot against a person, is the bot's own time a move
+	// (0: the game's clock); only for games whose GameInfo.BotTime is set.
+	TurnTime time.Duration
 }
 
 // TournamentRequest is one tournament to run.

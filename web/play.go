@@ -23,7 +23,10 @@ type playRequest struct {
 	Side      *int   `json:"side"` // 0, 1 or -1 (or absent): random
 	TurnTime  string `json:"turn_time"`
 	MatchTime string `json:"match_time"`
-	Name      string `json:"name"` // the person's name; "" for a default
+	// BotTime is the bot opponent's own time a move ("" or "0s": the
+	// game's clock), where GameInfo.BotTime allows it.
+	BotTime string `json:"bot_time"`
+	Name    string `json:"name"` // the person's name; "" for a default
 }
 
 type seatToken struct {
@@ -88,6 +91,11 @@ func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	botTime, err := parseDuration("bot_time", req.BotTime)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
 
 	person := cleanName(req.Name, "person")
 	players := make([]Entrant, 2)
@@ -95,6 +103,10 @@ func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request) {
 	var bot string
 	switch req.Opponent {
 	case "local", "remote":
+		if botTime != 0 {
+			writeError(w, http.StatusBadRequest, "bot_time: only for a game against a bot")
+			return
+		}
 		for sd := range players {
 			humans[sd] = match.NewHuman()
 			players[sd] = Entrant{Human: humans[sd], Name: fmt.Sprintf("%s %d", person, sd+1)}
@@ -119,6 +131,10 @@ func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, fmt.Sprintf("unknown bot %q for %s", req.Opponent, info.Name))
 			return
 		}
+		if botTime != 0 && !info.BotTime {
+			writeError(w, http.StatusBadRequest, "bot_time: "+info.Name+" bots are not told their clock, so their time cannot be chosen (register a quicker bot instead)")
+			return
+		}
 		// A bot is a process on this machine: only the token holder
 		// may start one.
 		if !s.authorized(r) {
@@ -128,7 +144,7 @@ func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request) {
 		}
 		humans[side] = match.NewHuman()
 		players[side] = Entrant{Human: humans[side], Name: person}
-		players[1-side] = Entrant{Bot: bot, Name: bot}
+		players[1-side] = Entrant{Bot: bot, Name: bot, TurnTime: botTime}
 	}
 
 	personOnly := bot == ""

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"arena/game"
 )
@@ -171,6 +172,9 @@ func TestPlayBot(t *testing.T) {
 		{"a game people cannot play", `{"game":"ants","opponent":"local"}`, "", 400},
 		{"side 2", `{"game":"line","opponent":"local","side":2}`, "", 400},
 		{"bad clock", `{"game":"line","opponent":"local","turn_time":"soon"}`, "", 400},
+		{"bad bot time", `{"game":"line","opponent":"alpha","bot_time":"-1s"}`, testToken, 400},
+		{"a bot time between people", `{"game":"line","opponent":"local","bot_time":"1s"}`, "", 400},
+		{"a bot time where bots are not told it", `{"game":"quiet","opponent":"builtin","bot_time":"1s"}`, testToken, 400},
 		{"bad JSON", `{"game":"line",`, "", 400},
 	} {
 		if code, body := ts.do(t, "POST", "/api/play", c.body, c.token); code != c.code {
@@ -185,7 +189,7 @@ func TestPlayBot(t *testing.T) {
 	if len(resp.Seats) != 1 || resp.Seats[0].Side != 1 || resp.Invite != "" {
 		t.Fatalf("game against a bot: %+v", resp)
 	}
-	if p := ts.waitStarted(t, 1)[0]; p.Players[0].Bot != "builtin" || p.Players[0].Human != nil || p.Players[1].Human == nil {
+	if p := ts.waitStarted(t, 1)[0]; p.Players[0].Bot != "builtin" || p.Players[0].Human != nil || p.Players[1].Human == nil || p.Players[0].TurnTime != 0 {
 		t.Errorf("seats %+v", p.Players)
 	}
 	c := ts.dial(t)
@@ -199,6 +203,12 @@ func TestPlayBot(t *testing.T) {
 	end := c.next("the end", ofType("end"))
 	if end.Record == nil || end.Record.Winner == nil || *end.Record.Winner != 0 || len(end.Record.Moves) != 5 {
 		t.Errorf("end %s", end.raw)
+	}
+
+	// The person may choose how long the bot thinks.
+	ts.play(t, `{"game":"line","opponent":"alpha","side":0,"bot_time":"250ms"}`, testToken)
+	if p := ts.waitStarted(t, 2)[1]; p.Players[1].Bot != "alpha" || p.Players[1].TurnTime != 250*time.Millisecond || p.Players[0].TurnTime != 0 {
+		t.Errorf("with bot_time 250ms the seats are %+v", p.Players)
 	}
 }
 

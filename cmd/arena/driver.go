@@ -39,6 +39,10 @@ type driver struct {
 	// human says whether the game's runner seats a person (player.Human)
 	// as well as bots, so that the web page can offer it.
 	human bool
+	// toldClock says whether the game's protocol tells a bot its clock,
+	// so that a person may give the bot opposite a time of its own (a
+	// bot that is not told would be judged on a clock it never saw).
+	toldClock bool
 }
 
 // drivers lists every game arena plays, in the order "arena games" shows them.

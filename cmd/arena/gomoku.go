@@ -32,6 +32,7 @@ Without --bot, arena's own brain plays itself.`,
 		flags:       gomokuFlags,
 		bot:         newGomokuBotCmd,
 		human:       true,
+		toldClock:   true,
 	}
 }
 

@@ -45,6 +45,7 @@ Without --bot, arena's own player plays itself.`,
 		bot:         newPointsBotCmd,
 		commands:    pointsCommands,
 		human:       true,
+		toldClock:   true,
 	}
 }
 

@@ -253,7 +253,7 @@ func (l *launcher) Games() []web.GameInfo {
 	for _, d := range l.drivers {
 		gi := web.GameInfo{
 			Name: d.info.Name, Title: d.info.Title, Players: d.info.Players, Human: d.human,
-			TurnTime: d.turnTime.String(), MatchTime: d.matchTime.String(),
+			TurnTime: d.turnTime.String(), MatchTime: d.matchTime.String(), BotTime: d.human && d.toldClock,
 		}
 		for _, p := range l.bots[d.info.Name] {
 			gi.Bots = append(gi.Bots, p.Name)
@@ -302,6 +302,19 @@ func (l *launcher) Play(ctx context.Context, req web.PlayRequest, listener game.
 	if bots > 0 && bots < len(players) {
 		if clock, err = serveClock(d.turnTime, d.matchTime); err != nil {
 			return nil, fmt.Errorf("play %s: %w", req.ID, err)
+		}
+		// Unless the person chose the bot's time a move (a quicker
+		// opponent, as a chess site's levels are).
+		for i, e := range req.Players {
+			if e.Bot == "" || e.TurnTime == 0 {
+				continue
+			}
+			if !d.toldClock {
+				return nil, fmt.Errorf("play %s: %s bots are not told their clock: a bot's own time cannot be set", req.ID, d.info.Name)
+			}
+			if players[i].Clock, err = serveClock(e.TurnTime, 0); err != nil {
+				return nil, fmt.Errorf("play %s: bot time: %w", req.ID, err)
+			}
 		}
 	}
 	fs := pflag.NewFlagSet(d.info.Name, pflag.ContinueOnError)

@@ -81,6 +81,14 @@ func TestServeLauncherPlay(t *testing.T) {
 			reason: game.ReasonResign, winner: 1, players: []string{"ann", "builtin"},
 		},
 		{
+			// The bot moves first on a clock the person chose for it, and
+			// the record notes that clock as the bot's own.
+			name: "a quick bot",
+			req: web.PlayRequest{ID: "web-quick", Game: "points", TurnTime: 2 * time.Second,
+				Players: []web.Entrant{{Bot: "builtin", TurnTime: 400 * time.Millisecond}, {Human: resigner(), Name: "ann"}}},
+			reason: game.ReasonResign, winner: 0, players: []string{"builtin", "ann"},
+		},
+		{
 			name: "two people",
 			req: web.PlayRequest{ID: "web-people", Game: "gomoku",
 				Players: []web.Entrant{{Human: resigner(), Name: "ann"}, {Human: match.NewHuman(), Name: "bob"}}},
@@ -111,7 +119,7 @@ func TestServeLauncherPlay(t *testing.T) {
 			if g.RecordPath == "" {
 				t.Error("no record file")
 			}
-			if tt.req.Game == "points" && (!strings.Contains(string(rec.Options), `"width":8,`) || !strings.Contains(string(rec.Options), `"increment_ms":0,`) || len(rec.Moves) != 6) {
+			if tt.name == "options" && (!strings.Contains(string(rec.Options), `"width":8,`) || !strings.Contains(string(rec.Options), `"increment_ms":0,`) || len(rec.Moves) != 6) {
 				t.Errorf("--options not applied: %s, %d moves", rec.Options, len(rec.Moves))
 			}
 			if tt.name == "a person" {
@@ -123,6 +131,9 @@ func TestServeLauncherPlay(t *testing.T) {
 				if p := rec.Players[0]; p.TurnMs != 2000 || opts.TurnMs != khetDriver().turnTime.Milliseconds() || rec.Players[1].TurnMs != 0 {
 					t.Errorf("person's clock %d ms, game's %d ms, bot's own %d ms", p.TurnMs, opts.TurnMs, rec.Players[1].TurnMs)
 				}
+			}
+			if tt.name == "a quick bot" && (rec.Players[0].TurnMs != 400 || rec.Players[1].TurnMs != 2000 || len(rec.Moves) != 1) {
+				t.Errorf("bot's clock %d ms, person's %d ms, %d moves; want 400, 2000 and the bot's one move", rec.Players[0].TurnMs, rec.Players[1].TurnMs, len(rec.Moves))
 			}
 			if tt.name == "two people" && !strings.Contains(string(rec.Options), `"turn_ms":30000,`) {
 				t.Errorf("people without a clock play on %s, want 30 s a move", rec.Options)
@@ -151,6 +162,7 @@ func TestServeLauncherRefuses(t *testing.T) {
 		{"one player", web.PlayRequest{ID: "x3", Game: "gomoku", Players: []web.Entrant{{Bot: "builtin"}}}, "needs 2 to 2 players"},
 		{"person in ants", web.PlayRequest{ID: "x4", Game: "ants", Players: []web.Entrant{person, {Bot: "builtin"}}}, "cannot seat a person"},
 		{"empty seat", web.PlayRequest{ID: "x5", Game: "points", Players: []web.Entrant{{}, {Bot: "builtin"}}}, "neither"},
+		{"bot time in khet", web.PlayRequest{ID: "x6", Game: "khet", Players: []web.Entrant{person, {Bot: "builtin", TurnTime: time.Second}}}, "not told their clock"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

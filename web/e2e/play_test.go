@@ -18,14 +18,8 @@ import (
 )
 
 // pointsServeArgs are the server options that make a game of Points short
-// enough to play to its end by clicking: a small field. pointsBotArgs also
-// shorten the bot's clock: against a person a bot keeps the game's own
-// clock, which for Points adds 10 s a move (and so would a person's clock
-// in a game between people: a 300 ms increment is for bots only).
-var (
-	pointsServeArgs = []string{"--options", "points:--size 7x7"}
-	pointsBotArgs   = []string{"--options", "points:--size 7x7 --increment 300ms"}
-)
+// enough to play to its end by clicking: a small field.
+var pointsServeArgs = []string{"--options", "points:--size 7x7"}
 
 // setInput types a value into a form field as a person would.
 func (b *browser) setInput(sel, value string) {
@@ -78,11 +72,13 @@ func pointsPosition(t *testing.T, lg liveGame) *points.State {
 func TestPlayPointsByClicking(t *testing.T) {
 	// Mostly waiting for bots: runs beside the other games.
 	t.Parallel()
-	srv := startServer(t, pointsBotArgs...)
+	srv := startServer(t, pointsServeArgs...)
 	b := newBrowser(t, srv)
-	// The person's clock only (the bot's is set by pointsBotArgs):
-	// ample for the clicks on a busy machine.
-	id := startPlay(t, b, "points", "builtin", "0", "10s")
+	// The person's clock is ample for the clicks on a busy machine. The
+	// bot gets 300 ms a move from the form's "bot's time": on the game's
+	// own clock (10 s added a move) it would think about 7 s a move, and
+	// the game would not end in time.
+	id := startPlay(t, b, "points", "builtin", "0", "10s", "bot_time", "300ms")
 	const me = 0
 
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -154,6 +150,9 @@ func TestPlayPointsByClicking(t *testing.T) {
 	if got := b.boardPly(); got != len(rec.Moves) {
 		t.Errorf("the finished board shows ply %d; the record has %d moves", got, len(rec.Moves))
 	}
+	if bot := rec.Players[rec.Seats[1-me]]; bot.TurnMs != 300 {
+		t.Errorf("the bot played on %d ms a move, want the 300 ms the form asked for", bot.TurnMs)
+	}
 	mine := 0
 	for _, m := range rec.Moves {
 		if m.Side == me {
@@ -174,8 +173,9 @@ func TestPlayPointsByClicking(t *testing.T) {
 }
 
 // startPlay fills in the page's new-game form against a registered bot
-// and returns the ID of the game it opens.
-func startPlay(t *testing.T, b *browser, gameName, opponent, side, turnTime string) string {
+// (and the further inputs fields names, in name, value pairs) and returns
+// the ID of the game it opens.
+func startPlay(t *testing.T, b *browser, gameName, opponent, side, turnTime string, fields ...string) string {
 	t.Helper()
 	b.open("#/play")
 	b.waitFor("#play-form", 10*time.Second)
@@ -183,6 +183,9 @@ func startPlay(t *testing.T, b *browser, gameName, opponent, side, turnTime stri
 	b.choose(`#play-form select[name="opponent"]`, opponent)
 	b.choose(`#play-form select[name="side"]`, side)
 	b.setInput(`#play-form input[name="turn_time"]`, turnTime)
+	for i := 0; i+1 < len(fields); i += 2 {
+		b.setInput(fmt.Sprintf(`#play-form input[name=%q]`, fields[i]), fields[i+1])
+	}
 	b.click(`#play-form button[type="submit"]`)
 	b.wait("the game page", "location.hash.startsWith('#/play/')", "[location.hash, (document.querySelector('#message')||{}).textContent]", 10*time.Second)
 	b.waitFor(fmt.Sprintf(`.board[data-game=%q]`, gameName), 10*time.Second)

@@ -538,6 +538,8 @@ async function playFormPage(page) {
   const sideSel = el("select", { name: "side" });
   const turn = durationField("turn_time", "time per move ", "");
   const match = durationField("match_time", "time per game ", "", "0s: none");
+  // How long a bot opposite thinks, where its protocol tells it its clock.
+  const botTime = durationField("bot_time", "bot's time per move ", "");
   const submit = el("button", { type: "submit" }, "Play");
   let savedName = "";
   try {
@@ -554,6 +556,7 @@ async function playFormPage(page) {
     el("label", {}, "opponent ", oppSel),
     el("label", {}, "you play ", sideSel),
     el("div", { class: "row-fields" }, turn, match),
+    botTime,
     submit,
   );
   app.append(card("New game", form));
@@ -575,8 +578,16 @@ async function playFormPage(page) {
     turn.querySelector("input").value = tt > 0 && tt < 30000 ? "30s" : g.turn_time || "";
     match.querySelector("input").value = g.match_time || "";
   };
+  const showBotTime = () => {
+    const g = games.find((x) => x.name === gameSel.value);
+    botTime.hidden = !g.bot_time || oppSel.value === "local" || oppSel.value === "remote";
+    botTime.querySelector("input").placeholder = "the game's own" + (g.turn_time && g.turn_time !== "0s" ? " (" + g.turn_time + ")" : "");
+  };
   gameSel.addEventListener("change", fill);
+  gameSel.addEventListener("change", showBotTime);
+  oppSel.addEventListener("change", showBotTime);
   fill();
+  showBotTime();
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const body = { game: gameSel.value, opponent: oppSel.value, side: Number(sideSel.value) };
@@ -591,6 +602,8 @@ async function playFormPage(page) {
     const m = match.querySelector("input").value.trim();
     if (t) body.turn_time = t;
     if (m) body.match_time = m;
+    const bt = botTime.querySelector("input").value.trim();
+    if (bt && !botTime.hidden) body.bot_time = bt;
     submit.disabled = true;
     try {
       await startGame(body);
