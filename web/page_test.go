@@ -1,7 +1,6 @@
 package web
 
 import (
-	"io/fs"
 	"path"
 	"regexp"
 	"strings"
@@ -18,22 +17,16 @@ var (
 	externalRE  = regexp.MustCompile(`(?i)\b(?:https?|wss?):\/\/[^\s"'` + "`" + `)]+`)
 )
 
+// embeddedPage is the page as the server serves it, file by file.
 func embeddedPage(t *testing.T) map[string]string {
 	t.Helper()
-	files := map[string]string{}
-	err := fs.WalkDir(staticFS, "static", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := staticFS.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		files[strings.TrimPrefix(p, "static/")] = string(data)
-		return nil
-	})
+	static, err := loadStatic()
 	if err != nil {
 		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for name, f := range static {
+		files[name] = string(f.data)
 	}
 	return files
 }

@@ -138,10 +138,8 @@ func TestServeLauncherPlay(t *testing.T) {
 			if tt.name == "two people" && !strings.Contains(string(rec.Options), `"turn_ms":30000,`) {
 				t.Errorf("people without a clock play on %s, want 30 s a move", rec.Options)
 			}
-			live.mu.Lock()
-			defer live.mu.Unlock()
-			if live.started != 1 || live.header.ID != rec.ID || len(live.moves) != len(rec.Moves) {
-				t.Errorf("listener: started %d, %d moves; record %d moves", live.started, len(live.moves), len(rec.Moves))
+			if live.Starts() != 1 || live.Header().ID != rec.ID || len(live.Played()) != len(rec.Moves) {
+				t.Errorf("listener: started %d, %d moves; record %d moves", live.Starts(), len(live.Played()), len(rec.Moves))
 			}
 		})
 	}

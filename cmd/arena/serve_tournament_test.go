@@ -11,39 +11,24 @@ import (
 	"time"
 
 	"arena/game"
+	"arena/game/gametest"
 	"arena/standings"
 	"arena/store"
 	"arena/web"
 )
 
-// gameLog is a listener that keeps what it was told about one game.
+// gameLog is a listener that keeps what it was told about one game,
+// including that it was stored.
 type gameLog struct {
-	mu      sync.Mutex
-	started int
-	header  *game.Record
-	plies   []int
-	moves   []game.MoveRecord
-	final   *game.Record // told once the game is stored
+	gametest.Recorder
+	mu    sync.Mutex
+	final *game.Record // told once the game is stored
 }
 
 func (l *gameLog) Finished(rec *game.Record) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.final = rec
-}
-
-func (l *gameLog) Started(h *game.Record) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.started++
-	l.header = h
-}
-
-func (l *gameLog) Moved(ply int, m game.MoveRecord) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.plies = append(l.plies, ply)
-	l.moves = append(l.moves, m)
 }
 
 // listeners hands out one gameLog per game ID.
@@ -109,15 +94,15 @@ func TestPlayTournament(t *testing.T) {
 			t.Errorf("game %s: no listener", g.ID)
 			continue
 		}
-		if l.started != 1 || l.header == nil || l.header.ID != g.ID {
-			t.Errorf("game %s: started %d times with header %+v", g.ID, l.started, l.header)
+		if h := l.Header(); l.Starts() != 1 || h == nil || h.ID != g.ID {
+			t.Errorf("game %s: started %d times with header %+v", g.ID, l.Starts(), h)
 		}
 		want := make([]int, g.Moves)
 		for i := range want {
 			want[i] = i + 1
 		}
-		if !slices.Equal(l.plies, want) {
-			t.Errorf("game %s of %d moves: listener saw plies %v", g.ID, g.Moves, l.plies)
+		if plies := l.Plies(); !slices.Equal(plies, want) {
+			t.Errorf("game %s of %d moves: listener saw plies %v", g.ID, g.Moves, plies)
 		}
 		if l.final == nil || l.final.ID != g.ID {
 			t.Errorf("game %s: the listener was not told it was stored", g.ID)

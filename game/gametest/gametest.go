@@ -51,6 +51,20 @@ func (r *Recorder) Header() *game.Record {
 	return r.header
 }
 
+// Starts returns how many times Started was called.
+func (r *Recorder) Starts() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.started
+}
+
+// Plies returns the ply numbers Moved was told, in order.
+func (r *Recorder) Plies() []int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.plies)
+}
+
 // Played returns the moves told so far.
 func (r *Recorder) Played() []game.MoveRecord {
 	r.mu.Lock()
@@ -90,6 +104,24 @@ func (r *Recorder) Check(t testing.TB, rec *game.Record, sameOptions func(header
 		if r.plies[i] != i+1 || m.Side != w.Side || m.Move != w.Move || string(m.Effect) != string(w.Effect) {
 			t.Fatalf("move %d: listener ply %d %+v, record %+v", i+1, r.plies[i], m, w)
 		}
+	}
+}
+
+// ExpectTimeout fails t unless the person, player 0, lost rec by letting
+// time run out.
+func ExpectTimeout(t testing.TB, rec *game.Record) {
+	t.Helper()
+	if rec.Reason != game.ReasonTimeout || rec.Winner == nil || *rec.Winner != 1 || rec.Players[0].Fault != game.ReasonTimeout {
+		t.Errorf("winner %v by %s, person %+v; want the person to lose by timeout", rec.Winner, rec.Reason, rec.Players[0])
+	}
+}
+
+// ExpectResigned fails t unless the person, player person of two, lost
+// rec by resigning after moves moves (-1: any number).
+func ExpectResigned(t testing.TB, rec *game.Record, person, moves int) {
+	t.Helper()
+	if rec.Reason != game.ReasonResign || rec.Winner == nil || *rec.Winner != 1-person || (moves >= 0 && len(rec.Moves) != moves) {
+		t.Errorf("winner %v by %s after %d moves, want the person to lose by resigning", rec.Winner, rec.Reason, len(rec.Moves))
 	}
 }
 

@@ -71,21 +71,13 @@ func TestHumanSeat(t *testing.T) {
 		},
 		{
 			name: "times out", human: 0, turn: 300 * time.Millisecond,
-			play: func(*testing.T, *match.Human, *gametest.Recorder) {},
-			check: func(t *testing.T, rec *game.Record) {
-				if rec.Reason != game.ReasonTimeout || rec.Winner == nil || *rec.Winner != 1 || rec.Players[0].Fault != game.ReasonTimeout {
-					t.Errorf("winner %v by %s, person %+v; want the person to lose by timeout", rec.Winner, rec.Reason, rec.Players[0])
-				}
-			},
+			play:  func(*testing.T, *match.Human, *gametest.Recorder) {},
+			check: func(t *testing.T, rec *game.Record) { gametest.ExpectTimeout(t, rec) },
 		},
 		{
 			name: "resigns", human: 0, turn: 5 * time.Second,
-			play: func(_ *testing.T, h *match.Human, _ *gametest.Recorder) { h.Resign() },
-			check: func(t *testing.T, rec *game.Record) {
-				if rec.Reason != game.ReasonResign || rec.Winner == nil || *rec.Winner != 1 {
-					t.Errorf("winner %v by %s, want the person to lose by resigning", rec.Winner, rec.Reason)
-				}
-			},
+			play:  func(_ *testing.T, h *match.Human, _ *gametest.Recorder) { h.Resign() },
+			check: func(t *testing.T, rec *game.Record) { gametest.ExpectResigned(t, rec, 0, -1) },
 		},
 	}
 	for _, tt := range tests {

@@ -86,18 +86,13 @@ func TestPlayPointsByClicking(t *testing.T) {
 	clicks := 0
 	deadline := time.Now().Add(90 * time.Second)
 	for {
-		var lg liveGame
-		srv.getJSON(t, "/api/live/"+id, &lg)
-		if time.Now().After(deadline) {
-			t.Fatalf("the game did not end in 90 s (%d clicks); it stands at %s", clicks, describeLive(lg))
-		}
-		if lg.Done {
+		var st *points.State
+		lg, ok := awaitTurn(t, srv, id, deadline, clicks, func(lg liveGame) bool {
+			st = pointsPosition(t, lg)
+			return !st.Over() && st.ToMove().Side() == me
+		})
+		if !ok {
 			break
-		}
-		st := pointsPosition(t, lg)
-		if st.Over() || st.ToMove().Side() != me {
-			time.Sleep(50 * time.Millisecond)
-			continue
 		}
 		// Click only once the board shows the position the move is for.
 		b.waitPly("our turn", len(lg.Moves))
@@ -114,11 +109,7 @@ func TestPlayPointsByClicking(t *testing.T) {
 				}
 			}
 			b.click(fmt.Sprintf(`.board [data-move="%d,%d"]`, taken.X, taken.Y))
-			if b.poll("(document.querySelector('#message')||{}).textContent.trim() !== ''", 3*time.Second) {
-				t.Logf("click on %v refused: %q", taken, b.text("#message"))
-			} else {
-				t.Errorf("a click on the taken point %v showed no message in #message", taken)
-			}
+			b.expectRefused(fmt.Sprintf("the taken point %v", taken))
 			var again liveGame
 			srv.getJSON(t, "/api/live/"+id, &again)
 			if len(again.Moves) != len(lg.Moves) || again.Done {
@@ -141,8 +132,7 @@ func TestPlayPointsByClicking(t *testing.T) {
 		b.click(fmt.Sprintf(`.board [data-move="%d,%d"]`, p.X, p.Y))
 		clicks++
 		// The click is our move once the server has it.
-		b.wait("the move to be played", fmt.Sprintf(`fetch('/api/live/%s').then(r => r.json()).then(g => g.moves.length > %d || g.done)`, id, len(lg.Moves)),
-			"(document.querySelector('#message')||{}).textContent", 10*time.Second)
+		b.waitPlayed("the move", id, len(lg.Moves))
 	}
 
 	rec := storedRecord(t, srv, id, 10*time.Second)
@@ -202,6 +192,47 @@ func (b *browser) playID() string {
 	return strings.TrimPrefix(u.Path, "/play/")
 }
 
+// awaitTurn polls the live game id until mine says the person is to move
+// and returns it, or returns false once the game is over. It fails the
+// test if the game has not ended by deadline (clicks says how far the
+// test got).
+func awaitTurn(t *testing.T, srv *server, id string, deadline time.Time, clicks int, mine func(liveGame) bool) (liveGame, bool) {
+	t.Helper()
+	for {
+		var lg liveGame
+		srv.getJSON(t, "/api/live/"+id, &lg)
+		if time.Now().After(deadline) {
+			t.Fatalf("the game did not end in time (%d moves clicked); it stands at %s", clicks, describeLive(lg))
+		}
+		if lg.Done {
+			return lg, false
+		}
+		if mine(lg) {
+			return lg, true
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// expectRefused checks that the click just made on what was refused with
+// a message in #message.
+func (b *browser) expectRefused(what string) {
+	b.t.Helper()
+	if b.poll("(document.querySelector('#message')||{}).textContent.trim() !== ''", 3*time.Second) {
+		b.t.Logf("click on %s refused: %q", what, b.text("#message"))
+	} else {
+		b.t.Errorf("a click on %s showed no message in #message", what)
+	}
+}
+
+// waitPlayed waits until the server's game id has more than n moves (or
+// is over): the click was a move.
+func (b *browser) waitPlayed(what, id string, n int) {
+	b.t.Helper()
+	b.wait(what+" to be played", fmt.Sprintf(`fetch('/api/live/%s').then(r => r.json()).then(g => g.moves.length > %d || g.done)`, id, n),
+		"(document.querySelector('#message')||{}).textContent", 10*time.Second)
+}
+
 // khetPosition re-plays a live game of Khet on the referee.
 func khetPosition(t *testing.T, lg liveGame) *khet.State {
 	t.Helper()
@@ -248,18 +279,13 @@ func TestPlayKhetByClicking(t *testing.T) {
 	clicks := 0
 	deadline := time.Now().Add(90 * time.Second)
 	for {
-		var lg liveGame
-		srv.getJSON(t, "/api/live/"+id, &lg)
-		if time.Now().After(deadline) {
-			t.Fatalf("the game did not end in 90 s (%d moves clicked); it stands at %s", clicks, describeLive(lg))
-		}
-		if lg.Done {
+		var st *khet.State
+		lg, ok := awaitTurn(t, srv, id, deadline, clicks, func(lg liveGame) bool {
+			st = khetPosition(t, lg)
+			return !st.Over() && st.ToMove() == me
+		})
+		if !ok {
 			break
-		}
-		st := khetPosition(t, lg)
-		if st.Over() || st.ToMove() != me {
-			time.Sleep(50 * time.Millisecond)
-			continue
 		}
 		b.waitPly("our turn", len(lg.Moves))
 		board := st.Board()
@@ -274,11 +300,7 @@ func TestPlayKhetByClicking(t *testing.T) {
 				}
 			}
 			b.click(fmt.Sprintf(`.board [data-square="%d,%d"]`, empty[0], empty[1]))
-			if b.poll("(document.querySelector('#message')||{}).textContent.trim() !== ''", 3*time.Second) {
-				t.Logf("click on the empty square %v refused: %q", empty, b.text("#message"))
-			} else {
-				t.Errorf("a click on the empty square %v showed no message in #message", empty)
-			}
+			b.expectRefused(fmt.Sprintf("the empty square %v", empty))
 			refused = true
 		}
 		moves := board.Moves(nil)
@@ -317,8 +339,7 @@ func TestPlayKhetByClicking(t *testing.T) {
 			b.click(fmt.Sprintf(`.board [data-square="%d,%d"]`, int(m.X)+dx, int(m.Y)+dy))
 		}
 		clicks++
-		b.wait("the move "+m.String()+" to be played", fmt.Sprintf(`fetch('/api/live/%s').then(r => r.json()).then(g => g.moves.length > %d || g.done)`, id, len(lg.Moves)),
-			"(document.querySelector('#message')||{}).textContent", 10*time.Second)
+		b.waitPlayed("the move "+m.String(), id, len(lg.Moves))
 		var after liveGame
 		srv.getJSON(t, "/api/live/"+id, &after)
 		if len(after.Moves) > len(lg.Moves) && after.Moves[len(lg.Moves)].Move != m.String() {
@@ -428,8 +449,7 @@ func TestPlayRemoteTwoBrowsers(t *testing.T) {
 			}
 		}
 		mover.click(fmt.Sprintf(`.board [data-move="%d,%d"]`, p.X, p.Y))
-		mover.wait("the move to be played", fmt.Sprintf(`fetch('/api/live/%s').then(r => r.json()).then(g => g.moves.length > %d)`, id, len(lg.Moves)),
-			"(document.querySelector('#message')||{}).textContent", 10*time.Second)
+		mover.waitPlayed("the move", id, len(lg.Moves))
 	}
 	red.waitPly("red sees every move", plies)
 	blue.waitPly("blue sees every move", plies)
@@ -463,8 +483,7 @@ func TestPlayLocalOneScreen(t *testing.T) {
 	for i, mv := range clicks {
 		b.waitPly("the board before move "+strconv.Itoa(i+1), i)
 		b.click(fmt.Sprintf(`.board [data-move=%q]`, mv))
-		b.wait("move "+strconv.Itoa(i+1)+" to be played", fmt.Sprintf(`fetch('/api/live/%s').then(r => r.json()).then(g => g.moves.length > %d)`, id, i),
-			"(document.querySelector('#message')||{}).textContent", 10*time.Second)
+		b.waitPlayed("move "+strconv.Itoa(i+1), id, i)
 	}
 	rec := storedRecord(t, srv, id, 10*time.Second)
 	if rec.Reason != "five" || rec.Winner == nil || *rec.Winner != rec.Seats[0] || len(rec.Moves) != len(clicks) {
