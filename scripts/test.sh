@@ -12,6 +12,15 @@ if [ -n "$unformatted" ]; then
 	exit 1
 fi
 go vet ./...
+# Everything a test reads lives in the repository, so that a fresh clone
+# passes on its own: refuse any Go file that reaches for the workspace
+# folder beside the repository (../shared), however the path is spelled.
+outside=$(grep -rnE --include='*.go' '(\.\./|")shared(/|")' . || true)
+if [ -n "$outside" ]; then
+	echo "Go files refer to ../shared, outside the repository (put the data in testdata/):" >&2
+	echo "$outside" >&2
+	exit 1
+fi
 # The store's tests run on SQLite and on a real PostgreSQL server, which
 # this installs on a fresh Debian machine and starts as a socket-only
 # cluster. (Two lines: "export X=$(...)" would hide the script failing.)

@@ -66,7 +66,7 @@ func TestLongOfficialMaps(t *testing.T) {
 		seed = v
 	}
 	exe, _ := os.Executable()
-	dirs, _ := filepath.Glob("../../../shared/conformance/ants/*/map.map")
+	dirs, _ := filepath.Glob("../../testdata/conformance/ants/*/map.map")
 	seen := map[string]bool{}
 	for _, path := range dirs {
 		data, err := os.ReadFile(path)

@@ -296,11 +296,11 @@ referee and compare: every byte sent to every bot (bot<i>.input), the replay
 engine's notes in the error logs (bot<i>.error: crashes, timeouts, ignored
 and invalid orders; the bots' own stderr is ignored) and the stream
 (stream.txt). A folder holds one game (map.map, game.json, bot<i>.moves,
-...) as in ../shared/conformance/ants; a folder without game.json is searched
+...) as in the repository's testdata/conformance/ants; a folder without game.json is searched
 for game folders one level down. Prints PASS NAME or FAIL NAME: <first
 difference> per game and fails if any game fails.`,
-		Example: `  arena ants conformance ../shared/conformance/ants
-  arena ants conformance recorded/v1_tutorial1_hunter_greedy_strict`,
+		Example: `  arena ants conformance testdata/conformance/ants
+  arena ants conformance testdata/conformance/ants/v1_tutorial1_hunter_greedy_strict`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var dirs []string

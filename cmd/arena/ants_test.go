@@ -16,14 +16,16 @@ import (
 	"github.com/spf13/pflag"
 )
 
+// antsConformanceRoot is the recorded official Ants games in the
+// repository's testdata (testdata/conformance/ants at the module root).
 func antsConformanceRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "conformance", "ants"))
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "conformance", "ants"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(dir); err != nil {
-		t.Fatalf("recorded games missing (../shared beside the module root): %v", err)
+		t.Fatalf("recorded games missing (testdata/conformance/ants in the repository): %v", err)
 	}
 	return dir
 }

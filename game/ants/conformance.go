@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// A recorded game folder (../shared/conformance/ants/*) holds a game of
+// A recorded game folder (testdata/conformance/ants/* in the repository) holds a game of
 // the official engine: map.map, game.json (options and seeds), each bot's
 // answers (bot<i>.moves), what the engine sent it (bot<i>.input), its
 // judged orders (bot<i>.output), the stream (stream.txt) and the replay

@@ -7,27 +7,17 @@ import (
 	"testing"
 )
 
-// conformanceDir finds ../shared/conformance/ants beside the module root.
-// CI has it there; its absence is a failure, not a skip.
+// conformanceDir is the recorded official games in the repository's
+// testdata (testdata/conformance/ants at the module root). They are part
+// of the repository, so their absence is a failure, not a skip.
 func conformanceDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	d, err := filepath.Abs(filepath.Join("..", "..", "testdata", "conformance", "ants"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("module root not found")
-		}
-		dir = parent
-	}
-	d := filepath.Join(filepath.Dir(dir), "shared", "conformance", "ants")
 	if _, err := os.Stat(d); err != nil {
-		t.Fatalf("recorded games missing (../shared/conformance/ants beside the module root): %v", err)
+		t.Fatalf("recorded games missing (testdata/conformance/ants in the repository): %v", err)
 	}
 	return d
 }

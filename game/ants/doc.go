@@ -5,8 +5,7 @@
 // every bot the same bytes and writes the same replay.
 //
 // Rules: http://ants.aichallenge.org/specification.php; where the written
-// rules and the engine's code disagree the code wins (see
-// ../shared/specs/ants.md). A turn resolves as: move (all ants at once, any
+// rules and the engine's code disagree the code wins. A turn resolves as: move (all ants at once, any
 // ants sharing a square die), focus attack, raze hills, spawn, gather
 // food, place food; the game ends by extermination, lone survivor, the
 // 85 % cutoffs, rank stabilization or the turn limit.

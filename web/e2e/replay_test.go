@@ -160,17 +160,17 @@ func TestReplayAnts(t *testing.T) {
 }
 
 // officialReplay finds a replay written by the official AI Challenge
-// engine among the recorded games beside the module
-// (../shared/conformance/ants, as game/ants's conformance test reads).
+// engine among the recorded games in the repository's testdata
+// (testdata/conformance/ants, as game/ants's conformance test reads).
 func officialReplay(t *testing.T, game string) string {
 	t.Helper()
 	root, err := moduleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(filepath.Dir(root), "shared", "conformance", "ants", game, "replay.json")
+	path := filepath.Join(root, "testdata", "conformance", "ants", game, "replay.json")
 	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("recorded official replay missing (../shared/conformance/ants beside the module root): %v", err)
+		t.Fatalf("recorded official replay missing (testdata/conformance/ants in the repository): %v", err)
 	}
 	return path
 }

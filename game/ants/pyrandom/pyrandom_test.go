@@ -10,29 +10,19 @@ import (
 	"testing"
 )
 
-// sharedDir finds ../shared beside the module root; the reference values
-// live there, and CI must have them, so a missing folder fails the test.
-func sharedDir(t *testing.T) string {
+// referenceDir is the CPython reference values in the repository's
+// testdata (testdata/conformance/pyrandom at the module root); a missing
+// folder fails the test.
+func referenceDir(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	d, err := filepath.Abs(filepath.Join("..", "..", "..", "testdata", "conformance", "pyrandom"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("module root not found")
-		}
-		dir = parent
+	if _, err := os.Stat(d); err != nil {
+		t.Fatalf("reference data missing (testdata/conformance/pyrandom in the repository): %v", err)
 	}
-	shared := filepath.Join(filepath.Dir(dir), "shared", "conformance", "pyrandom")
-	if _, err := os.Stat(shared); err != nil {
-		t.Fatalf("reference data missing (../shared beside the module root): %v", err)
-	}
-	return shared
+	return d
 }
 
 type randCase struct {
@@ -49,7 +39,7 @@ type randCase struct {
 }
 
 func loadCases(t *testing.T) []randCase {
-	data, err := os.ReadFile(filepath.Join(sharedDir(t), "cases.json"))
+	data, err := os.ReadFile(filepath.Join(referenceDir(t), "cases.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +165,7 @@ func shuffled(r *Rand, n int) []int {
 }
 
 func TestSetOrderAgainstCPython(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(sharedDir(t), "set_order.json"))
+	data, err := os.ReadFile(filepath.Join(referenceDir(t), "set_order.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
