@@ -30,7 +30,9 @@ Python engine (playgame.py): same rules, same options under the same names
 and defaults, and for the same map, seeds and orders the same bytes to every
 bot and the same replay. Each game writes ID.replay (rev-3 JSON, loadable by
 the official visualizer) and the arena record ID.json into --out; -S, -I, -O
-and -E add the stream and the per-bot input, output and error logs.
+and -E add the stream and the per-bot input, output and error logs. The
+replay names each bot as playgame.py does: after the last word of its
+command that is an existing path ("python3 HunterBot.py" is HunterBot.py).
 Without --map a symmetric map for the number of bots is generated.
 Time is the engine's: --turntime per turn and --loadtime for turn 0, wall
 clock, bots paused between turns (--ponder, --match-time, --tolerance and

@@ -47,11 +47,12 @@ func TestAntsConformanceCommand(t *testing.T) {
 	}
 }
 
-// A recorded game with one changed byte fails with the first difference
-// and a non-zero exit.
-func TestAntsConformanceCommandReportsDifference(t *testing.T) {
-	src := filepath.Join(antsConformanceRoot(t), "v1_tutorial1_hunter_greedy_strict")
-	dst := filepath.Join(t.TempDir(), "v1_changed")
+// copyRecordedGame copies a recorded official game into a temporary
+// folder named name, passing each file through edit.
+func copyRecordedGame(t *testing.T, game, name string, edit func(file string, data []byte) []byte) string {
+	t.Helper()
+	src := filepath.Join(antsConformanceRoot(t), game)
+	dst := filepath.Join(t.TempDir(), name)
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -64,19 +65,53 @@ func TestAntsConformanceCommandReportsDifference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if e.Name() == "bot1.input" {
-			data = []byte(strings.Replace(string(data), "turn 7\n", "turn 7\nf 1 1\n", 1))
-		}
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), edit(e.Name(), data), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return dst
+}
+
+// A recorded game with one changed byte fails with the first difference
+// and a non-zero exit.
+func TestAntsConformanceCommandReportsDifference(t *testing.T) {
+	dst := copyRecordedGame(t, "v1_tutorial1_hunter_greedy_strict", "v1_changed", func(file string, data []byte) []byte {
+		if file == "bot1.input" {
+			return []byte(strings.Replace(string(data), "turn 7\n", "turn 7\nf 1 1\n", 1))
+		}
+		return data
+	})
 	stdout, _, err := arena(t, "ants", "conformance", dst)
 	if err == nil {
 		t.Fatal("want a failure")
 	}
 	if !strings.HasPrefix(stdout, "FAIL v1_changed: bot1.input: line ") {
 		t.Fatalf("stdout %q", stdout)
+	}
+}
+
+// A recorded official game whose bot commands carry arguments after the
+// script passes: the engine names a bot after the last word of its
+// command that is an existing path, so the arguments change no file (the
+// sample bots ignore them).
+func TestAntsConformanceCommandBotArguments(t *testing.T) {
+	dst := copyRecordedGame(t, "v6_random_walk_p03_01_3p", "v6_args", func(file string, data []byte) []byte {
+		if file != "game.json" {
+			return data
+		}
+		text := string(data)
+		for _, script := range []string{"HunterBot.py", "LeftyBot.py", "HoldBot.py"} {
+			text = strings.ReplaceAll(text, script+`"`, script+` --turns 9 fast"`)
+			text = strings.ReplaceAll(text, script+`'`, script+` --turns 9 fast'`)
+		}
+		if strings.Count(text, "--turns 9 fast") != 6 { // bot_commands and command
+			t.Fatalf("rewrote %d commands, want 6", strings.Count(text, "--turns 9 fast"))
+		}
+		return []byte(text)
+	})
+	stdout, _, err := arena(t, "ants", "conformance", dst)
+	if err != nil || stdout != "PASS v6_args\n" {
+		t.Fatalf("err %v, stdout %q", err, stdout)
 	}
 }
 
@@ -142,6 +177,39 @@ func TestAntsMatchWritesFiles(t *testing.T) {
 	}
 	if !strings.HasPrefix(string(replay), `{"challenge": "ants", "game_id": 0, `) || !strings.Contains(string(replay), `"revision": 3`) {
 		t.Fatalf("replay starts %q", string(replay[:min(len(replay), 100)]))
+	}
+	// The replay names the bots as playgame.py does: after the last word
+	// of the command that is an existing path (the script, not the mode
+	// argument after it).
+	if want := `"playernames": ["testbot.py", "testbot.py"]}`; !strings.HasSuffix(string(replay), want) {
+		t.Errorf("replay ends %q, want %q", string(replay[max(0, len(replay)-80):]), want)
+	}
+}
+
+// Arena's own bot is named after arena's program, as the engine names a
+// bot run as "/x/arena bot ants".
+func TestAntsReplayNamesBuiltin(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	stdout, stderr, err := arena(t, "match", "ants", "--bot", "builtin", "--bot", "builtin --sample hold",
+		"--turns", "3", "--rounds", "1", "--engine_seed", "4", "--out", out, "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	games := decodeLines(t, stdout)
+	if len(games) != 1 {
+		t.Fatalf("summary %v", games)
+	}
+	replay, err := os.ReadFile(filepath.Join(out, games[0]["id"].(string)+".replay"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Base(self)
+	if want := fmt.Sprintf(`"playernames": [%q, %q]}`, name, name); !strings.HasSuffix(string(replay), want) {
+		t.Errorf("replay ends %q, want %q", string(replay[max(0, len(replay)-80):]), want)
 	}
 }
 

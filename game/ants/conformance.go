@@ -87,10 +87,12 @@ func LoadRecorded(dir string) (*Recorded, error) {
 			return nil, fmt.Errorf("recorded game: %w", err)
 		}
 		r.Answers = append(r.Answers, parseMovesFile(string(data)))
+		// The engine split the command at white space and named the bot
+		// after the last word that was an existing path in its folder.
 		name := fmt.Sprintf("bot%d", b)
 		if b < len(meta.BotCommands) {
-			if f := strings.Fields(meta.BotCommands[b]); len(f) > 0 {
-				name = filepath.Base(f[len(f)-1])
+			if n := CommandName(strings.Fields(meta.BotCommands[b]), looksLikeFile); n != "" {
+				name = n
 			}
 		}
 		r.Names = append(r.Names, name)

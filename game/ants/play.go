@@ -199,7 +199,7 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*Played, error) {
 	}
 	names := make([]string, n)
 	for seat, pi := range g.Seats {
-		names[seat] = g.Players[pi].Name
+		names[seat] = g.Players[pi].ReplayName()
 	}
 	played := &Played{Result: res, Replay: ReplayJSON(res, names)}
 	if mc.Stream {
