@@ -23,8 +23,9 @@
 //
 //   - PlackettLuce and FitPlackettLuce: OpenSkill, that is Weng & Lin's
 //     Bayesian approximation for online ranking (JMLR 2011, Algorithm 4,
-//     the Plackett–Luce model) with openskill.py's defaults and tie
-//     handling, one player per team. Each game updates every participant's
+//     the Plackett–Luce model) with openskill.py's defaults, one player
+//     per team; a tie is the exact average over the orders the tied
+//     players could have finished in. Each game updates every participant's
 //     (mu, sigma); a whole event is rated by applying the games in order.
 //
 //   - Pentanomial.LLR and SPRTBounds: fishtest's generalised SPRT on game

@@ -33,9 +33,19 @@ func DefaultSkill() Skill { return Skill{Mu: defaultMu, Sigma: defaultSigma} }
 // the input alone. A game of fewer than two players changes nothing.
 //
 // It is Algorithm 4 of Weng & Lin, "A Bayesian Approximation Method for
-// Online Ranking" (JMLR 12, 2011), with the tie weights A_q of openskill.py and
-// without the additive dynamics term tau: a tournament rates fixed programs,
-// whose strength does not drift between games.
+// Online Ranking" (JMLR 12, 2011), without the additive dynamics term tau:
+// a tournament rates fixed programs, whose strength does not drift between
+// games. Without ties it gives openskill.py's and openskill.js's numbers.
+//
+// A tie is the average of the updates for every order the tied players
+// could have finished in (each equally likely), computed exactly. The
+// paper's tie weights (dividing each term by the size of the tied group,
+// as openskill.js does) let a player placed behind a tie gain as much as
+// the tied winners: four equal players scoring 7, 4, 7 and 0 would leave
+// the third above the two who shared first place. Averaging the orders
+// keeps every tied player above those behind it and below those before it.
+// A tied group of more than maxExactTie players falls back to the paper's
+// weights (the orders to average grow as 2^size).
 //
 // It panics if skills and ranks differ in length.
 func PlackettLuce(skills []Skill, ranks []int) []Skill {
@@ -63,34 +73,29 @@ func PlackettLuce(skills []Skill, ranks []int) []Skill {
 	for i, s := range skills {
 		e[i] = math.Exp((s.Mu - top) / c)
 	}
-	// sumQ[q] is the strength of everyone placed at q's rank or worse (the
-	// players q could have lost to in the Plackett–Luce order), tied[q] how
-	// many share q's rank.
-	sumQ := make([]float64, k)
-	tied := make([]float64, k)
+	// behind[q] is the strength of everyone placed strictly worse than q;
+	// mates[q] the others sharing q's rank.
+	behind := make([]float64, k)
+	mates := make([][]int, k)
 	for q := range k {
 		for i := range k {
-			if ranks[i] >= ranks[q] {
-				sumQ[q] += e[i]
-			}
-			if ranks[i] == ranks[q] {
-				tied[q]++
+			switch {
+			case ranks[i] > ranks[q]:
+				behind[q] += e[i]
+			case ranks[i] == ranks[q] && i != q:
+				mates[q] = append(mates[q], i)
 			}
 		}
 	}
 	for i, s := range skills {
-		omega, delta := 0.0, 0.0
+		var omega, delta float64
 		for q := range k {
 			if ranks[q] > ranks[i] {
 				continue
 			}
-			quot := e[i] / sumQ[q]
-			if q == i {
-				omega += (1 - quot) / tied[q]
-			} else {
-				omega -= quot / tied[q]
-			}
-			delta += quot * (1 - quot) / tied[q]
+			o, d := plTerm(i, q, e, behind[q], mates[q])
+			omega += o
+			delta += d
 		}
 		s2 := s.Sigma * s.Sigma
 		gamma := s.Sigma / c
@@ -102,6 +107,76 @@ func PlackettLuce(skills []Skill, ranks []int) []Skill {
 		}
 	}
 	return out
+}
+
+// maxExactTie is the largest tied group whose finishing orders
+// PlackettLuce averages exactly.
+const maxExactTie = 12
+
+// plTerm is what player q's place contributes to player i's update, for
+// q placed no worse than i: Weng & Lin's terms for "q chosen among those
+// not yet placed", where those not yet placed are everyone behind q's rank
+// plus the members of q's tied group that finish after q. Over the orders
+// of the tied group, the set A of mates after q has probability
+// |A|!·(m-|A|)!/(m+1)! for m mates, and q comes before a tied i only when
+// i is in A.
+func plTerm(i, q int, e []float64, behind float64, mates []int) (omega, delta float64) {
+	m := len(mates)
+	if m == 0 || m+1 > maxExactTie {
+		// No tie, or a tie too large to average: the paper's weights.
+		rest := behind + e[q]
+		for _, s := range mates {
+			rest += e[s]
+		}
+		quot := e[i] / rest
+		if q == i {
+			omega = (1 - quot) / float64(m+1)
+		} else {
+			omega = -quot / float64(m+1)
+		}
+		return omega, quot * (1 - quot) / float64(m+1)
+	}
+	// weight[j] is the probability of one given set of j mates after q.
+	weight := make([]float64, m+1)
+	for j := range weight {
+		weight[j] = 1 / float64(m+1) / binomial(m, j)
+	}
+	tiedWithI := -1 // i's position among q's mates, if i is one of them
+	for b, s := range mates {
+		if s == i {
+			tiedWithI = b
+		}
+	}
+	for set := 0; set < 1<<m; set++ {
+		if tiedWithI >= 0 && set&(1<<tiedWithI) == 0 {
+			continue // q finished after i in these orders
+		}
+		rest, size := behind+e[q], 0
+		for b, s := range mates {
+			if set&(1<<b) != 0 {
+				rest += e[s]
+				size++
+			}
+		}
+		w := weight[size]
+		quot := e[i] / rest
+		if q == i {
+			omega += w * (1 - quot)
+		} else {
+			omega -= w * quot
+		}
+		delta += w * quot * (1 - quot)
+	}
+	return omega, delta
+}
+
+// binomial is n choose k as a float.
+func binomial(n, k int) float64 {
+	r := 1.0
+	for j := 1; j <= k; j++ {
+		r = r * float64(n-k+j) / float64(j)
+	}
+	return r
 }
 
 // Ranking is the outcome of one N-player game: Players[k] finished at rank

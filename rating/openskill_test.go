@@ -196,3 +196,104 @@ func BenchmarkPlackettLuce10(b *testing.B) {
 		PlackettLuce(skills, ranks)
 	}
 }
+
+// A tie is the average of the updates for every order the tied players
+// could have finished in: checked against the untied update applied to
+// each of those orders.
+func TestPlackettLuceTieAveragesOrders(t *testing.T) {
+	tests := []struct {
+		name   string
+		skills []Skill
+		ranks  []int
+	}{
+		{"shared first of four", []Skill{{25, 8.3}, {25, 8.3}, {25, 8.3}, {25, 8.3}}, []int{1, 3, 1, 4}},
+		{"unequal pair tied", []Skill{{30, 5}, {22, 7}}, []int{1, 1}},
+		{"two ties", []Skill{{28, 4}, {21, 6}, {25, 8}, {19, 3}, {26, 5}}, []int{2, 1, 2, 3, 3}},
+		{"three tied last", []Skill{{24, 2}, {27, 6}, {23, 5}, {29, 7}}, []int{1, 2, 2, 2}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			n := len(tc.skills)
+			got := PlackettLuce(tc.skills, tc.ranks)
+			// Every strict order consistent with the ranks, by brute force.
+			var mu, shrink []float64 = make([]float64, n), make([]float64, n)
+			orders := 0
+			perm := make([]int, n)
+			var place func(pos int, used []bool)
+			place = func(pos int, used []bool) {
+				if pos == n {
+					strict := make([]int, n)
+					for p, i := range perm {
+						strict[i] = p + 1
+					}
+					for i := 1; i < n; i++ {
+						if tc.ranks[perm[i-1]] > tc.ranks[perm[i]] {
+							return // not consistent with the ranks
+						}
+					}
+					orders++
+					for i, s := range PlackettLuce(tc.skills, strict) {
+						mu[i] += s.Mu
+						r := s.Sigma / tc.skills[i].Sigma
+						shrink[i] += 1 - r*r
+					}
+					return
+				}
+				for i := range n {
+					if !used[i] {
+						used[i], perm[pos] = true, i
+						place(pos+1, used)
+						used[i] = false
+					}
+				}
+			}
+			place(0, make([]bool, n))
+			for i := range n {
+				wantMu := mu[i] / float64(orders)
+				wantSigma := tc.skills[i].Sigma * math.Sqrt(math.Max(1-shrink[i]/float64(orders), plKappa))
+				if math.Abs(got[i].Mu-wantMu) > 1e-9 || math.Abs(got[i].Sigma-wantSigma) > 1e-9 {
+					t.Errorf("player %d: got %+v, want mu %v sigma %v (average of %d orders)", i, got[i], wantMu, wantSigma, orders)
+				}
+			}
+		})
+	}
+}
+
+// Four equal players scoring 7, 4, 7 and 0: the two who share first place
+// rate alike and above the third, who rates above the last.
+func TestPlackettLuceSharedFirstPlace(t *testing.T) {
+	d := DefaultSkill()
+	got := PlackettLuce([]Skill{d, d, d, d}, []int{1, 3, 1, 4})
+	if got[0] != got[2] {
+		t.Errorf("tied first places differ: %+v, %+v", got[0], got[2])
+	}
+	for _, by := range []struct {
+		name string
+		f    func(Skill) float64
+	}{{"mu", func(s Skill) float64 { return s.Mu }}, {"ordinal", Skill.Ordinal}} {
+		if !(by.f(got[0]) > by.f(got[1]) && by.f(got[1]) > by.f(got[3])) {
+			t.Errorf("%s: %v %v %v %v, want first = first > third > last", by.name, by.f(got[0]), by.f(got[2]), by.f(got[1]), by.f(got[3]))
+		}
+	}
+}
+
+// A tie too large to average exactly still treats equals equally: the
+// tied winners rate alike, above the one behind them.
+func TestPlackettLuceLargeTie(t *testing.T) {
+	n := maxExactTie + 2
+	skills := make([]Skill, n)
+	ranks := make([]int, n)
+	for i := range skills {
+		skills[i] = DefaultSkill()
+	}
+	ranks[n-1] = 1
+	got := PlackettLuce(skills, ranks)
+	for i := 1; i < n-1; i++ {
+		if got[i] != got[0] {
+			t.Errorf("tied player %d: %+v, player 0: %+v", i, got[i], got[0])
+		}
+	}
+	if !(got[0].Mu > 25 && got[n-1].Mu < 25) {
+		t.Errorf("tied winners %+v, last %+v", got[0], got[n-1])
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -210,10 +211,11 @@ func (t *Table) Add(g store.Game, faults []game.Reason) {
 	if g.Winner != nil && *g.Winner >= 0 && *g.Winner < len(idx) {
 		winner = idx[*g.Winner]
 	}
-	for _, p := range idx {
+	behind := behindTop(g, winner)
+	for i, p := range idx {
 		tl := &t.tallies[p]
 		switch {
-		case winner < 0:
+		case winner < 0 && !behind[i]:
 			tl.Draws++
 		case winner == p:
 			tl.Wins++
@@ -260,6 +262,22 @@ func (t *Table) pairScore(a, b int, score float64) {
 	default:
 		sc.Draws++
 	}
+}
+
+// behindTop tells, for a game without a winner that keeps a score, which
+// players scored less than the best: a shared top score is a draw between
+// the players who share it and a loss for the others (four Ants players
+// scoring 7, 4, 7, 0: two draws and two losses).
+func behindTop(g store.Game, winner int) []bool {
+	behind := make([]bool, len(g.Players))
+	if winner >= 0 || len(g.Scores) != len(g.Players) || len(g.Scores) == 0 {
+		return behind
+	}
+	top := slices.Max(g.Scores)
+	for i, s := range g.Scores {
+		behind[i] = s < top
+	}
+	return behind
 }
 
 // ranks places the players of an N-player game: by score where the game

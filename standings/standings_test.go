@@ -125,6 +125,22 @@ func TestTable(t *testing.T) {
 			wantFaults: map[string]map[string]int{"r": {"timeout": 1}},
 			nPlayer:    true,
 		},
+		{
+			name:  "a shared top score is a draw between those players and a loss for the rest",
+			names: []string{"p", "q", "r", "s"},
+			games: []store.Game{
+				{ID: "t1", Players: []string{"p", "q", "r", "s"}, Seats: []int{0, 1, 2, 3}, Winner: nil, Scores: []int{7, 4, 7, 0}, Reason: "turns"},
+				{ID: "t2", Players: []string{"p", "q", "r", "s"}, Seats: []int{1, 2, 3, 0}, Winner: nil, Scores: []int{3, 3, 3, 3}, Reason: "turns"},
+			},
+			faults: [][]game.Reason{nil, nil},
+			want: map[string][5]float64{
+				"p": {0, 2, 0, 1, 0},
+				"q": {0, 1, 1, 0.5, 0},
+				"r": {0, 2, 0, 1, 0},
+				"s": {0, 1, 1, 0.5, 0},
+			},
+			nPlayer: true,
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -568,5 +584,30 @@ func BenchmarkFull(b *testing.B) {
 		if rep := tb.Full(); len(rep.History) == 0 {
 			b.Fatal("no history")
 		}
+	}
+}
+
+// The ratings of a four-player game with a shared top score take the tie:
+// the two who share it rate alike, above the two behind.
+func TestSharedTopScoreRatings(t *testing.T) {
+	tb := New([]string{"p", "q", "r", "s"})
+	tb.Add(store.Game{ID: "t1", Players: []string{"p", "q", "r", "s"}, Seats: []int{0, 1, 2, 3}, Scores: []int{7, 4, 7, 0}, Reason: "turns"}, nil)
+	rep := tb.Full()
+	ord := map[string]float64{}
+	for _, name := range []string{"p", "q", "r", "s"} {
+		r := row(t, rep, name)
+		if r.Ordinal == nil {
+			t.Fatalf("%s: no rating", name)
+		}
+		ord[name] = *r.Ordinal
+	}
+	if math.Abs(ord["p"]-ord["r"]) > 1e-9 {
+		t.Errorf("tied first places rate %v and %v", ord["p"], ord["r"])
+	}
+	if !(ord["r"] > ord["q"] && ord["q"] > ord["s"]) {
+		t.Errorf("ratings %v: want p = r > q > s", ord)
+	}
+	if got := ranks(store.Game{Scores: []int{7, 4, 7, 0}}, -1, []int{0, 1, 2, 3}); !slices.Equal(got, []int{1, 3, 1, 4}) {
+		t.Errorf("ranks %v, want [1 3 1 4]", got)
 	}
 }

@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -289,5 +292,94 @@ func TestAntsJobListener(t *testing.T) {
 	}
 	if !l.started || len(l.frames) != rec.Turns || rec.Turns == 0 || l.frames[0] != "1 -1 turn 1 true" {
 		t.Fatalf("started %t, frames %q for %d turns", l.started, l.frames, rec.Turns)
+	}
+}
+
+// sharedTopMap is a four-player scenario on one open row: each seat's
+// only ant stands just west of the next seat's hill, far from every other
+// ant. A bot that moves east razes the next seat's hill on turn 1.
+const sharedTopMap = `rows 5
+cols 40
+players 4
+m ........................................
+m ........................................
+m ....d0........a1........b2........c3....
+m ........................................
+m ........................................
+`
+
+// A four-player game whose top score is shared is a draw between the
+// players who share it and a loss for the others: winner null in the
+// record and the JSON line, draws and losses in the standings, and
+// ratings that put the tied players alike and above the rest. Two bots
+// move east and two hold, alternating round the table, so in every seat
+// rotation both movers raze a holder's hill: scores 3, 0, 3, 0.
+func TestAntsSharedTopScoreIsADraw(t *testing.T) {
+	script, err := filepath.Abs(filepath.Join("..", "..", "game", "ants", "testdata", "testbot.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	mapFile := filepath.Join(out, "shared-top.map")
+	if err := os.WriteFile(mapFile, []byte(sharedTopMap), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, err := arena(t, "tournament", "ants", "--out", out, "--name", "tie4", "--json",
+		"--bot", "m1=python3 "+script+" east", "--bot", "h1=python3 "+script+" hold",
+		"--bot", "m2=python3 "+script+" east", "--bot", "h2=python3 "+script+" hold",
+		"--map", mapFile, "--scenario", "--food", "none", "--turns", "3",
+		"--turntime", "5000", "--loadtime", "20000", "--engine_seed", "1", "--player_seed", "1")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	games, final := splitJSON(t, stdout)
+	if len(games) != 4 {
+		t.Fatalf("%d games, want 4 (one per seat rotation)", len(games))
+	}
+	wantScore := map[string]int{"m1": 3, "h1": 0, "m2": 3, "h2": 0}
+	for _, g := range games {
+		if g.Winner != nil {
+			t.Errorf("game %s: winner %d, want null (a shared top score)", g.ID, *g.Winner)
+		}
+		if len(g.Scores) != len(g.Players) {
+			t.Fatalf("game %s: scores %v for players %v", g.ID, g.Scores, g.Players)
+		}
+		for i, p := range g.Players {
+			if g.Scores[i] != wantScore[p] {
+				t.Errorf("game %s: %s scored %d, want %d", g.ID, p, g.Scores[i], wantScore[p])
+			}
+		}
+		data, err := os.ReadFile(g.Record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec game.Record
+		if err := json.Unmarshal(data, &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Winner != nil || !slices.Equal(rec.Scores, g.Scores) {
+			t.Errorf("record %s: winner %v, scores %v; want null and %v", rec.ID, rec.Winner, rec.Scores, g.Scores)
+		}
+	}
+	rows, _ := final["standings"].([]any)
+	if len(rows) != 4 {
+		t.Fatalf("standings %v", final)
+	}
+	ordinal := map[string]float64{}
+	for _, r := range rows {
+		row := r.(map[string]any)
+		name := row["player"].(string)
+		wdl := [3]float64{row["wins"].(float64), row["draws"].(float64), row["losses"].(float64)}
+		want := [3]float64{0, 0, 4}
+		if strings.HasPrefix(name, "m") {
+			want = [3]float64{0, 4, 0}
+		}
+		if wdl != want {
+			t.Errorf("%s: wins/draws/losses %v, want %v", name, wdl, want)
+		}
+		ordinal[name], _ = row["ordinal"].(float64)
+	}
+	if math.Abs(ordinal["m1"]-ordinal["m2"]) > 1e-6 || math.Abs(ordinal["h1"]-ordinal["h2"]) > 1e-6 || !(ordinal["m1"] > ordinal["h1"]) {
+		t.Errorf("ratings %v: want m1 = m2 > h1 = h2", ordinal)
 	}
 }

@@ -257,28 +257,29 @@ func makeRecord(mc MatchConfig, g Game, st *State, res *Result, bots *ProcessBot
 		details = append(details, fmt.Sprintf("%s %s", g.Players[pi].Name, res.Status[seat]))
 	}
 	rec.Detail = strings.Join(details, ", ")
-	if w := winner(res.Score); w >= 0 {
+	if w := Winner(res.Score); w >= 0 {
 		wp := g.Seats[w]
 		rec.Winner = &wp
 	}
 	return rec
 }
 
-// winner is the seat with the best score, or -1 when the best is shared.
-func winner(scores []int) int {
-	best, at := 0, -1
-	for i, s := range scores {
-		switch {
-		case at < 0 || s > best:
-			best, at = s, i
-		case s == best:
-			at = -2
+// Winner is the seat with the best score, or -1 when the best is shared:
+// a shared top score is a draw between those seats, whatever the others
+// scored.
+func Winner(scores []int) int {
+	best := -1
+	for seat, s := range scores {
+		if best < 0 || s > scores[best] {
+			best = seat
 		}
 	}
-	if at < 0 {
-		return -1
+	for seat, s := range scores {
+		if seat != best && s == scores[best] {
+			return -1
+		}
 	}
-	return at
+	return best
 }
 
 // WriteFiles writes the game's files into dir as playgame.py names them

@@ -148,25 +148,8 @@ func BigGame(id string, turns int, seed int64) (*game.Record, []byte, error) {
 		rec.Seats[p] = p
 		rec.Players = append(rec.Players, game.PlayerRecord{Name: names[p], Protocol: "ants", Exit: "survived"})
 	}
-	if w := winnerOf(st.Score); w >= 0 {
+	if w := ants.Winner(st.Score); w >= 0 {
 		rec.Winner = &w
 	}
 	return rec, ants.ReplayJSON(res, names), nil
-}
-
-// winnerOf is the player with the best score, -1 when it is shared.
-func winnerOf(scores []int) int {
-	best := -1
-	for p, s := range scores {
-		switch {
-		case best < 0 || s > scores[best]:
-			best = p
-		}
-	}
-	for p, s := range scores {
-		if p != best && s == scores[best] {
-			return -1
-		}
-	}
-	return best
 }

@@ -5,7 +5,8 @@ Modes: random (moves ants at random), hold (never moves), crash (exits at
 TURN), timeout (stops answering at TURN), flood (sends 200000 lines at
 TURN), longline (sends a line of 2 MiB at TURN), invalid (sends an order
 with a bad direction at TURN), child (starts a sleeping child process and
-answers normally), garbage (sends binary noise at TURN).
+answers normally), garbage (sends binary noise at TURN), east (moves every
+ant one square east each turn).
 """
 import os
 import random
@@ -63,6 +64,9 @@ for line in sys.stdin:
                 out("o -1 -1 h\n")
             if mode == "garbage":
                 out("\x00\xff\xfe garbage\n")
+        if mode == "east" and key == "go":
+            for r, c in ants:
+                out("o %d %d e\n" % (r, c))
         if mode in ("random", "child", "invalid", "flood", "garbage") and key == "go":
             taken = set()
             for r, c in ants:
