@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -99,4 +100,49 @@ func ResolveProgram(name string) (string, error) {
 		return "", fmt.Errorf("bot program %q: %w", name, err)
 	}
 	return abs, nil
+}
+
+// ResolveCommand makes a command independent of the folder it runs in,
+// as it would read in a shell started in base ("" = the current folder):
+// the program becomes an absolute path (ResolveProgram, with a relative
+// path read against base), and every later word that is a relative path
+// naming an existing file or folder below base becomes absolute, so
+// "python3 bots/pbrain-x.py" or "java -jar ../x.jar" still finds its
+// script from the bot's own working folder. Options ("-x", "--x=...")
+// and words that name nothing are left as they are.
+func ResolveCommand(args []string, base string) ([]string, error) {
+	if len(args) == 0 {
+		return nil, errors.New("empty command")
+	}
+	if base == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("resolve command: %w", err)
+		}
+		base = wd
+	}
+	prog := args[0]
+	if strings.ContainsRune(prog, '/') && !filepath.IsAbs(prog) {
+		prog = filepath.Join(base, prog)
+	}
+	prog, err := ResolveProgram(prog)
+	if err != nil {
+		return nil, err
+	}
+	out := append(make([]string, 0, len(args)), prog)
+	for _, a := range args[1:] {
+		if a != "" && !filepath.IsAbs(a) && !strings.HasPrefix(a, "-") {
+			if abs := filepath.Join(base, a); exists(abs) {
+				a = abs
+			}
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// exists reports whether path names a file or folder.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -29,6 +30,10 @@ var (
 type ExitError struct {
 	Status string // e.g. "exit status 3", "signal: segmentation fault"
 	OOM    bool
+	// Stderr holds the last lines the bot wrote to stderr before it ended
+	// (see Process.StderrLines), which usually say why: a traceback, "No
+	// such file", "command not found". Error leaves it out.
+	Stderr string
 }
 
 func (e *ExitError) Error() string {
@@ -76,8 +81,9 @@ type Process struct {
 	r, w   int
 	skipLF bool // the last line ended in CR: drop a following LF
 
-	done  chan struct{} // closed when the process has been reaped
-	state *os.ProcessState
+	done       chan struct{} // closed when the process has been reaped
+	stderrDone chan struct{} // closed when stderr reached its end
+	state      *os.ProcessState
 
 	pauseMu    sync.Mutex // guards what follows, which a timer also uses
 	paused     bool
@@ -98,7 +104,7 @@ func Start(cfg Config) (*Process, error) {
 	if len(cfg.Args) == 0 {
 		return nil, errors.New("start bot: empty command")
 	}
-	p := &Process{maxLine: cfg.MaxLine, group: cfg.Group, log: cfg.Transcript, done: make(chan struct{})}
+	p := &Process{maxLine: cfg.MaxLine, group: cfg.Group, log: cfg.Transcript, done: make(chan struct{}), stderrDone: make(chan struct{})}
 	if p.maxLine <= 0 {
 		p.maxLine = DefaultMaxLine
 	}
@@ -159,11 +165,14 @@ func Start(cfg Config) (*Process, error) {
 			p.stdin.Close()
 			p.stdout.Close()
 		}
-		return nil, p.fail(fmt.Errorf("start bot %s: %w", cfg.Args[0], err))
+		return nil, p.fail(fmt.Errorf("start bot %s: %w", cfg.Args[0], explainExec(cfg.Args[0], err)))
 	}
 	p.cmd = cmd
 	p.log.Log('#', fmt.Sprintf("started %q, pid %d", cfg.Args, cmd.Process.Pid))
-	go drain(errR, p.stderr, p.log)
+	go func() {
+		drain(errR, p.stderr, p.log)
+		close(p.stderrDone)
+	}()
 	go func() {
 		cmd.Wait()
 		p.state = cmd.ProcessState
@@ -288,7 +297,7 @@ func (p *Process) ReadLine(deadline time.Time) (string, error) {
 func (p *Process) exitError(grace time.Duration) error {
 	if !p.WaitExit(grace) {
 		p.Kill()
-		return &ExitError{Status: "closed its output", OOM: p.group.MemoryExceeded()}
+		return &ExitError{Status: "closed its output", OOM: p.group.MemoryExceeded(), Stderr: p.StderrLines(StderrLines)}
 	}
 	return p.Exit()
 }
@@ -320,7 +329,7 @@ func (p *Process) Exit() *ExitError {
 	default:
 		return nil
 	}
-	return &ExitError{Status: describe(p.state), OOM: p.group.MemoryExceeded()}
+	return &ExitError{Status: describe(p.state), OOM: p.group.MemoryExceeded(), Stderr: p.StderrLines(StderrLines)}
 }
 
 // ExitCode returns the exit status of a reaped process (-1 if a signal
@@ -358,6 +367,80 @@ func describe(s *os.ProcessState) string {
 // Stderr returns the last part of what the bot wrote to stderr (and, when
 // not interactive, stdout).
 func (p *Process) Stderr() string { return p.stderr.String() }
+
+// StderrLines is how many lines of stderr an ExitError quotes.
+const StderrLines = 5
+
+// stderrSettle bounds the wait for the rest of an ended bot's stderr: a
+// child it left behind may hold the pipe open.
+const stderrSettle = 100 * time.Millisecond
+
+// StderrLines returns the last n non-blank lines of FinalStderr (each cut
+// to 200 bytes), joined with " | " so that they fit a one-line verdict;
+// "" when the bot wrote nothing.
+func (p *Process) StderrLines(n int) string {
+	return lastLines(p.FinalStderr(), n, 200)
+}
+
+// FinalStderr returns Stderr, first waiting (briefly) for the rest of an
+// ended bot's output to arrive from the pipe, so that what it printed
+// just before it ended is there.
+func (p *Process) FinalStderr() string {
+	if p.stderr == nil {
+		return ""
+	}
+	select {
+	case <-p.done:
+		t := time.NewTimer(stderrSettle)
+		select {
+		case <-p.stderrDone:
+		case <-t.C:
+		}
+		t.Stop()
+	default:
+	}
+	return p.stderr.String()
+}
+
+// lastLines returns the last n non-blank lines of text, each cut to max
+// bytes, joined with " | ".
+func lastLines(text string, n, max int) string {
+	var lines []string
+	for _, l := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if l = strings.TrimSpace(l); l != "" {
+			if len(l) > max {
+				l = l[:max] + "..."
+			}
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}
+
+// explainExec adds the likely cause to a failure to execute a program
+// that exists: a script whose "#!" line names an interpreter that is not
+// there fails with "no such file or directory", which misleads.
+func explainExec(program string, err error) error {
+	if !errors.Is(err, syscall.ENOENT) && !errors.Is(err, syscall.EACCES) {
+		return err
+	}
+	f, ferr := os.Open(program)
+	if ferr != nil {
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	k, _ := io.ReadFull(f, head)
+	line, _, _ := bytes.Cut(head[:k], []byte("\n"))
+	if !bytes.HasPrefix(line, []byte("#!")) {
+		return err
+	}
+	interp := strings.TrimSpace(string(line[2:]))
+	return fmt.Errorf("bad interpreter %q in its #! line: %w", interp, err)
+}
 
 // Pause stops the bot and everything it started (SIGSTOP to its process
 // group) so it cannot think on the opponent's time.

@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -126,6 +127,47 @@ func TestStderrTail(t *testing.T) {
 	s := p.Stderr()
 	if !strings.HasPrefix(s, "[...]") || !strings.HasSuffix(s, "eeend\n") || len(s) != 105 {
 		t.Fatalf("stderr tail %q", s)
+	}
+}
+
+// TestExitQuotesStderr checks that the end of a bot that fails carries
+// the last lines it wrote to stderr, and that a script whose interpreter
+// is missing is named as such.
+func TestExitQuotesStderr(t *testing.T) {
+	p := startSh(t, `for i in 1 2 3 4 5 6 7; do echo "line $i" >&2; done; echo >&2; exit 3`, Config{})
+	_, err := p.ReadLine(soon())
+	var exit *ExitError
+	if !errors.As(err, &exit) {
+		t.Fatalf("ReadLine: %v, want an ExitError", err)
+	}
+	if want := "line 3 | line 4 | line 5 | line 6 | line 7"; exit.Stderr != want || exit.Status != "exit status 3" {
+		t.Errorf("exit %q with stderr %q, want exit status 3 with %q", exit.Status, exit.Stderr, want)
+	}
+
+	script := filepath.Join(t.TempDir(), "brain")
+	if err := os.WriteFile(script, []byte("#!/no/such/interpreter -u\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Start(Config{Args: []string{script}, Interactive: true}); err == nil || !strings.Contains(err.Error(), `bad interpreter "/no/such/interpreter -u"`) {
+		t.Errorf("Start of a script with a missing interpreter: %v", err)
+	}
+}
+
+func TestLastLines(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		{"nothing", "", ""},
+		{"blank lines dropped", "\n  \r\na\r\n\nb\n", "a | b"},
+		{"last three", "1\n2\n3\n4\n", "2 | 3 | 4"},
+		{"long line cut", strings.Repeat("x", 12), "xxxxxxxxxx..."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := lastLines(tc.text, 3, 10); got != tc.want {
+				t.Errorf("lastLines(%q) = %q, want %q", tc.text, got, tc.want)
+			}
+		})
 	}
 }
 

@@ -227,13 +227,26 @@ func (m *runner[M]) startAll(ctx context.Context) bool {
 	ok := true
 	for i, err := range errs {
 		if err != nil {
-			m.fault(i, Classify(fmt.Errorf("start-up: %w", err)))
+			m.fault(i, startFault(err))
 			ok = false
 		} else if p, isP := m.seats[i].(Pauser); isP && !m.cfg.Ponder {
 			p.Pause()
 		}
 	}
 	return ok && ctx.Err() == nil
+}
+
+// startFault is the verdict on a side that failed to start. A bot that
+// ended then usually said why on stderr (a traceback, a missing file or
+// module, "command not found"): its last lines join the verdict, so the
+// user reads the cause without --debug.
+func startFault(err error) game.Fault {
+	f := Classify(fmt.Errorf("start-up: %w", err))
+	var exit *bot.ExitError
+	if errors.As(err, &exit) && exit.Stderr != "" {
+		f.Detail += "; stderr: " + exit.Stderr
+	}
+	return f
 }
 
 func (m *runner[M]) loop(ctx context.Context) {

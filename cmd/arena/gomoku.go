@@ -22,8 +22,11 @@ func gomokuDriver() driver {
 		info:  gomoku.Info(),
 		short: "Play Gomoku games between two Gomocup brains (pipe or file protocol)",
 		long: `Play Gomoku games between two brains speaking either Gomocup protocol.
-A brain whose program name starts with "pbrain-" speaks the pipe protocol,
-any other the old file protocol (PLOCHA.DAT/TAH.DAT), unless --proto says.
+A brain named "pbrain-..." speaks the pipe protocol, any other the old file
+protocol (PLOCHA.DAT/TAH.DAT), unless --proto says; the brain may be the
+program or the file an interpreter runs ("python3 pbrain-x.py",
+"java -jar pbrain-x.jar", "wine pbrain-x.exe"). Relative paths in a command
+are read against the folder arena starts in.
 Without --bot, arena's own brain plays itself.`,
 		example: `  arena match gomoku --bot ./pbrain-a --bot ./pbrain-b --games 10 --turn-time 300ms --match-time 60s
   arena match gomoku --bot builtin --bot "python3 mybrain.py" --proto auto,pipe --rule 1 --size 15`,
@@ -157,7 +160,7 @@ func gomokuPlayers(players []player, protos []string) ([]gomoku.Player, error) {
 		var pr gomoku.Protocol
 		switch strings.ToLower(proto) {
 		case "auto", "":
-			pr = gomoku.ProtocolFor(p.Args[0])
+			pr = gomoku.ProtocolFor(p.Args)
 			if p.Builtin {
 				pr = gomoku.ProtoPipe
 				for _, a := range p.Args[3:] {

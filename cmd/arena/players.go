@@ -46,11 +46,11 @@ func parsePlayers(specs []string, gameName string) ([]player, error) {
 				p.Name = "builtin"
 			}
 		} else {
-			prog, err := bot.ResolveProgram(args[0])
+			resolved, err := bot.ResolveCommand(args, "")
 			if err != nil {
 				return nil, fmt.Errorf("--bot %q: %w", spec, err)
 			}
-			p.Args = append([]string{prog}, args[1:]...)
+			p.Args = resolved
 			if p.Name == "" {
 				p.Name = programName(args)
 			}

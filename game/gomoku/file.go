@@ -127,20 +127,27 @@ func (s *FileSeat) wait(ctx context.Context, p *bot.Process, deadline time.Time)
 // was; without one, a brain that failed (non-zero status, signal) crashed,
 // and one that exited cleanly broke the protocol.
 func (s *FileSeat) readMove(brain *bot.Process) (Point, error) {
-	failed := ""
+	failed, stderr := "", ""
 	if brain.ExitCode() != 0 {
-		failed = brain.Exit().Error()
+		exit := brain.Exit()
+		failed, stderr = exit.Error(), exit.Stderr
 	}
 	fault := func(format string, args ...any) error {
 		detail := fmt.Sprintf(format, args...)
 		if failed != "" {
-			return game.Fault{Reason: game.ReasonCrash, Detail: detail + " (" + failed + ")"}
+			// A brain that fails is started afresh on every move, so its
+			// stderr says why as a start-up failure's would.
+			detail += " (" + failed + ")"
+			if stderr != "" {
+				detail += "; stderr: " + stderr
+			}
+			return game.Fault{Reason: game.ReasonCrash, Detail: detail}
 		}
 		return game.Fault{Reason: game.ReasonProtocol, Detail: detail}
 	}
 	data, err := readCapped(filepath.Join(s.opts.Dir, fileTurn))
 	if errors.Is(err, os.ErrNotExist) {
-		return Point{}, fault("wrote no %s", fileTurn)
+		return Point{}, fault("wrote no %s%s", fileTurn, pipeHint(brain.FinalStderr()))
 	}
 	s.opts.Transcript.Log('<', fileTurn+": "+clip(string(data)))
 	if err != nil {
@@ -148,9 +155,28 @@ func (s *FileSeat) readMove(brain *bot.Process) (Point, error) {
 	}
 	move, problem := parseTAH(data, s.me)
 	if problem != "" {
+		if text := strings.TrimSpace(string(data)); text == "" || text == string(s.me.Char()) {
+			problem += pipeHint(brain.FinalStderr())
+		}
 		return Point{}, fault("%s", problem)
 	}
 	return move, nil
+}
+
+// pipeHint looks through what a file-protocol brain printed (its stdout
+// and stderr) for lines of the pipe protocol: a brain that answers OK or
+// a move on stdout instead of writing TAH.DAT was started on the wrong
+// protocol, which its verdict then says, naming the option that fixes it.
+func pipeHint(printed string) string {
+	for _, line := range strings.FieldsFunc(printed, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		kind, _ := parseReply(line)
+		word, _ := splitWord(line)
+		// ERROR alone is not telling: a file brain may complain in words.
+		if kind == replySuggest || kind == replyMove || word == "OK" || word == "UNKNOWN" {
+			return fmt.Sprintf("; it printed %q on stdout as a pipe-protocol brain does: run it with --proto pipe", clip(strings.TrimSpace(line)))
+		}
+	}
+	return ""
 }
 
 // parseTAH reads the brain's answer from the bytes of TAH.DAT: "x,y" on

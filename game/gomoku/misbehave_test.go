@@ -69,7 +69,7 @@ func script(t *testing.T, name string) brain {
 	if _, err := exec.LookPath(interp); err != nil {
 		t.Skipf("no %s", interp)
 	}
-	return brain{[]string{path}, ProtocolFor(path)}
+	return brain{[]string{path}, ProtocolFor([]string{path})}
 }
 
 // played is the outcome of a test game plus the pid file of its brains.

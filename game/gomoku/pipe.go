@@ -47,7 +47,8 @@ func NewPipeSeat(state *State, me Stone, opts SeatOptions) *PipeSeat {
 }
 
 // Start launches the brain, sends START (RECTSTART for a board that is not
-// square) and waits for OK, then asks ABOUT and sends the INFO limits.
+// square) and waits for OK, then sends the INFO limits and asks ABOUT,
+// waiting for its answer.
 func (s *PipeSeat) Start(ctx context.Context, req match.Request) (match.Greeting, error) {
 	p, err := bot.Start(bot.Config{
 		Args: s.opts.Args, Env: s.opts.Env, Dir: s.opts.Dir,
@@ -69,12 +70,10 @@ func (s *PipeSeat) Start(ctx context.Context, req match.Request) (match.Greeting
 	if err := s.expectOK(req.Deadline, start); err != nil {
 		return s.greeting(), err
 	}
-	if err := s.send(req.Deadline, "ABOUT"); err != nil {
-		return s.greeting(), err
-	}
-	if err := s.readAbout(req.Deadline); err != nil {
-		return s.greeting(), err
-	}
+	// The INFO lines go before ABOUT: a brain handles its input in order,
+	// so the answer to ABOUT proves it has done whatever the INFO lines
+	// asked (a champion brain resizes a 350 MB hash on INFO max_memory),
+	// and that work is charged to start-up, not to its first move.
 	lines := infoLines(cfg, req, s.opts)
 	if s.opts.Folder != "" {
 		lines = append(lines, "folder "+s.opts.Folder)
@@ -82,7 +81,10 @@ func (s *PipeSeat) Start(ctx context.Context, req match.Request) (match.Greeting
 	for i := range lines {
 		lines[i] = "INFO " + lines[i]
 	}
-	return s.greeting(), s.send(req.Deadline, lines...)
+	if err := s.send(req.Deadline, append(lines, "ABOUT")...); err != nil {
+		return s.greeting(), err
+	}
+	return s.greeting(), s.readAbout(req.Deadline)
 }
 
 func (s *PipeSeat) greeting() match.Greeting {

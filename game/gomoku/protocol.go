@@ -3,6 +3,8 @@ package gomoku
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -21,15 +23,34 @@ const (
 	ProtoPipe Protocol = "pipe" // the Piskvork protocol on stdin/stdout
 )
 
-// ProtocolFor chooses the protocol as Piskvork does: an executable whose
-// name starts with "pbrain-" (any case) speaks the pipe protocol, anything
-// else the file protocol.
-func ProtocolFor(program string) Protocol {
-	base := program[strings.LastIndexByte(program, '/')+1:]
-	if len(base) >= 7 && strings.EqualFold(base[:7], "pbrain-") {
-		return ProtoPipe
+// ProtocolFor chooses the protocol of a command as Piskvork does: a brain
+// named "pbrain-..." (any case) speaks the pipe protocol, anything else
+// the file protocol. The brain may be the program itself or a file an
+// interpreter or launcher runs ("python3 pbrain-x.py", "java -jar
+// pbrain-x.jar", "mono pbrain-x.exe", "wine pbrain-x.exe"): the program
+// counts by its name, a later word when it names an existing file
+// (relative words are read against the current folder), so an option
+// value that merely looks like a brain's name does not.
+func ProtocolFor(args []string) Protocol {
+	for i, word := range args {
+		if !isPbrainName(word) {
+			continue
+		}
+		if i == 0 {
+			return ProtoPipe
+		}
+		if st, err := os.Stat(word); err == nil && !st.IsDir() {
+			return ProtoPipe
+		}
 	}
 	return ProtoFile
+}
+
+// isPbrainName reports whether the base name of a path starts with
+// "pbrain-" in any case.
+func isPbrainName(path string) bool {
+	base := filepath.Base(path)
+	return len(base) >= 7 && strings.EqualFold(base[:7], "pbrain-")
 }
 
 // Unlimited is the time_left value that means no match limit.

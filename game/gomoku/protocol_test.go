@@ -1,6 +1,8 @@
 package gomoku
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -9,21 +11,44 @@ import (
 )
 
 func TestProtocolFor(t *testing.T) {
-	tests := map[string]Protocol{
-		"/x/pbrain-rapfi":    ProtoPipe,
-		"PBRAIN-Embryo.exe":  ProtoPipe,
-		"/x/pbrain-":         ProtoPipe,
-		"/x/pisq7":           ProtoFile,
-		"/pbrain-dir/brain":  ProtoFile,
-		"pbrain":             ProtoFile,
-		"/usr/bin/python3":   ProtoFile,
-		"./my-pbrain-thing":  ProtoFile,
-		"/opt/Pbrain-Fiver6": ProtoPipe,
-	}
-	for prog, want := range tests {
-		if got := ProtocolFor(prog); got != want {
-			t.Errorf("ProtocolFor(%q) = %s, want %s", prog, got, want)
+	dir := t.TempDir()
+	for _, name := range []string{"pbrain-x.py", "pbrain-x.jar", "PBRAIN-Y.exe", "brain.py"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
 		}
+	}
+	os.Mkdir(filepath.Join(dir, "pbrain-dir"), 0o755)
+	in := func(name string) string { return filepath.Join(dir, name) }
+	tests := []struct {
+		name string
+		args []string
+		want Protocol
+	}{
+		{"pbrain program", []string{"/x/pbrain-rapfi"}, ProtoPipe},
+		{"upper case", []string{"PBRAIN-Embryo.exe"}, ProtoPipe},
+		{"bare prefix", []string{"/x/pbrain-"}, ProtoPipe},
+		{"other program", []string{"/x/pisq7"}, ProtoFile},
+		{"pbrain folder, other program", []string{"/pbrain-dir/brain"}, ProtoFile},
+		{"no dash", []string{"pbrain"}, ProtoFile},
+		{"interpreter alone", []string{"/usr/bin/python3"}, ProtoFile},
+		{"prefix not at the start", []string{"./my-pbrain-thing"}, ProtoFile},
+		{"mixed case", []string{"/opt/Pbrain-Fiver6"}, ProtoPipe},
+		{"python script", []string{"/usr/bin/python3", in("pbrain-x.py")}, ProtoPipe},
+		{"python options first", []string{"/usr/bin/python3", "-u", in("pbrain-x.py"), "--level", "3"}, ProtoPipe},
+		{"java jar", []string{"/usr/bin/java", "-jar", in("pbrain-x.jar")}, ProtoPipe},
+		{"mono", []string{"/usr/bin/mono", in("PBRAIN-Y.exe")}, ProtoPipe},
+		{"wine", []string{"/usr/bin/wine", in("PBRAIN-Y.exe")}, ProtoPipe},
+		{"file-protocol script", []string{"/usr/bin/python3", in("brain.py")}, ProtoFile},
+		{"missing script", []string{"/usr/bin/python3", in("pbrain-missing.py")}, ProtoFile},
+		{"option value, not a file", []string{"/x/brain", "--name", "pbrain-x"}, ProtoFile},
+		{"folder named pbrain-", []string{"/usr/bin/python3", in("pbrain-dir")}, ProtoFile},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ProtocolFor(tc.args); got != tc.want {
+				t.Errorf("ProtocolFor(%q) = %s, want %s", tc.args, got, tc.want)
+			}
+		})
 	}
 }
 

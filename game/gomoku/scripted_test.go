@@ -9,13 +9,16 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The test binary doubles as a scripted brain: when ARENA_SCRIPTED_BRAIN
 // is set, TestMain runs the brain instead of the tests. The brain logs
 // every byte it receives (pipe) or every file it finds (file protocol) to
 // ARENA_SCRIPTED_LOG and answers the moves of ARENA_SCRIPTED_MOVES in
-// order ("x,y;x,y;...").
+// order ("x,y;x,y;..."). ARENA_SCRIPTED_INFO_WORK (a duration) makes the
+// pipe brain spend that long on INFO max_memory, as a brain resizing its
+// hash does.
 func TestMain(m *testing.M) {
 	switch os.Getenv("ARENA_SCRIPTED_BRAIN") {
 	case "pipe":
@@ -47,6 +50,7 @@ func scriptedPipeBrain() int {
 		fmt.Fprintf(out, "MESSAGE scripted move %d\r\n%s\r\n", answered, moves[0])
 		moves = moves[1:]
 	}
+	infoWork, _ := time.ParseDuration(os.Getenv("ARENA_SCRIPTED_INFO_WORK"))
 	inBoard := false
 	for {
 		line, err := in.ReadString('\n')
@@ -62,6 +66,8 @@ func scriptedPipeBrain() int {
 			}
 		case word == "START" || word == "RECTSTART":
 			fmt.Fprint(out, "OK\r\n")
+		case word == "INFO" && strings.HasPrefix(strings.TrimSpace(line), "INFO max_memory"):
+			time.Sleep(infoWork)
 		case word == "ABOUT":
 			fmt.Fprint(out, "name=\"scripted\", version=\"1.0\"\r\n")
 		case word == "BEGIN" || word == "TURN":

@@ -53,7 +53,16 @@ var scriptedGames = []scriptedGame{
 	},
 }
 
+// play plays the game on a clock with no match limit, so time_left is the
+// constant 2147483647 and the transcript is the same on every run.
 func (g scriptedGame) play(t *testing.T, proto Protocol) (logs [2]string, out match.Outcome) {
+	t.Helper()
+	return g.playOn(t, proto, match.Clock{Turn: 2500 * time.Millisecond, Tolerance: 10 * time.Second})
+}
+
+// playOn plays the game on the given clock; env is added to both brains'
+// environment.
+func (g scriptedGame) playOn(t *testing.T, proto Protocol, clock match.Clock, env ...string) (logs [2]string, out match.Outcome) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -76,7 +85,7 @@ func (g scriptedGame) play(t *testing.T, proto Protocol) (logs [2]string, out ma
 		os.Mkdir(dir, 0o755)
 		opts := SeatOptions{
 			Args: []string{exe}, Dir: dir, MemoryLimit: 350 << 20, Folder: "/data/persistent",
-			Env: []string{"ARENA_SCRIPTED_BRAIN=" + string(proto), "ARENA_SCRIPTED_MOVES=" + script, "ARENA_SCRIPTED_LOG=" + logs[side]},
+			Env: append([]string{"ARENA_SCRIPTED_BRAIN=" + string(proto), "ARENA_SCRIPTED_MOVES=" + script, "ARENA_SCRIPTED_LOG=" + logs[side]}, env...),
 		}
 		if proto == ProtoPipe {
 			seats[side] = NewPipeSeat(state, StoneOf(side), opts)
@@ -84,9 +93,6 @@ func (g scriptedGame) play(t *testing.T, proto Protocol) (logs [2]string, out ma
 			seats[side] = NewFileSeat(state, StoneOf(side), opts)
 		}
 	}
-	// No match limit, so time_left is the constant 2147483647 and the
-	// transcript is the same on every run.
-	clock := match.Clock{Turn: 2500 * time.Millisecond, Tolerance: 10 * time.Second}
 	out = match.Run[Point](context.Background(), Referee{state}, seats, match.Config{Clock: clock})
 	return logs, out
 }
@@ -122,6 +128,19 @@ func TestTranscripts(t *testing.T) {
 				golden(t, filepath.Join("testdata", "transcript_"+string(proto)+"_"+g.name+".golden"), got.String())
 			})
 		}
+	}
+}
+
+// TestInfoWorkIsStartUp plays with brains that take far longer over
+// INFO max_memory (as a champion brain resizing its hash does) than a move
+// may take: that work belongs to start-up, whose limit is generous, so
+// neither brain loses on time at its first move.
+func TestInfoWorkIsStartUp(t *testing.T) {
+	g := scriptedGames[0]
+	clock := match.Clock{Turn: 300 * time.Millisecond, Tolerance: 700 * time.Millisecond, Startup: 30 * time.Second}
+	_, out := g.playOn(t, ProtoPipe, clock, "ARENA_SCRIPTED_INFO_WORK=2s")
+	if out.Result.Winner != g.winner || out.Result.Reason != g.reason {
+		t.Fatalf("result %+v, want winner %d by %s (the INFO work was charged to a move)", out.Result, g.winner, g.reason)
 	}
 }
 
