@@ -74,7 +74,7 @@ again, or "arena tournament --resume NAME".`,
 			if dsn == "" {
 				dsn = filepath.Join(out, "arena.db")
 			}
-			st, err := openStore(cmd.Context(), dsn)
+			st, err := openExistingStore(cmd.Context(), dsn)
 			if err != nil {
 				return err
 			}
@@ -179,6 +179,20 @@ func openStore(ctx context.Context, dsn string) (*store.Store, error) {
 		}
 	}
 	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("--db: %w", err)
+	}
+	return st, nil
+}
+
+// openExistingStore opens the store of a command that only reads it
+// (standings, games, export, --resume): where there is none it says so
+// and creates nothing.
+func openExistingStore(ctx context.Context, dsn string) (*store.Store, error) {
+	st, err := store.OpenExisting(ctx, dsn)
+	if errors.Is(err, store.ErrNoStore) {
+		return nil, fmt.Errorf("no store at %s: arena tournament and arena serve keep their games there (--db names another)", dsn)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("--db: %w", err)
 	}

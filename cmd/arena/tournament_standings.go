@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -167,14 +168,14 @@ func describeMatches(s *tournament.Schedule, results map[string]tournament.Outco
 // storedTournament loads a tournament and its games for the standings and
 // export commands.
 func storedTournament(cmd *cobra.Command, dsn, name string) (store.Tournament, []store.Game, error) {
-	st, err := openStore(cmd.Context(), dsn)
+	st, err := openExistingStore(cmd.Context(), dsn)
 	if err != nil {
 		return store.Tournament{}, nil, err
 	}
 	defer st.Close()
 	t, err := st.Tournament(cmd.Context(), name)
 	if errors.Is(err, store.ErrNotFound) {
-		return t, nil, fmt.Errorf("tournament %s: not in %s (give --db)", name, dsn)
+		return t, nil, unknownTournament(cmd.Context(), st, name)
 	}
 	if err != nil {
 		return t, nil, fmt.Errorf("tournament %s: %w", name, err)
@@ -184,6 +185,26 @@ func storedTournament(cmd *cobra.Command, dsn, name string) (store.Tournament, [
 		return t, nil, fmt.Errorf("tournament %s: %w", name, err)
 	}
 	return t, games, nil
+}
+
+// unknownTournament is the error for a tournament name the store does not
+// hold: it names the nearest stored ones, or all of them.
+func unknownTournament(ctx context.Context, st *store.Store, name string) error {
+	ts, err := st.Tournaments(ctx)
+	if err != nil {
+		return fmt.Errorf("tournament %s: not in %s (give --db)", name, st)
+	}
+	var names []string
+	for _, t := range ts {
+		names = append(names, t.Name)
+	}
+	switch {
+	case len(names) == 0:
+		return fmt.Errorf("unknown tournament %q: %s holds none", name, st)
+	case len(names) > 10 && len(nearest(name, names)) == 0:
+		return fmt.Errorf("unknown tournament %q in %s (arena standings lists them)", name, st)
+	}
+	return unknownName("tournament", name, st.String()+" holds", names)
 }
 
 // storedBotNames reads the bots' names from a stored command line, in the
@@ -232,7 +253,7 @@ func newStandingsCmd() *cobra.Command {
 
 // listTournaments prints the tournaments in the store.
 func listTournaments(cmd *cobra.Command, dsn string, jsonOut bool) error {
-	st, err := openStore(cmd.Context(), dsn)
+	st, err := openExistingStore(cmd.Context(), dsn)
 	if err != nil {
 		return err
 	}
@@ -281,7 +302,7 @@ func newExportCmd() *cobra.Command {
 				return err
 			}
 			if out == "" {
-				return errors.New("--out: give the folder to export to")
+				out = safeName(t.Name) + "-export"
 			}
 			n, pgn, err := exportTournament(t, games, out)
 			if err != nil {
@@ -296,7 +317,7 @@ func newExportCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&db, "db", filepath.Join("arena-out", "arena.db"), "the store: a SQLite file or postgres://...")
-	cmd.Flags().StringVar(&out, "out", "", "folder to write to")
+	cmd.Flags().StringVar(&out, "out", "", "folder to write to (default NAME-export)")
 	return cmd
 }
 

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runArena runs the test binary as the arena command in the folder dir
+// and returns its stdout, stderr and exit status.
+func runArena(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "ARENA_TEST_AS_ARENA=1")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err = cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("run arena %v: %v", args, err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// oneLineError checks that a run failed with exit status 1, printed
+// nothing on stdout and one line on stderr holding every one of want.
+func oneLineError(t *testing.T, stdout, stderr string, code int, want ...string) {
+	t.Helper()
+	if code != 1 {
+		t.Errorf("exit status %d, want 1", code)
+	}
+	if stdout != "" {
+		t.Errorf("stdout %q, want nothing", stdout)
+	}
+	if strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "arena: ") {
+		t.Errorf("stderr %q: want one line starting with \"arena: \"", stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("stderr %q: want %q", stderr, w)
+		}
+	}
+}
+
+// TestUnknownGame: a game a command does not know, mistyped or not, is
+// named in a one-line error with the nearest game's name, even when
+// flags meant for the game follow it, and the exit status is 1.
+func TestUnknownGame(t *testing.T) {
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"match", "gomuku"}, []string{`unknown game "gomuku"`, "did you mean gomoku?"}},
+		{[]string{"match", "Gomoku", "--bot", "x"}, []string{`unknown game "Gomoku"`, "did you mean gomoku?"}},
+		{[]string{"match", "chess", "--bot", "x"}, []string{`unknown game "chess"`, "ants, gomoku, khet, points"}},
+		{[]string{"match", "kht", "--setup", "classic", "--games", "2"}, []string{`unknown game "kht"`, "did you mean khet?"}},
+		{[]string{"match"}, []string{"give a game", "ants, gomoku, khet, points"}},
+		{[]string{"tournament", "gomuku", "--bot", "a", "--bot", "b"}, []string{`unknown game "gomuku"`, "did you mean gomoku?"}},
+		{[]string{"tournament", "chess", "--format", "swiss"}, []string{`unknown game "chess"`}},
+		{[]string{"sprt", "gomuku", "--elo1", "5"}, []string{`unknown game "gomuku"`, "did you mean gomoku?"}},
+		{[]string{"sprt", "pionts", "--bot", "x"}, []string{`unknown game "pionts"`, "did you mean points?"}},
+		{[]string{"bot", "gomuku"}, []string{`unknown game "gomuku"`, "did you mean gomoku?"}},
+		{[]string{"bot", "chess", "--file"}, []string{`unknown game "chess"`}},
+		{[]string{"bot"}, []string{"give a game"}},
+		{[]string{"games", "--game", "gomuku"}, []string{`unknown game "gomuku"`, "did you mean gomoku?"}},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			dir := t.TempDir()
+			stdout, stderr, code := runArena(t, dir, tc.args...)
+			oneLineError(t, stdout, stderr, code, tc.want...)
+			if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+				t.Errorf("the refused command left %v behind", entries)
+			}
+		})
+	}
+}
+
+// TestNearest checks the suggestions for mistyped names.
+func TestNearest(t *testing.T) {
+	games := []string{"ants", "gomoku", "khet", "points"}
+	tests := []struct {
+		typed string
+		want  []string
+	}{
+		{"gomuku", []string{"gomoku"}},
+		{"GOMOKU", []string{"gomoku"}},
+		{"go", []string{"gomoku"}},
+		{"khett", []string{"khet"}},
+		{"ant", []string{"ants"}},
+		{"chess", nil},
+		{"x", nil},
+		{"", nil},
+	}
+	for _, tc := range tests {
+		if got := nearest(tc.typed, games); strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("nearest(%q) = %v, want %v", tc.typed, got, tc.want)
+		}
+	}
+}
+
+// TestNoStore: the commands that read the store, started in a folder
+// without one, say so in one line, exit 1 and create nothing.
+func TestNoStore(t *testing.T) {
+	for _, args := range [][]string{
+		{"standings"},
+		{"standings", "cup"},
+		{"standings", "cup", "--json"},
+		{"games"},
+		{"games", "--json"},
+		{"export", "cup"},
+		{"tournament", "--resume", "cup"},
+		{"games", "--db", "elsewhere/x.db"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			dir := t.TempDir()
+			stdout, stderr, code := runArena(t, dir, args...)
+			oneLineError(t, stdout, stderr, code, "no store at")
+			if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+				t.Errorf("left %v behind", entries)
+			}
+		})
+	}
+}
+
+// TestStoredGamesCommands plays a small tournament, then lists its games,
+// asks for a mistyped tournament and exports it to the default folder.
+func TestStoredGamesCommands(t *testing.T) {
+	dir := t.TempDir()
+	args := append([]string{"tournament", "gomoku", "--size", "10", "--games-per-pair", "1", "--name", "cup"},
+		quickBots(t, 3, "")...)
+	if _, stderr, code := runArena(t, dir, args...); code != 0 {
+		t.Fatalf("tournament: exit %d\n%s", code, stderr)
+	}
+
+	stdout, stderr, code := runArena(t, dir, "games")
+	if code != 0 || strings.Count(stdout, "\n") != 4 || strings.Count(stdout, "cup-") != 3 {
+		t.Errorf("games: exit %d, want a header and 3 games:\n%s%s", code, stdout, stderr)
+	}
+	stdout, _, _ = runArena(t, dir, "games", "--json", "--tournament", "cup")
+	lines := decodeLines(t, stdout)
+	if len(lines) != 3 {
+		t.Fatalf("games --json: %d lines, want 3:\n%s", len(lines), stdout)
+	}
+	for _, l := range lines {
+		if l["type"] != "game" || l["game"] != "gomoku" || l["tournament"] != "cup" {
+			t.Errorf("games --json line %v", l)
+		}
+	}
+	if stdout, _, _ = runArena(t, dir, "games", "--game", "khet"); strings.Count(stdout, "\n") != 1 {
+		t.Errorf("games --game khet lists gomoku games:\n%s", stdout)
+	}
+
+	stdout, stderr, code = runArena(t, dir, "standings", "cpu")
+	oneLineError(t, stdout, stderr, code, `unknown tournament "cpu"`, "did you mean cup?")
+	stdout, stderr, code = runArena(t, dir, "export", "tea")
+	oneLineError(t, stdout, stderr, code, `unknown tournament "tea"`, "holds cup")
+
+	if _, stderr, code = runArena(t, dir, "export", "cup"); code != 0 {
+		t.Fatalf("export: exit %d\n%s", code, stderr)
+	}
+	records, _ := filepath.Glob(filepath.Join(dir, "cup-export", "records", "*.json"))
+	if len(records) != 3 {
+		t.Errorf("export without --out wrote %v, want 3 records in cup-export/records", records)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "cup-export", "cup.pgn")); err != nil {
+		t.Errorf("export without --out: %v", err)
+	}
+}
