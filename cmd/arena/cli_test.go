@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"arena/internal/version"
 )
 
 // runArena runs the test binary as the arena command in the folder dir
@@ -177,5 +179,13 @@ func TestStoredGamesCommands(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "cup-export", "cup.pgn")); err != nil {
 		t.Errorf("export without --out: %v", err)
+	}
+}
+
+// TestVersion: "arena --version" prints arena's one version string.
+func TestVersion(t *testing.T) {
+	stdout, stderr, code := runArena(t, t.TempDir(), "--version")
+	if want := "arena " + version.String() + "\n"; code != 0 || stdout != want {
+		t.Errorf("arena --version: exit %d, %q (stderr %q), want %q", code, stdout, stderr, want)
 	}
 }

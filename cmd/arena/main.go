@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"arena/internal/version"
 	"arena/store"
 )
 
@@ -35,7 +36,9 @@ func newRoot() *cobra.Command {
 		Short:         "Run and referee matches between game-playing programs",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version.String(),
 	}
+	root.SetVersionTemplate("arena {{.Version}}\n")
 	root.AddCommand(newMatchCmd(), newBotCmd(), newGamesCmd(), newTournamentCmd(), newStandingsCmd(), newExportCmd(), newSprtCmd(), newServeCmd())
 	for _, c := range root.Commands() {
 		switch c.Name() {

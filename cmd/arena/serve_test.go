@@ -13,6 +13,7 @@ import (
 
 	"arena/game"
 	"arena/internal/syncbuf"
+	"arena/internal/version"
 	"arena/match"
 	"arena/store"
 	"arena/web"
@@ -266,7 +267,10 @@ func TestServeCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var info struct{ Games []web.GameInfo }
+	var info struct {
+		Games   []web.GameInfo
+		Version string
+	}
 	err = json.NewDecoder(resp.Body).Decode(&info)
 	resp.Body.Close()
 	if err != nil {
@@ -275,6 +279,10 @@ func TestServeCommand(t *testing.T) {
 	bots := map[string]string{}
 	for _, g := range info.Games {
 		bots[g.Name] = strings.Join(g.Bots, ",")
+	}
+	// The page and "arena --version" say the same.
+	if want := version.String(); info.Version != want {
+		t.Errorf("/api/info version %q, arena --version %q", info.Version, want)
 	}
 	if bots["khet"] != "builtin,second" || bots["gomoku"] != "builtin" || len(info.Games) != len(drivers()) {
 		t.Errorf("games %+v", info.Games)
