@@ -36,6 +36,9 @@ type series struct {
 
 // summaryLine is the JSON object printed for every finished game.
 type summaryLine struct {
+	// Type is "game", which tells these lines from the final object
+	// of a tournament ("standings") or an SPRT ("sprt").
+	Type    string   `json:"type"`
 	ID      string   `json:"id"`
 	Game    string   `json:"game"`
 	Players []string `json:"players"`
@@ -121,7 +124,7 @@ func (s *series) count(tallies []tally, rec *game.Record) {
 // matches, tournaments and SPRTs).
 func emitGame(w io.Writer, rec *game.Record, path string) error {
 	line := summaryLine{
-		ID: rec.ID, Game: rec.Game, First: rec.FirstPlayer(), Winner: rec.Winner, Scores: rec.Scores,
+		Type: "game", ID: rec.ID, Game: rec.Game, First: rec.FirstPlayer(), Winner: rec.Winner, Scores: rec.Scores,
 		Reason: rec.Reason, Detail: rec.Detail, Moves: rec.Length(), Record: path,
 	}
 	if len(rec.Seats) > 2 {

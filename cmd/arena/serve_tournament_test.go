@@ -130,7 +130,7 @@ func TestPlayTournament(t *testing.T) {
 	if err != nil {
 		t.Fatalf("standings: %v\n%s", err, serr)
 	}
-	want, _ := json.Marshal(rep)
+	want, _ := json.Marshal(standingsLine{Type: "standings", Report: rep})
 	if strings.TrimSpace(sout) != string(want) {
 		t.Errorf("arena standings --json:\n%s\nstandings.Of:\n%s", sout, want)
 	}

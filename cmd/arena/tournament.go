@@ -315,7 +315,7 @@ func runTournament(cmd *cobra.Command, tc *tournamentCLI) error {
 		return err
 	}
 	if spec.json {
-		return writeJSONLine(cmd.OutOrStdout(), rep)
+		return writeStandingsJSON(cmd.OutOrStdout(), rep)
 	}
 	return nil
 }

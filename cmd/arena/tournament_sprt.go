@@ -174,6 +174,7 @@ func (p *sprtPlan) add(g tournament.Game, o tournament.Outcome) bool {
 
 // sprtResult is the last JSON line of "arena sprt --json".
 type sprtResult struct {
+	Type        string             `json:"type"` // "sprt"
 	LLR         float64            `json:"llr"`
 	Lower       float64            `json:"lower"`
 	Upper       float64            `json:"upper"`
@@ -271,7 +272,7 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 	}
 	err = tournament.Run(cmd.Context(), plan, map[string]tournament.Outcome{}, conc, play, report)
 	res := sprtResult{
-		LLR: plan.llr, Lower: lower, Upper: upper, Pentanomial: plan.penta, Verdict: plan.verdict,
+		Type: "sprt", LLR: plan.llr, Lower: lower, Upper: upper, Pentanomial: plan.penta, Verdict: plan.verdict,
 		Games: plan.games, Pairs: plan.pairsOK, Wins: plan.score.Wins, Draws: plan.score.Draws, Losses: plan.score.Losses,
 		Elo0: sf.elo0, Elo1: sf.elo1, Alpha: sf.alpha, Beta: sf.beta,
 	}

@@ -27,6 +27,18 @@ func isFault(r string) bool { return standings.IsFault(r) }
 // printed for people (the JSON always has them).
 const matrixLimit = 16
 
+// standingsLine is the JSON object of a tournament's standings: the
+// last line of "arena tournament --json" and "arena standings --json".
+type standingsLine struct {
+	Type string `json:"type"` // "standings"
+	standings.Report
+}
+
+// writeStandingsJSON prints a tournament's standings as one JSON line.
+func writeStandingsJSON(w io.Writer, rep standings.Report) error {
+	return writeJSONLine(w, standingsLine{Type: "standings", Report: rep})
+}
+
 // printStandings writes the standings for people.
 func printStandings(w io.Writer, rep standings.Report) {
 	state := "finished"
@@ -240,7 +252,7 @@ func newStandingsCmd() *cobra.Command {
 			}
 			rep := standings.Build(t, games, storedBotNames(t))
 			if jsonOut {
-				return writeJSONLine(cmd.OutOrStdout(), rep)
+				return writeStandingsJSON(cmd.OutOrStdout(), rep)
 			}
 			printStandings(cmd.OutOrStdout(), rep)
 			return nil
@@ -263,6 +275,7 @@ func listTournaments(cmd *cobra.Command, dsn string, jsonOut bool) error {
 		return fmt.Errorf("list tournaments: %w", err)
 	}
 	type entry struct {
+		Type    string `json:"type"` // "tournament"
 		Name    string `json:"name"`
 		Game    string `json:"game"`
 		Status  string `json:"status"`
@@ -278,7 +291,7 @@ func listTournaments(cmd *cobra.Command, dsn string, jsonOut bool) error {
 		if err != nil {
 			return fmt.Errorf("tournament %s: %w", t.Name, err)
 		}
-		e := entry{t.Name, t.Game, t.Status, len(ids), t.Updated.UTC().Format("2006-01-02 15:04:05")}
+		e := entry{"tournament", t.Name, t.Game, t.Status, len(ids), t.Updated.UTC().Format("2006-01-02 15:04:05")}
 		if jsonOut {
 			if err := writeJSONLine(cmd.OutOrStdout(), e); err != nil {
 				return err
