@@ -2,12 +2,16 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"arena/internal/version"
 )
@@ -187,5 +191,161 @@ func TestVersion(t *testing.T) {
 	stdout, stderr, code := runArena(t, t.TempDir(), "--version")
 	if want := "arena " + version.String() + "\n"; code != 0 || stdout != want {
 		t.Errorf("arena --version: exit %d, %q (stderr %q), want %q", code, stdout, stderr, want)
+	}
+}
+
+// TestClaimRunName: a run's name is free, or the next free one after it;
+// names of earlier runs, claimed or not, are never handed out again, and
+// runs claiming at once get distinct names.
+func TestClaimRunName(t *testing.T) {
+	now := time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name     string
+		existing []string
+		want     string
+	}{
+		{"empty folder", nil, "m"},
+		{"claimed", []string{"m-summary.txt"}, "m-2"},
+		{"claimed twice", []string{"m-summary.txt", "m-2-summary.txt"}, "m-3"},
+		{"records of a run that claimed nothing", []string{"m-001.json", "m-001.psq"}, "m-2"},
+		{"a debug log only", []string{"m-001-builtin.log"}, "m-2"},
+		{"a gap", []string{"m-summary.txt", "m-3-summary.txt"}, "m-2"},
+		{"other runs", []string{"n-summary.txt", "mm-001.json", "persistent"}, "m"},
+		{"glob characters", []string{"m[1]-summary.txt"}, "m[1]-2"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range tc.existing {
+				os.WriteFile(filepath.Join(dir, f), []byte("earlier run\n"), 0o644)
+			}
+			base := "m"
+			if strings.HasPrefix(tc.want, "m[1]") {
+				base = "m[1]"
+			}
+			got, err := claimRunName(dir, base, now)
+			if err != nil || got != tc.want {
+				t.Fatalf("claimRunName = %q, %v; want %q", got, err, tc.want)
+			}
+			for _, f := range tc.existing {
+				if data, _ := os.ReadFile(filepath.Join(dir, f)); string(data) != "earlier run\n" {
+					t.Errorf("%s changed: %q", f, data)
+				}
+			}
+			if data, _ := os.ReadFile(filepath.Join(dir, got+"-summary.txt")); !strings.HasPrefix(string(data), got+": running since") {
+				t.Errorf("claim file holds %q", data)
+			}
+		})
+	}
+	t.Run("at once", func(t *testing.T) {
+		dir := t.TempDir()
+		const runs = 8
+		names := make(chan string, runs)
+		var wg sync.WaitGroup
+		for range runs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				name, err := claimRunName(dir, "m", now)
+				if err != nil {
+					t.Error(err)
+				}
+				names <- name
+			}()
+		}
+		wg.Wait()
+		close(names)
+		seen := map[string]bool{}
+		for n := range names {
+			if seen[n] {
+				t.Errorf("name %q given to two runs", n)
+			}
+			seen[n] = true
+		}
+		if len(seen) != runs {
+			t.Errorf("%d names for %d runs", len(seen), runs)
+		}
+	})
+}
+
+// TestSameSecondRunsKeepBoth starts two "arena match" runs into one
+// folder under one name (what two runs started in the same second get by
+// default), one after the other and both at once, and a pair with the
+// default names at once: every game of every run keeps its own files.
+func TestSameSecondRunsKeepBoth(t *testing.T) {
+	brain := filepath.Join(testBrain(t), "pbrain-tb")
+	const games = 2
+	run := func(dir string, named bool, seed int) (string, string, int) {
+		args := []string{"match", "gomoku", "--json", "--out", "out", "--games", fmt.Sprint(games), "--size", "10",
+			"--bot", fmt.Sprintf("%s --policy=greedy --seed=%d", brain, seed), "--bot", fmt.Sprintf("%s --policy=random --seed=%d", brain, seed)}
+		if named {
+			args = append(args, "--name", "same")
+		}
+		return runArena(t, dir, args...)
+	}
+	for _, tc := range []struct {
+		name          string
+		named, atOnce bool
+	}{
+		{"one after the other", true, false},
+		{"at once", true, true},
+		{"default names at once", false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			type result struct {
+				stdout, stderr string
+				code           int
+			}
+			results := make([]result, 2)
+			var wg sync.WaitGroup
+			for i := range results {
+				play := func() {
+					stdout, stderr, code := run(dir, tc.named, i+1)
+					results[i] = result{stdout, stderr, code}
+				}
+				if !tc.atOnce {
+					play()
+					continue
+				}
+				wg.Add(1)
+				go func() { defer wg.Done(); play() }()
+			}
+			wg.Wait()
+			ids := map[string]bool{}
+			for i, r := range results {
+				if r.code != 0 {
+					t.Fatalf("run %d: exit %d\n%s", i+1, r.code, r.stderr)
+				}
+				for _, g := range decodeLines(t, r.stdout) {
+					id, _ := g["id"].(string)
+					if ids[id] {
+						t.Errorf("game ID %s given twice", id)
+					}
+					ids[id] = true
+					rec, _ := g["record"].(string)
+					data, err := os.ReadFile(rec)
+					if err != nil {
+						t.Errorf("run %d: %v", i+1, err)
+						continue
+					}
+					var stored struct{ ID string }
+					if json.Unmarshal(data, &stored); stored.ID != id {
+						t.Errorf("run %d: %s holds game %q, want %q", i+1, rec, stored.ID, id)
+					}
+				}
+			}
+			records, _ := filepath.Glob(filepath.Join(dir, "out", "*-0[0-9][0-9].json"))
+			summaries, _ := filepath.Glob(filepath.Join(dir, "out", "*-summary.txt"))
+			if len(ids) != 2*games || len(records) != 2*games || len(summaries) != 2 {
+				t.Errorf("%d game IDs, records %v, summaries %v: want %d of each and 2 summaries",
+					len(ids), records, summaries, 2*games)
+			}
+			for _, s := range summaries {
+				if data, _ := os.ReadFile(s); !strings.Contains(string(data), "points") {
+					t.Errorf("%s holds no standings: %q", s, data)
+				}
+			}
+		})
 	}
 }

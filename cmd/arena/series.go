@@ -75,9 +75,10 @@ func (s *series) run(ctx context.Context) error {
 			if errors.Is(err, context.Canceled) {
 				fmt.Fprintf(s.stderr, "interrupted: %d of %d games finished\n", i, s.games)
 				s.summary(s.stderr, tallies)
-				return err
+				return errors.Join(err, s.writeSummary(tallies, fmt.Sprintf("interrupted: %d of %d games finished\n", i, s.games)))
 			}
-			return fmt.Errorf("game %d: %w", i+1, err)
+			err = fmt.Errorf("game %d: %w", i+1, err)
+			return errors.Join(err, s.writeSummary(tallies, fmt.Sprintf("stopped: %v\n", err)))
 		}
 		s.count(tallies, rec)
 		if s.json {
@@ -89,14 +90,19 @@ func (s *series) run(ctx context.Context) error {
 	}
 	prog.clear()
 	s.summary(s.stderr, tallies)
-	if s.summaryFile != "" {
-		var b strings.Builder
-		s.summary(&b, tallies)
-		if err := game.WriteFileAtomic(s.summaryFile, []byte(b.String())); err != nil {
-			return err
-		}
+	return s.writeSummary(tallies, "")
+}
+
+// writeSummary replaces the summary file, if any, with the standings so
+// far under the note head ("" when the series finished).
+func (s *series) writeSummary(tallies []tally, head string) error {
+	if s.summaryFile == "" {
+		return nil
 	}
-	return nil
+	var b strings.Builder
+	b.WriteString(head)
+	s.summary(&b, tallies)
+	return game.WriteFileAtomic(s.summaryFile, []byte(b.String()))
 }
 
 func (s *series) count(tallies []tally, rec *game.Record) {

@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"arena/game"
 	"arena/rating"
 	"arena/tournament"
 )
@@ -227,9 +230,16 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 			conc, conc*thinkers, cores)
 	}
 	lower, upper := rating.SPRTBounds(sf.alpha, sf.beta)
-	name := f.name
-	if name == "" {
-		name = "sprt-" + d.info.Name + "-" + time.Now().Format("20060102-150405")
+	base := f.name
+	if base == "" {
+		base = "sprt-" + d.info.Name + "-" + time.Now().Format("20060102-150405")
+	}
+	name, err := claimRunName(env.out, base, time.Now())
+	if err != nil {
+		return err
+	}
+	if f.name != "" && name != f.name {
+		fmt.Fprintf(stderr, "%s already holds a run %s: this one is %s\n", env.out, f.name, name)
 	}
 	plan := &sprtPlan{
 		name: name, openings: r.Openings(), maxPairs: (sf.maxGames + 1) / 2, window: 2 * conc,
@@ -279,13 +289,23 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 	if err != nil {
 		res.Verdict = "interrupted"
 	}
+	var verdict string
 	switch res.Verdict {
 	case "H1":
-		fmt.Fprintf(stderr, "H1 accepted: %s is at least %g Elo stronger than %s (LLR %.2f >= %.2f)\n", a, sf.elo1, b, res.LLR, upper)
+		verdict = fmt.Sprintf("H1 accepted: %s is at least %g Elo stronger than %s (LLR %.2f >= %.2f)\n", a, sf.elo1, b, res.LLR, upper)
 	case "H0":
-		fmt.Fprintf(stderr, "H0 accepted: %s is not %g Elo stronger than %s (LLR %.2f <= %.2f)\n", a, sf.elo1, b, res.LLR, lower)
+		verdict = fmt.Sprintf("H0 accepted: %s is not %g Elo stronger than %s (LLR %.2f <= %.2f)\n", a, sf.elo1, b, res.LLR, lower)
 	default:
-		fmt.Fprintf(stderr, "%s after %d games: LLR %.2f within [%.2f, %.2f]\n", res.Verdict, res.Games, res.LLR, lower, upper)
+		verdict = fmt.Sprintf("%s after %d games: LLR %.2f within [%.2f, %.2f]\n", res.Verdict, res.Games, res.LLR, lower, upper)
+	}
+	fmt.Fprint(stderr, verdict)
+	// The summary file, which claimed the run's name, keeps the last
+	// counts and the verdict.
+	var summary strings.Builder
+	printLLR(&summary, plan)
+	summary.WriteString(verdict)
+	if werr := game.WriteFileAtomic(filepath.Join(env.out, name+"-summary.txt"), []byte(summary.String())); werr != nil && err == nil {
+		err = werr
 	}
 	if f.json {
 		if jerr := writeJSONLine(cmd.OutOrStdout(), res); jerr != nil && err == nil {
