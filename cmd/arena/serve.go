@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -332,6 +333,11 @@ func (l *launcher) Play(ctx context.Context, req web.PlayRequest, listener game.
 	if id == "" {
 		id = fmt.Sprintf("%s-%s", d.info.Name, time.Now().Format("20060102-150405.000"))
 	}
+	release, err := claimGameID(ctx, l.st, l.out, id)
+	if err != nil {
+		return nil, fmt.Errorf("play %s: %w", id, err)
+	}
+	defer release()
 	j := job{ID: id, Seats: make([]int, len(players)), Listener: listener}
 	for i := range j.Seats {
 		j.Seats[i] = i
@@ -344,6 +350,34 @@ func (l *launcher) Play(ctx context.Context, req web.PlayRequest, listener game.
 		return rec, fmt.Errorf("play %s: %w", id, err)
 	}
 	return rec, nil
+}
+
+// claimGameID makes sure a game of the page replaces nothing: its ID is
+// neither stored nor the name of a record in out (another server on the
+// same folder or store may have used it). The claim is the record file
+// ID.json, created only if it does not exist; the game's record replaces
+// it. release removes the claim if the game wrote no record.
+func claimGameID(ctx context.Context, st *store.Store, out, id string) (release func(), err error) {
+	switch _, err := st.Game(ctx, id); {
+	case err == nil:
+		return nil, fmt.Errorf("game ID %s is already stored in %s", id, st)
+	case !errors.Is(err, store.ErrNotFound):
+		return nil, fmt.Errorf("game ID %s: %w", id, err)
+	}
+	path := filepath.Join(out, id+".json")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("game ID %s: %s already exists", id, path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("game ID %s: claim its record: %w", id, err)
+	}
+	f.Close()
+	return func() {
+		if fi, err := os.Stat(path); err == nil && fi.Size() == 0 {
+			os.Remove(path)
+		}
+	}, nil
 }
 
 // personTurnTime is a person's time a move when the page asks for no
