@@ -8,10 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"arena/internal/version"
 )
@@ -344,6 +348,68 @@ func TestSameSecondRunsKeepBoth(t *testing.T) {
 			for _, s := range summaries {
 				if data, _ := os.ReadFile(s); !strings.Contains(string(data), "points") {
 					t.Errorf("%s holds no standings: %q", s, data)
+				}
+			}
+		})
+	}
+}
+
+// TestFlagsOffered: every flag a command accepts is in its help (none is
+// hidden), each option has one name (--opening, never --openings), and
+// the shared flags a game has no use for are neither listed nor taken.
+func TestFlagsOffered(t *testing.T) {
+	var walk func(cmd *cobra.Command)
+	walk = func(cmd *cobra.Command) {
+		cmd.Flags().VisitAll(func(f *pflag.Flag) {
+			if f.Hidden {
+				t.Errorf("%s: --%s is hidden", cmd.CommandPath(), f.Name)
+			}
+			if f.Name == "openings" {
+				t.Errorf("%s: --openings, want --opening", cmd.CommandPath())
+			}
+		})
+		for _, c := range cmd.Commands() {
+			walk(c)
+		}
+	}
+	walk(newRoot())
+
+	tests := []struct {
+		args    []string // the command
+		refused []string // flags neither listed nor taken
+		listed  []string // flags listed
+	}{
+		{[]string{"match", "ants"}, []string{"--ponder", "--match-time", "--tolerance", "--startup-time"}, []string{"--turn-time", "--memory", "--games"}},
+		{[]string{"tournament", "ants"}, []string{"--ponder", "--match-time", "--games"}, []string{"--games-per-pair", "--map"}},
+		{[]string{"match", "gomoku"}, nil, []string{"--ponder", "--match-time", "--tolerance", "--startup-time", "--opening", "--games"}},
+		{[]string{"tournament", "gomoku"}, []string{"--games", "--openings"}, []string{"--opening", "--games-per-pair", "--ponder"}},
+		{[]string{"tournament", "points"}, []string{"--games", "--openings"}, []string{"--opening"}},
+		{[]string{"tournament", "khet"}, []string{"--games", "--openings"}, []string{"--setup"}},
+		{[]string{"sprt"}, []string{"--games", "--openings"}, []string{"--opening", "--max-games"}},
+		{[]string{"sprt", "khet"}, []string{"--games", "--openings"}, []string{"--setup"}},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			help, _, err := arena(t, append(tc.args, "--help")...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			listed := map[string]bool{}
+			for _, m := range regexp.MustCompile(`(?m)^ +(?:-\w, )?(--[\w-]+) `).FindAllStringSubmatch(help, -1) {
+				listed[m[1]] = true
+			}
+			for _, f := range tc.listed {
+				if !listed[f] {
+					t.Errorf("help does not list %s:\n%s", f, help)
+				}
+			}
+			for _, f := range tc.refused {
+				if listed[f] {
+					t.Errorf("help lists %s", f)
+				}
+				args := append(append([]string{}, tc.args...), "--out", t.TempDir(), f+"=1")
+				if _, _, err := arena(t, args...); err == nil || !strings.Contains(err.Error(), "unknown flag: "+f) {
+					t.Errorf("%s: error %v, want unknown flag", f, err)
 				}
 			}
 		})

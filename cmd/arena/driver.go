@@ -28,6 +28,10 @@ type driver struct {
 	short, long, example string
 	// turnTime and matchTime are the game's default clocks.
 	turnTime, matchTime time.Duration
+	// notShared names the shared match flags (matchFlags) that do
+	// nothing in this game, such as clocks a game that keeps its own
+	// time does not use; its commands do not offer them.
+	notShared []string
 	// flags registers the game's own options (board size, rule, map ...)
 	// on a match or tournament command. The returned function runs after
 	// the flags are parsed and builds the runner that plays the games.
@@ -169,7 +173,7 @@ func newMatchGameCmd(d driver) *cobra.Command {
 			return s.run(cmd.Context())
 		},
 	}
-	f.register(cmd, d.turnTime, d.matchTime)
+	f.register(cmd, d)
 	build = d.flags(cmd.Flags())
 	return cmd
 }

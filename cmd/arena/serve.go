@@ -59,7 +59,7 @@ files to --out.`,
 	fl.StringVar(&f.db, "db", "", "the store: a SQLite file or postgres://... (default OUT/arena.db, where arena tournament keeps its games)")
 	fl.StringVar(&f.token, "token", "", "token that opens starting matches and tournaments (default: a random one)")
 	fl.StringArrayVar(&f.bots, "bot", nil, `register a bot: "GAME:NAME=CMD" (repeat; "builtin" is registered for every game)`)
-	fl.StringArrayVar(&f.options, "options", nil, `a game's options as "arena match GAME" takes them: "GAME:FLAGS", e.g. "points:--size 15x15 --max-moves 60" (repeat per game)`)
+	fl.StringArrayVar(&f.options, "options", nil, `"GAME:FLAGS": GAME's own options of "arena match GAME" (not --bot, the clocks or the other shared ones, which the page sets) for every game and tournament of GAME the page starts, e.g. "points:--size 15x15 --max-moves 60" (repeat per game)`)
 	fl.StringVar(&f.out, "out", "arena-out", "folder for the games' record files")
 	fl.IntVar(&f.concurrency, "concurrency", runtime.NumCPU(), "games with bots played at once (more wait)")
 	return cmd
@@ -185,8 +185,9 @@ func registerBots(specs []string) (map[string][]player, error) {
 
 // gameOptions reads the --options flags of serve: GAME:FLAGS, the game's
 // own flags of "arena match GAME" (not the shared ones such as --bot or
-// --turn-time: the page sets the clocks). Each is checked here, once, so
-// that a mistake stops the server at start rather than failing every game.
+// --turn-time: the page sets the bots and clocks). Each is checked here,
+// once, so that a mistake stops the server at start rather than failing
+// every game; the error lists the flags the game takes.
 func gameOptions(specs []string) (map[string][]string, error) {
 	out := map[string][]string{}
 	for _, spec := range specs {
@@ -204,7 +205,9 @@ func gameOptions(specs []string) (map[string][]string, error) {
 		fs.SetOutput(io.Discard)
 		d.flags(fs)
 		if err := fs.Parse(out[name]); err != nil {
-			return nil, fmt.Errorf("--options %q: %w", spec, err)
+			var own []string
+			fs.VisitAll(func(fl *pflag.Flag) { own = append(own, "--"+fl.Name) })
+			return nil, fmt.Errorf("--options %q: %w (%s's own options: %s)", spec, err, name, strings.Join(own, " "))
 		}
 		if fs.NArg() > 0 {
 			return nil, fmt.Errorf("--options %q: unexpected %q", spec, fs.Arg(0))
@@ -466,5 +469,5 @@ func (l *launcher) Tournament(ctx context.Context, req web.TournamentRequest, li
 	for _, p := range l.bots[req.Game] {
 		bots[p.Name] = p
 	}
-	return playTournament(ctx, l.st, req, bots, l.out, listen)
+	return playTournament(ctx, l.st, req, bots, l.options[req.Game], l.out, listen)
 }

@@ -186,6 +186,12 @@ func TestGameOptions(t *testing.T) {
 		{[]string{"chess:--size 5"}, "want GAME:FLAGS"},
 		{[]string{"--size 5"}, "want GAME:FLAGS"},
 		{[]string{"points:--bot x"}, "unknown flag: --bot"},
+		// What the help says it takes: the game's own flags, and the
+		// error lists them.
+		{[]string{"points:--turn-time 1s"}, "unknown flag: --turn-time (points's own options: "},
+		{[]string{"points:--memory 1GB"}, "--increment"},
+		{[]string{"points:--opening empty --surround always"}, "--opening empty --surround always"},
+		{[]string{"points:--openings empty"}, "unknown flag: --openings"},
 		{[]string{"points:--size 15x15 extra"}, `unexpected "extra"`},
 		{[]string{"points:"}, "empty"},
 	}

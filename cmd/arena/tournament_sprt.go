@@ -22,7 +22,6 @@ import (
 type sprtFlags struct {
 	elo0, elo1, alpha, beta float64
 	maxGames, concurrency   int
-	openings                string
 }
 
 // newSprtCmd is "arena sprt [GAME]". Without a game name it tests Gomoku
@@ -37,7 +36,7 @@ func newSprtCmd() *cobra.Command {
 	}
 	cmd.Use = "sprt [GAME]"
 	cmd.Short = "A/B test two bots on paired openings until the pentanomial SPRT decides, as fishtest does"
-	cmd.Example = `  arena sprt --bot new=./pbrain-new --bot old=./pbrain-old --elo0 0 --elo1 5 --openings openings.txt
+	cmd.Example = `  arena sprt --bot new=./pbrain-new --bot old=./pbrain-old --elo0 0 --elo1 5 --opening openings.txt
   arena sprt khet --bot new="./khet-new" --bot old="./khet-old" --elo0 0 --elo1 10 --turn-time 1s`
 	for _, d := range drivers() {
 		if d.info.Players[0] == 2 {
@@ -59,25 +58,21 @@ pairs by A's score (the pentanomial: 0, 0.5, 1, 1.5 or 2 points) and after
 every pair prints the log-likelihood ratio of H1 (A is elo1 stronger) against
 H0 (elo0), in fishtest's logistic-Elo GSPRT. It stops when the LLR leaves
 [log(beta/(1-alpha)), log((1-beta)/alpha)]: H1 accepted above, H0 below.`,
-		Example: `  arena sprt gomoku --bot new=./pbrain-new --bot old=./pbrain-old --elo0 0 --elo1 5 --openings openings.txt`,
+		Example: `  arena sprt gomoku --bot new=./pbrain-new --bot old=./pbrain-old --elo0 0 --elo1 5 --opening openings.txt`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runSPRT(cmd, d, &f, &sf, build)
 		},
 	}
-	f.register(cmd, d.turnTime, d.matchTime)
+	f.register(cmd, d, "games") // the SPRT decides how many games
 	build = d.flags(cmd.Flags())
 	fl := cmd.Flags()
-	_ = fl.MarkHidden("games")
 	fl.Float64Var(&sf.elo0, "elo0", 0, "H0: A is this much stronger than B (logistic Elo)")
 	fl.Float64Var(&sf.elo1, "elo1", 5, "H1: A is this much stronger than B (logistic Elo)")
 	fl.Float64Var(&sf.alpha, "alpha", 0.05, "chance of accepting H1 when H0 holds")
 	fl.Float64Var(&sf.beta, "beta", 0.05, "chance of accepting H0 when H1 holds")
 	fl.IntVar(&sf.maxGames, "max-games", 0, "stop undecided after this many games (0 = no limit)")
 	fl.IntVar(&sf.concurrency, "concurrency", 0, "games at once (default: one thinking bot per core)")
-	if fl.Lookup("openings") == nil {
-		fl.StringVar(&sf.openings, "openings", "", "file of openings: the game's own opening option")
-	}
 	return cmd
 }
 
@@ -209,11 +204,6 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 		return fmt.Errorf("--concurrency %d: must not be negative", sf.concurrency)
 	case len(f.bots) != 2:
 		return fmt.Errorf("--bot: an SPRT compares exactly 2 bots (A and B), got %d", len(f.bots))
-	}
-	if sf.openings != "" {
-		if err := setOpenings(cmd.Flags(), d, sf.openings); err != nil {
-			return err
-		}
 	}
 	env, r, cleanup, err := f.runner(d, build)
 	if err != nil {

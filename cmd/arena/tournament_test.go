@@ -419,7 +419,10 @@ func TestTournamentBadFlags(t *testing.T) {
 		{[]string{"tournament", "gomoku", "--format", "pyramid"}, "pyramid"},
 		{[]string{"tournament", "gomoku", "--games-per-pair", "0"}, "--games-per-pair"},
 		{[]string{"tournament", "gomoku", "--concurrency", "-1"}, "--concurrency"},
-		{[]string{"tournament", "gomoku", "--openings", "/no/such/file"}, "/no/such/file"},
+		{[]string{"tournament", "gomoku", "--opening", "/no/such/file"}, "/no/such/file"},
+		{[]string{"tournament", "gomoku", "--openings", "x"}, "unknown flag: --openings"},
+		{[]string{"sprt", "gomoku", "--openings", "x"}, "unknown flag: --openings"},
+		{[]string{"sprt", "gomoku", "--games", "4"}, "unknown flag: --games"},
 		{[]string{"tournament", "gomoku", "--bot", brain}, "needs at least 2 bots"},
 		{[]string{"tournament", "gomoku", "--format", "swiss", "--rounds", "-2"}, "rounds"},
 		{[]string{"tournament", "gomoku", "--games", "4"}, "--games-per-pair"},
@@ -551,7 +554,7 @@ func TestTournamentNPlayer(t *testing.T) {
 }
 
 // TestTournamentOpeningsAndFaults plays a round robin on two openings
-// (--openings sets Gomoku's --opening) with one bot that crashes: every
+// (Gomoku's own --opening) with one bot that crashes: every
 // pair plays each opening twice with colours swapped, the crashes are
 // counted against the crashing bot, and no brain process survives.
 func TestTournamentOpeningsAndFaults(t *testing.T) {
@@ -562,7 +565,7 @@ func TestTournamentOpeningsAndFaults(t *testing.T) {
 	t.Setenv("TESTBRAIN_PIDFILE", pids)
 	brain := filepath.Join(testBrain(t), "pbrain-tb")
 	stdout, stderr, err := arena(t, "tournament", "gomoku", "--out", out, "--size", "10", "--turn-time", "2s",
-		"--openings", file, "--json", "--name", "op",
+		"--opening", file, "--json", "--name", "op",
 		"--bot", "g="+brain+" --policy=greedy --seed=1", "--bot", "r="+brain+" --seed=2",
 		"--bot", "crash="+brain+" --misbehave=crash --at=2")
 	if err != nil {
