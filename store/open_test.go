@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,4 +79,37 @@ func TestOpenCreatesFolder(t *testing.T) {
 	if _, err := os.Stat(odd); err != nil {
 		t.Fatalf("odd name: %v", err)
 	}
+}
+
+// TestOpenExisting: a SQLite file that is not there is reported with
+// ErrNoStore and nothing is created, not even its folder; one that is
+// there opens as with Open.
+func TestOpenExisting(t *testing.T) {
+	dir := t.TempDir()
+	for _, dsn := range []string{
+		filepath.Join(dir, "arena.db"),
+		filepath.Join(dir, "sub", "arena.db"),
+		"sqlite:" + filepath.Join(dir, "other.db"),
+	} {
+		t.Run(dsn, func(t *testing.T) {
+			s, err := OpenExisting(context.Background(), dsn)
+			if err == nil {
+				s.Close()
+				t.Fatalf("OpenExisting(%s) opened a store that was not there", dsn)
+			}
+			if !errors.Is(err, ErrNoStore) || !strings.Contains(err.Error(), strings.TrimPrefix(dsn, "sqlite:")) {
+				t.Errorf("error %q: want ErrNoStore naming the file", err)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Errorf("OpenExisting left %v behind", entries)
+			}
+		})
+	}
+	path := filepath.Join(dir, "made.db")
+	open(t, path).Close()
+	s, err := OpenExisting(context.Background(), path)
+	if err != nil {
+		t.Fatalf("OpenExisting of an existing store: %v", err)
+	}
+	s.Close()
 }

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 	"time"
 )
@@ -18,6 +20,9 @@ var (
 	ErrExists = errors.New("already stored")
 	// ErrNotFound is returned when a tournament or game is not stored.
 	ErrNotFound = errors.New("not found")
+	// ErrNoStore is returned by OpenExisting when the SQLite file it
+	// names does not exist.
+	ErrNoStore = errors.New("no store")
 )
 
 // Tournament states.
@@ -96,6 +101,24 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		return nil, fmt.Errorf("open store %s: %w", s.name, oneLine(err))
 	}
 	return s, nil
+}
+
+// OpenExisting opens the store named by dsn as Open does, but never
+// creates a SQLite file: where there is none it returns an error wrapping
+// ErrNoStore and leaves the disk untouched, so that a command that only
+// reads (standings, a list of games) does not leave an empty store
+// behind. A PostgreSQL database is opened as Open opens it.
+func OpenExisting(ctx context.Context, dsn string) (*Store, error) {
+	kind, target, err := parseDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	if kind == kindSQLite {
+		if _, err := os.Stat(target); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w at %s", ErrNoStore, target)
+		}
+	}
+	return Open(ctx, dsn)
 }
 
 const (

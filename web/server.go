@@ -20,13 +20,13 @@ import (
 	"mime"
 	"net/http"
 	"path"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"arena/internal/version"
 	"arena/store"
 )
 
@@ -41,7 +41,8 @@ type Config struct {
 	// games against a bot). Empty: those calls are always refused.
 	Token  string
 	Logger *slog.Logger // nil: discard
-	// Version is shown by /api/info; empty: the binary's module version.
+	// Version is shown by /api/info; empty: version.String(), what
+	// "arena --version" prints.
 	Version string
 	// MaxPersonGames caps the person-only games ("local", "remote") that
 	// may run at once, since anyone may start one; 0: 64.
@@ -83,10 +84,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Version == "" {
-		cfg.Version = "devel"
-		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-			cfg.Version = bi.Main.Version
-		}
+		cfg.Version = version.String()
 	}
 	if cfg.MaxPersonGames <= 0 {
 		cfg.MaxPersonGames = 64

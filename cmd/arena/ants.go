@@ -42,6 +42,8 @@ game but its ants stay on the board, as in the official engine.`,
   arena match ants --bot builtin --bot "builtin --sample greedy" --engine_seed 42 --player_seed 42 -S -I -O -E
   arena match ants --map tutorial1.map --map maze.map --rounds 4 --turntime 500 --json`,
 		turnTime: time.Second, matchTime: 0,
+		// The engine keeps its own time (--turntime, --loadtime).
+		notShared:   []string{"ponder", "match-time", "tolerance", "startup-time"},
 		defaultBots: []string{"builtin", "builtin"},
 		flags:       antsFlags,
 		bot:         newAntsBotCmd,

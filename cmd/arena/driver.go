@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,6 +28,10 @@ type driver struct {
 	short, long, example string
 	// turnTime and matchTime are the game's default clocks.
 	turnTime, matchTime time.Duration
+	// notShared names the shared match flags (matchFlags) that do
+	// nothing in this game, such as clocks a game that keeps its own
+	// time does not use; its commands do not offer them.
+	notShared []string
 	// flags registers the game's own options (board size, rule, map ...)
 	// on a match or tournament command. The returned function runs after
 	// the flags are parsed and builds the runner that plays the games.
@@ -128,7 +134,13 @@ func newMatchGameCmd(d driver) *cobra.Command {
 				return err
 			}
 			defer cleanup()
-			name := f.matchName(d.info.Name)
+			name, err := claimRunName(env.out, f.matchName(d.info.Name), time.Now())
+			if err != nil {
+				return err
+			}
+			if f.name != "" && name != f.name {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s already holds a match %s: this one is %s\n", env.out, f.name, name)
+			}
 			s := &series{
 				game: d.info.Name, players: env.players, games: f.games, json: f.json,
 				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(),
@@ -161,9 +173,53 @@ func newMatchGameCmd(d driver) *cobra.Command {
 			return s.run(cmd.Context())
 		},
 	}
-	f.register(cmd, d.turnTime, d.matchTime)
+	f.register(cmd, d)
 	build = d.flags(cmd.Flags())
 	return cmd
+}
+
+// claimRunName claims a name for a match or SPRT in the folder out,
+// whose files it names (NAME-001.json, NAME-summary.txt ...), so that no
+// other run, before or at the same time, writes or replaces them. The
+// claim is the summary file NAME-summary.txt, created only if it does not
+// exist (the run later replaces it with its standings); a name whose
+// summary exists, or that any other file in out starts with (a run
+// without a claim left them), is taken, and base-2, base-3 ... are tried
+// in turn.
+func claimRunName(out, base string, now time.Time) (string, error) {
+	const tries = 10000
+	for n := 1; n <= tries; n++ {
+		name := base
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d", base, n)
+		}
+		summary := filepath.Join(out, name+"-summary.txt")
+		f, err := os.OpenFile(summary, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("--out: claim the name %s: %w", name, err)
+		}
+		_, werr := fmt.Fprintf(f, "%s: running since %s\n", name, now.Format(time.RFC3339))
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			os.Remove(summary)
+			return "", fmt.Errorf("--out: claim the name %s: %w", name, werr)
+		}
+		others, err := filepath.Glob(globEscape(filepath.Join(out, name)) + "-*")
+		if err != nil {
+			return "", fmt.Errorf("--out: claim the name %s: %w", name, err)
+		}
+		if slices.ContainsFunc(others, func(p string) bool { return p != summary }) {
+			os.Remove(summary)
+			continue
+		}
+		return name, nil
+	}
+	return "", fmt.Errorf("--out: %s holds %d runs named %s: choose another --name", out, tries, base)
 }
 
 // matchSeats seats the players of game i of a match: two players swap

@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"arena/match"
 )
@@ -29,12 +31,17 @@ type matchFlags struct {
 	workDir   string
 }
 
-func (f *matchFlags) register(cmd *cobra.Command, turn, matchTime time.Duration) {
-	fl := cmd.Flags()
+// register adds the shared flags that apply to d's games to cmd, with
+// d's default clocks, leaving out d's notShared flags and those named in
+// omit (a tournament counts games per pairing, not --games): a flag that
+// does nothing is neither listed in the help nor accepted. Left-out flags
+// keep their defaults.
+func (f *matchFlags) register(cmd *cobra.Command, d driver, omit ...string) {
+	fl := pflag.NewFlagSet(d.info.Name, pflag.ContinueOnError)
 	fl.StringArrayVar(&f.bots, "bot", nil, `a bot: "CMD" or "NAME=CMD" (repeat per player; "builtin" is arena's own bot)`)
 	fl.IntVarP(&f.games, "games", "n", 2, "number of games (colours alternate)")
-	fl.DurationVar(&f.turnTime, "turn-time", turn, "time limit per move (0 = none)")
-	fl.DurationVar(&f.matchTime, "match-time", matchTime, "time limit per player for a whole game (0 = none)")
+	fl.DurationVar(&f.turnTime, "turn-time", d.turnTime, "time limit per move (0 = none)")
+	fl.DurationVar(&f.matchTime, "match-time", d.matchTime, "time limit per player for a whole game (0 = none)")
 	fl.DurationVar(&f.tolerance, "tolerance", time.Second, "grace after a limit before a move counts as late")
 	fl.DurationVar(&f.startup, "startup-time", 30*time.Second, "time limit for a bot to start (counts against its match time)")
 	fl.StringVar(&f.memory, "memory", "0", "memory limit per bot, e.g. 350MB or 1GiB (0 = none)")
@@ -45,6 +52,11 @@ func (f *matchFlags) register(cmd *cobra.Command, turn, matchTime time.Duration)
 	fl.StringVar(&f.name, "name", "", "name of this match, the prefix of game ids (default: game and time)")
 	fl.BoolVar(&f.debug, "debug", false, "write every line to and from each bot, with times, to OUT/ID-PLAYER.log")
 	fl.StringVar(&f.workDir, "work-dir", "", "where the bots' working folders go (default: /dev/shm when it is a memory file system, else OUT)")
+	fl.VisitAll(func(flag *pflag.Flag) {
+		if !slices.Contains(d.notShared, flag.Name) && !slices.Contains(omit, flag.Name) {
+			cmd.Flags().AddFlag(flag)
+		}
+	})
 }
 
 func (f *matchFlags) clock() (match.Clock, error) {

@@ -106,6 +106,9 @@ func TestMatchJSON(t *testing.T) {
 				t.Errorf("game %d: no %q in %v", i, k, g)
 			}
 		}
+		if g["type"] != "game" {
+			t.Errorf("game %d: type %v, want game", i, g["type"])
+		}
 		if g["game"] != "gomoku" {
 			t.Errorf("game %d: game %v", i, g["game"])
 		}

@@ -36,6 +36,9 @@ type series struct {
 
 // summaryLine is the JSON object printed for every finished game.
 type summaryLine struct {
+	// Type is "game", which tells these lines from the final object
+	// of a tournament ("standings") or an SPRT ("sprt").
+	Type    string   `json:"type"`
 	ID      string   `json:"id"`
 	Game    string   `json:"game"`
 	Players []string `json:"players"`
@@ -72,9 +75,10 @@ func (s *series) run(ctx context.Context) error {
 			if errors.Is(err, context.Canceled) {
 				fmt.Fprintf(s.stderr, "interrupted: %d of %d games finished\n", i, s.games)
 				s.summary(s.stderr, tallies)
-				return err
+				return errors.Join(err, s.writeSummary(tallies, fmt.Sprintf("interrupted: %d of %d games finished\n", i, s.games)))
 			}
-			return fmt.Errorf("game %d: %w", i+1, err)
+			err = fmt.Errorf("game %d: %w", i+1, err)
+			return errors.Join(err, s.writeSummary(tallies, fmt.Sprintf("stopped: %v\n", err)))
 		}
 		s.count(tallies, rec)
 		if s.json {
@@ -86,14 +90,19 @@ func (s *series) run(ctx context.Context) error {
 	}
 	prog.clear()
 	s.summary(s.stderr, tallies)
-	if s.summaryFile != "" {
-		var b strings.Builder
-		s.summary(&b, tallies)
-		if err := game.WriteFileAtomic(s.summaryFile, []byte(b.String())); err != nil {
-			return err
-		}
+	return s.writeSummary(tallies, "")
+}
+
+// writeSummary replaces the summary file, if any, with the standings so
+// far under the note head ("" when the series finished).
+func (s *series) writeSummary(tallies []tally, head string) error {
+	if s.summaryFile == "" {
+		return nil
 	}
-	return nil
+	var b strings.Builder
+	b.WriteString(head)
+	s.summary(&b, tallies)
+	return game.WriteFileAtomic(s.summaryFile, []byte(b.String()))
 }
 
 func (s *series) count(tallies []tally, rec *game.Record) {
@@ -121,7 +130,7 @@ func (s *series) count(tallies []tally, rec *game.Record) {
 // matches, tournaments and SPRTs).
 func emitGame(w io.Writer, rec *game.Record, path string) error {
 	line := summaryLine{
-		ID: rec.ID, Game: rec.Game, First: rec.FirstPlayer(), Winner: rec.Winner, Scores: rec.Scores,
+		Type: "game", ID: rec.ID, Game: rec.Game, First: rec.FirstPlayer(), Winner: rec.Winner, Scores: rec.Scores,
 		Reason: rec.Reason, Detail: rec.Detail, Moves: rec.Length(), Record: path,
 	}
 	if len(rec.Seats) > 2 {

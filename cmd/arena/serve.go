@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -23,6 +24,7 @@ import (
 
 	"arena/bot"
 	"arena/game"
+	"arena/internal/version"
 	"arena/match"
 	"arena/store"
 	"arena/web"
@@ -57,7 +59,7 @@ files to --out.`,
 	fl.StringVar(&f.db, "db", "", "the store: a SQLite file or postgres://... (default OUT/arena.db, where arena tournament keeps its games)")
 	fl.StringVar(&f.token, "token", "", "token that opens starting matches and tournaments (default: a random one)")
 	fl.StringArrayVar(&f.bots, "bot", nil, `register a bot: "GAME:NAME=CMD" (repeat; "builtin" is registered for every game)`)
-	fl.StringArrayVar(&f.options, "options", nil, `a game's options as "arena match GAME" takes them: "GAME:FLAGS", e.g. "points:--size 15x15 --max-moves 60" (repeat per game)`)
+	fl.StringArrayVar(&f.options, "options", nil, `"GAME:FLAGS": GAME's own options of "arena match GAME" (not --bot, the clocks or the other shared ones, which the page sets) for every game and tournament of GAME the page starts, e.g. "points:--size 15x15 --max-moves 60" (repeat per game)`)
 	fl.StringVar(&f.out, "out", "arena-out", "folder for the games' record files")
 	fl.IntVar(&f.concurrency, "concurrency", runtime.NumCPU(), "games with bots played at once (more wait)")
 	return cmd
@@ -107,7 +109,7 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	l := newLauncher(st, bots, out, work, f.concurrency)
 	l.options = options
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
-	srv, err := web.New(web.Config{Launcher: l, Store: st, Token: token, Logger: logger})
+	srv, err := web.New(web.Config{Launcher: l, Store: st, Token: token, Logger: logger, Version: version.String()})
 	if err != nil {
 		return err
 	}
@@ -183,8 +185,9 @@ func registerBots(specs []string) (map[string][]player, error) {
 
 // gameOptions reads the --options flags of serve: GAME:FLAGS, the game's
 // own flags of "arena match GAME" (not the shared ones such as --bot or
-// --turn-time: the page sets the clocks). Each is checked here, once, so
-// that a mistake stops the server at start rather than failing every game.
+// --turn-time: the page sets the bots and clocks). Each is checked here,
+// once, so that a mistake stops the server at start rather than failing
+// every game; the error lists the flags the game takes.
 func gameOptions(specs []string) (map[string][]string, error) {
 	out := map[string][]string{}
 	for _, spec := range specs {
@@ -202,7 +205,9 @@ func gameOptions(specs []string) (map[string][]string, error) {
 		fs.SetOutput(io.Discard)
 		d.flags(fs)
 		if err := fs.Parse(out[name]); err != nil {
-			return nil, fmt.Errorf("--options %q: %w", spec, err)
+			var own []string
+			fs.VisitAll(func(fl *pflag.Flag) { own = append(own, "--"+fl.Name) })
+			return nil, fmt.Errorf("--options %q: %w (%s's own options: %s)", spec, err, name, strings.Join(own, " "))
 		}
 		if fs.NArg() > 0 {
 			return nil, fmt.Errorf("--options %q: unexpected %q", spec, fs.Arg(0))
@@ -331,6 +336,11 @@ func (l *launcher) Play(ctx context.Context, req web.PlayRequest, listener game.
 	if id == "" {
 		id = fmt.Sprintf("%s-%s", d.info.Name, time.Now().Format("20060102-150405.000"))
 	}
+	release, err := claimGameID(ctx, l.st, l.out, id)
+	if err != nil {
+		return nil, fmt.Errorf("play %s: %w", id, err)
+	}
+	defer release()
 	j := job{ID: id, Seats: make([]int, len(players)), Listener: listener}
 	for i := range j.Seats {
 		j.Seats[i] = i
@@ -343,6 +353,34 @@ func (l *launcher) Play(ctx context.Context, req web.PlayRequest, listener game.
 		return rec, fmt.Errorf("play %s: %w", id, err)
 	}
 	return rec, nil
+}
+
+// claimGameID makes sure a game of the page replaces nothing: its ID is
+// neither stored nor the name of a record in out (another server on the
+// same folder or store may have used it). The claim is the record file
+// ID.json, created only if it does not exist; the game's record replaces
+// it. release removes the claim if the game wrote no record.
+func claimGameID(ctx context.Context, st *store.Store, out, id string) (release func(), err error) {
+	switch _, err := st.Game(ctx, id); {
+	case err == nil:
+		return nil, fmt.Errorf("game ID %s is already stored in %s", id, st)
+	case !errors.Is(err, store.ErrNotFound):
+		return nil, fmt.Errorf("game ID %s: %w", id, err)
+	}
+	path := filepath.Join(out, id+".json")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("game ID %s: %s already exists", id, path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("game ID %s: claim its record: %w", id, err)
+	}
+	f.Close()
+	return func() {
+		if fi, err := os.Stat(path); err == nil && fi.Size() == 0 {
+			os.Remove(path)
+		}
+	}, nil
 }
 
 // personTurnTime is a person's time a move when the page asks for no
@@ -431,5 +469,5 @@ func (l *launcher) Tournament(ctx context.Context, req web.TournamentRequest, li
 	for _, p := range l.bots[req.Game] {
 		bots[p.Name] = p
 	}
-	return playTournament(ctx, l.st, req, bots, l.out, listen)
+	return playTournament(ctx, l.st, req, bots, l.options[req.Game], l.out, listen)
 }

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -13,6 +16,7 @@ import (
 
 	"arena/game"
 	"arena/internal/syncbuf"
+	"arena/internal/version"
 	"arena/match"
 	"arena/store"
 	"arena/web"
@@ -182,6 +186,12 @@ func TestGameOptions(t *testing.T) {
 		{[]string{"chess:--size 5"}, "want GAME:FLAGS"},
 		{[]string{"--size 5"}, "want GAME:FLAGS"},
 		{[]string{"points:--bot x"}, "unknown flag: --bot"},
+		// What the help says it takes: the game's own flags, and the
+		// error lists them.
+		{[]string{"points:--turn-time 1s"}, "unknown flag: --turn-time (points's own options: "},
+		{[]string{"points:--memory 1GB"}, "--increment"},
+		{[]string{"points:--opening empty --surround always"}, "--opening empty --surround always"},
+		{[]string{"points:--openings empty"}, "unknown flag: --openings"},
 		{[]string{"points:--size 15x15 extra"}, `unexpected "extra"`},
 		{[]string{"points:"}, "empty"},
 	}
@@ -266,7 +276,10 @@ func TestServeCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var info struct{ Games []web.GameInfo }
+	var info struct {
+		Games   []web.GameInfo
+		Version string
+	}
 	err = json.NewDecoder(resp.Body).Decode(&info)
 	resp.Body.Close()
 	if err != nil {
@@ -275,6 +288,10 @@ func TestServeCommand(t *testing.T) {
 	bots := map[string]string{}
 	for _, g := range info.Games {
 		bots[g.Name] = strings.Join(g.Bots, ",")
+	}
+	// The page and "arena --version" say the same.
+	if want := version.String(); info.Version != want {
+		t.Errorf("/api/info version %q, arena --version %q", info.Version, want)
 	}
 	if bots["khet"] != "builtin,second" || bots["gomoku"] != "builtin" || len(info.Games) != len(drivers()) {
 		t.Errorf("games %+v", info.Games)
@@ -323,4 +340,77 @@ func FuzzServeSpecs(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestServeLauncherKeepsEarlierGames: a game of the page whose ID is
+// already stored, or names a record in the folder (another server on the
+// same folder), is refused before it starts, and the earlier game's
+// record stays as it was.
+func TestServeLauncherKeepsEarlierGames(t *testing.T) {
+	l, st := testLauncher(t)
+	people := func() web.PlayRequest {
+		resign := match.NewHuman()
+		resign.OnTurn(func(waiting bool, _ time.Time) {
+			if waiting {
+				resign.Resign()
+			}
+		})
+		return web.PlayRequest{ID: "web-once", Game: "gomoku",
+			Players: []web.Entrant{{Human: resign, Name: "ann"}, {Human: match.NewHuman(), Name: "bob"}}}
+	}
+	rec, err := l.Play(context.Background(), people(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := st.Game(context.Background(), rec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(g.RecordPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A second server on the same folder, with a store of its own.
+	other, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "arena.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	second := newLauncher(other, l.bots, l.out, t.TempDir(), 1)
+	for _, tc := range []struct {
+		name string
+		l    *launcher
+		want string
+	}{
+		{"same store", l, "already stored"},
+		{"same folder", second, "already exists"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := tc.l.Play(context.Background(), people(), nil)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one saying %q", err, tc.want)
+			}
+			if after, _ := os.ReadFile(g.RecordPath); !bytes.Equal(after, before) {
+				t.Error("the earlier game's record changed")
+			}
+		})
+	}
+	// A claim is given back when the game wrote no record, and kept
+	// when it did.
+	for _, wrote := range []bool{false, true} {
+		id := fmt.Sprintf("web-claim-%v", wrote)
+		release, err := claimGameID(context.Background(), st, l.out, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(l.out, id+".json")
+		if wrote {
+			os.WriteFile(path, []byte("{}\n"), 0o644)
+		}
+		release()
+		if _, err := os.Stat(path); (err == nil) != wrote {
+			t.Errorf("record written %v: after release %v", wrote, err)
+		}
+	}
 }

@@ -19,10 +19,11 @@ import (
 // from req and goes through prepareTournament and run, so the schedule,
 // game IDs, stored rows and ratings are those of the CLI, and "arena
 // tournament --resume NAME" can continue it. bots are the server's
-// registered bots by name; every game goes to its own listener from
-// listen (nil: none). Games are stored in st, records written under out.
+// registered bots by name and options the game's own flags (serve's
+// --options); every game goes to its own listener from listen (nil:
+// none). Games are stored in st, records written under out.
 func playTournament(ctx context.Context, st *store.Store, req web.TournamentRequest, bots map[string]player,
-	out string, listen func(gameID string) game.Listener) error {
+	options []string, out string, listen func(gameID string) game.Listener) error {
 	d, ok := driverByName(req.Game)
 	if !ok {
 		return fmt.Errorf("tournament %s: unknown game %q", req.Name, req.Game)
@@ -36,6 +37,9 @@ func playTournament(ctx context.Context, st *store.Store, req web.TournamentRequ
 	cmd.SetErr(io.Discard)
 	tc := registerTournamentFlags(cmd, d)
 	fl := cmd.Flags()
+	if err := fl.Parse(options); err != nil {
+		return fmt.Errorf("tournament %s: --options: %w", req.Name, err)
+	}
 	var players []player
 	seen := map[string]bool{}
 	set := func(name, value string) error {

@@ -74,7 +74,7 @@ func TestPlayTournament(t *testing.T) {
 	req := web.TournamentRequest{Name: "webcup", Game: "gomoku", Bots: []string{"beta", "alpha"},
 		Games: 2, TurnTime: 50 * time.Millisecond}
 	var ls listeners
-	if err := playTournament(ctx, st, req, bots, filepath.Join(dir, "out"), ls.listen); err != nil {
+	if err := playTournament(ctx, st, req, bots, nil, filepath.Join(dir, "out"), ls.listen); err != nil {
 		t.Fatal(err)
 	}
 
@@ -130,7 +130,7 @@ func TestPlayTournament(t *testing.T) {
 	if err != nil {
 		t.Fatalf("standings: %v\n%s", err, serr)
 	}
-	want, _ := json.Marshal(rep)
+	want, _ := json.Marshal(standingsLine{Type: "standings", Report: rep})
 	if strings.TrimSpace(sout) != string(want) {
 		t.Errorf("arena standings --json:\n%s\nstandings.Of:\n%s", sout, want)
 	}
@@ -142,7 +142,7 @@ func TestPlayTournament(t *testing.T) {
 	// Asked again, the page's tournament is the same event: nothing is
 	// played, nobody is listened to.
 	var again listeners
-	if err := playTournament(ctx, st, req, bots, filepath.Join(dir, "out"), again.listen); err != nil {
+	if err := playTournament(ctx, st, req, bots, nil, filepath.Join(dir, "out"), again.listen); err != nil {
 		t.Fatal(err)
 	}
 	if len(again.logs) != 0 {
@@ -193,7 +193,7 @@ func TestPlayTournamentRefuses(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var ls listeners
-			err := playTournament(ctx, st, tc.req, bots, filepath.Join(dir, "out"), ls.listen)
+			err := playTournament(ctx, st, tc.req, bots, nil, filepath.Join(dir, "out"), ls.listen)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one saying %q", err, tc.want)
 			}
@@ -201,5 +201,49 @@ func TestPlayTournamentRefuses(t *testing.T) {
 				t.Errorf("%d games started", len(ls.logs))
 			}
 		})
+	}
+}
+
+// TestPlayTournamentOptions: serve's --options for a game apply to the
+// tournaments the page starts, and are stored with them to resume.
+func TestPlayTournamentOptions(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := store.Open(ctx, filepath.Join(dir, "arena.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	registered, err := parsePlayers([]string{"alpha=builtin", "beta=builtin"}, "gomoku")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bots := map[string]player{"alpha": registered[0], "beta": registered[1]}
+	options, err := gameOptions([]string{"gomoku:--size 9 --max-moves 4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := web.TournamentRequest{Name: "small", Game: "gomoku", Bots: []string{"alpha", "beta"}, Games: 2, TurnTime: time.Second}
+	if err := playTournament(ctx, st, req, bots, options["gomoku"], filepath.Join(dir, "out"), nil); err != nil {
+		t.Fatal(err)
+	}
+	games, err := st.Games(ctx, "small")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(games) != 2 {
+		t.Fatalf("%d games stored, want 2", len(games))
+	}
+	for _, g := range games {
+		var rec game.Record
+		if err := json.Unmarshal(g.Record, &rec); err != nil {
+			t.Fatal(err)
+		}
+		if g.Moves != 4 || g.Reason != "draw" || !strings.Contains(string(rec.Options), `"width":9,`) {
+			t.Errorf("game %s: %d moves by %s, options %s: want the 9x9 board and 4 moves of --options", g.ID, g.Moves, g.Reason, rec.Options)
+		}
+	}
+	if args := mustTournament(t, st, "small").Args; !slices.Contains(args, "--size=9") || !slices.Contains(args, "--max-moves=4") {
+		t.Errorf("stored command line %v lacks the options", args)
 	}
 }

@@ -34,7 +34,6 @@ type tournamentFlags struct {
 	format       string
 	gamesPerPair int
 	rounds       int
-	openings     string
 	concurrency  int
 	db           string
 	interval     int
@@ -63,7 +62,7 @@ once (SQLite in OUT/arena.db by default, or PostgreSQL with --db postgres://...)
 so an interrupted tournament continues where it stopped: run the same command
 again, or "arena tournament --resume NAME".`,
 		Example: `  arena tournament gomoku --bot a=./pbrain-a --bot b=./pbrain-b --bot c=./pbrain-c --games-per-pair 2 --turn-time 1s
-  arena tournament gomoku --format swiss --rounds 5 --openings openings.txt --bot ... --name cup
+  arena tournament gomoku --format swiss --rounds 5 --opening openings.txt --bot ... --name cup
   arena tournament --resume cup`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -74,7 +73,7 @@ again, or "arena tournament --resume NAME".`,
 			if dsn == "" {
 				dsn = filepath.Join(out, "arena.db")
 			}
-			st, err := openStore(cmd.Context(), dsn)
+			st, err := openExistingStore(cmd.Context(), dsn)
 			if err != nil {
 				return err
 			}
@@ -130,16 +129,12 @@ type tournamentCLI struct {
 // registerTournamentFlags adds the flags of a tournament of d to cmd.
 func registerTournamentFlags(cmd *cobra.Command, d driver) *tournamentCLI {
 	tc := &tournamentCLI{d: d}
-	tc.f.register(cmd, d.turnTime, d.matchTime)
+	tc.f.register(cmd, d, "games") // a tournament counts games per pairing
 	tc.build = d.flags(cmd.Flags())
 	fl := cmd.Flags()
-	_ = fl.MarkHidden("games") // a tournament counts games per pair
 	fl.StringVar(&tc.tf.format, "format", "round-robin", "round-robin, gauntlet, swiss or knockout")
 	fl.IntVar(&tc.tf.gamesPerPair, "games-per-pair", 2, "games each pairing plays on every opening, colours alternating")
 	fl.IntVar(&tc.tf.rounds, "rounds", 0, "Swiss rounds (default: ceil(log2(bots)))")
-	if fl.Lookup("openings") == nil {
-		fl.StringVar(&tc.tf.openings, "openings", "", "file of openings (maps, setups): the game's own opening option")
-	}
 	fl.IntVar(&tc.tf.concurrency, "concurrency", 0, "games at once (default: as many as the cores allow, one thinking bot per core)")
 	fl.StringVar(&tc.tf.db, "db", "", "the store: a SQLite file or postgres://... (default OUT/arena.db)")
 	fl.IntVar(&tc.tf.interval, "rating-interval", 0, "also print the full standings every N games (0 = at the end only)")
@@ -165,6 +160,12 @@ pairs of games, then the higher seed advances). A pairing plays
 		},
 	}
 	tc = registerTournamentFlags(cmd, d)
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		if err.Error() == "unknown flag: --games" {
+			return fmt.Errorf("%w: a tournament counts games per pairing (--games-per-pair)", err)
+		}
+		return err
+	})
 	return cmd
 }
 
@@ -179,6 +180,20 @@ func openStore(ctx context.Context, dsn string) (*store.Store, error) {
 		}
 	}
 	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("--db: %w", err)
+	}
+	return st, nil
+}
+
+// openExistingStore opens the store of a command that only reads it
+// (standings, games, export, --resume): where there is none it says so
+// and creates nothing.
+func openExistingStore(ctx context.Context, dsn string) (*store.Store, error) {
+	st, err := store.OpenExisting(ctx, dsn)
+	if errors.Is(err, store.ErrNoStore) {
+		return nil, fmt.Errorf("no store at %s: arena tournament and arena serve keep their games there (--db names another)", dsn)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("--db: %w", err)
 	}
@@ -301,7 +316,7 @@ func runTournament(cmd *cobra.Command, tc *tournamentCLI) error {
 		return err
 	}
 	if spec.json {
-		return writeJSONLine(cmd.OutOrStdout(), rep)
+		return writeStandingsJSON(cmd.OutOrStdout(), rep)
 	}
 	return nil
 }
@@ -315,9 +330,6 @@ func prepareTournament(cmd *cobra.Command, tc *tournamentCLI, players []player) 
 	if err != nil {
 		return nil, nil, fmt.Errorf("--format: %w", err)
 	}
-	if f.games != 2 && cmd.Flags().Changed("games") {
-		return nil, nil, errors.New("--games: a tournament counts games per pairing: use --games-per-pair")
-	}
 	if tf.gamesPerPair < 1 {
 		return nil, nil, fmt.Errorf("--games-per-pair %d: must be at least 1", tf.gamesPerPair)
 	}
@@ -327,14 +339,8 @@ func prepareTournament(cmd *cobra.Command, tc *tournamentCLI, players []player) 
 	if tf.interval < 0 {
 		return nil, nil, fmt.Errorf("--rating-interval %d: must not be negative", tf.interval)
 	}
-	// The command line as given, before --openings sets the game's own
-	// option: what is stored to resume.
+	// The command line as given: what is stored to resume.
 	args := append([]string{d.info.Name}, commandArgs(cmd)...)
-	if tf.openings != "" {
-		if err := setOpenings(cmd.Flags(), d, tf.openings); err != nil {
-			return nil, nil, err
-		}
-	}
 	// A tournament takes any number of bots from the game's minimum.
 	if n := len(f.bots); n > 0 && n < d.info.Players[0] {
 		return nil, nil, fmt.Errorf("--bot: a %s tournament needs at least %d bots, got %d", d.info.Name, d.info.Players[0], n)
@@ -485,20 +491,6 @@ func claimTournament(ctx context.Context, st *store.Store, name, gameName string
 			name, strings.Join(old.Args, " "), name)
 	}
 	return st.SetTournamentStatus(ctx, name, store.StatusRunning)
-}
-
-// setOpenings passes --openings to the game's own option for starting
-// positions, whichever of the usual names the game gives it.
-func setOpenings(fs *pflag.FlagSet, d driver, file string) error {
-	for _, n := range []string{"opening", "maps", "map", "setups", "setup"} {
-		if fs.Lookup(n) != nil {
-			if err := fs.Set(n, file); err != nil {
-				return fmt.Errorf("--openings: %w", err)
-			}
-			return nil
-		}
-	}
-	return fmt.Errorf("--openings: %s has no openings option", d.info.Name)
 }
 
 func playerNames(players []player) []string {

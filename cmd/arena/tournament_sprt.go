@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"arena/game"
 	"arena/rating"
 	"arena/tournament"
 )
@@ -19,7 +22,6 @@ import (
 type sprtFlags struct {
 	elo0, elo1, alpha, beta float64
 	maxGames, concurrency   int
-	openings                string
 }
 
 // newSprtCmd is "arena sprt [GAME]". Without a game name it tests Gomoku
@@ -34,7 +36,7 @@ func newSprtCmd() *cobra.Command {
 	}
 	cmd.Use = "sprt [GAME]"
 	cmd.Short = "A/B test two bots on paired openings until the pentanomial SPRT decides, as fishtest does"
-	cmd.Example = `  arena sprt --bot new=./pbrain-new --bot old=./pbrain-old --elo0 0 --elo1 5 --openings openings.txt
+	cmd.Example = `  arena sprt --bot new=./pbrain-new --bot old=./pbrain-old --elo0 0 --elo1 5 --opening openings.txt
   arena sprt khet --bot new="./khet-new" --bot old="./khet-old" --elo0 0 --elo1 10 --turn-time 1s`
 	for _, d := range drivers() {
 		if d.info.Players[0] == 2 {
@@ -56,25 +58,21 @@ pairs by A's score (the pentanomial: 0, 0.5, 1, 1.5 or 2 points) and after
 every pair prints the log-likelihood ratio of H1 (A is elo1 stronger) against
 H0 (elo0), in fishtest's logistic-Elo GSPRT. It stops when the LLR leaves
 [log(beta/(1-alpha)), log((1-beta)/alpha)]: H1 accepted above, H0 below.`,
-		Example: `  arena sprt gomoku --bot new=./pbrain-new --bot old=./pbrain-old --elo0 0 --elo1 5 --openings openings.txt`,
+		Example: `  arena sprt gomoku --bot new=./pbrain-new --bot old=./pbrain-old --elo0 0 --elo1 5 --opening openings.txt`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runSPRT(cmd, d, &f, &sf, build)
 		},
 	}
-	f.register(cmd, d.turnTime, d.matchTime)
+	f.register(cmd, d, "games") // the SPRT decides how many games
 	build = d.flags(cmd.Flags())
 	fl := cmd.Flags()
-	_ = fl.MarkHidden("games")
 	fl.Float64Var(&sf.elo0, "elo0", 0, "H0: A is this much stronger than B (logistic Elo)")
 	fl.Float64Var(&sf.elo1, "elo1", 5, "H1: A is this much stronger than B (logistic Elo)")
 	fl.Float64Var(&sf.alpha, "alpha", 0.05, "chance of accepting H1 when H0 holds")
 	fl.Float64Var(&sf.beta, "beta", 0.05, "chance of accepting H0 when H1 holds")
 	fl.IntVar(&sf.maxGames, "max-games", 0, "stop undecided after this many games (0 = no limit)")
 	fl.IntVar(&sf.concurrency, "concurrency", 0, "games at once (default: one thinking bot per core)")
-	if fl.Lookup("openings") == nil {
-		fl.StringVar(&sf.openings, "openings", "", "file of openings: the game's own opening option")
-	}
 	return cmd
 }
 
@@ -174,6 +172,7 @@ func (p *sprtPlan) add(g tournament.Game, o tournament.Outcome) bool {
 
 // sprtResult is the last JSON line of "arena sprt --json".
 type sprtResult struct {
+	Type        string             `json:"type"` // "sprt"
 	LLR         float64            `json:"llr"`
 	Lower       float64            `json:"lower"`
 	Upper       float64            `json:"upper"`
@@ -206,11 +205,6 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 	case len(f.bots) != 2:
 		return fmt.Errorf("--bot: an SPRT compares exactly 2 bots (A and B), got %d", len(f.bots))
 	}
-	if sf.openings != "" {
-		if err := setOpenings(cmd.Flags(), d, sf.openings); err != nil {
-			return err
-		}
-	}
 	env, r, cleanup, err := f.runner(d, build)
 	if err != nil {
 		return err
@@ -226,9 +220,16 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 			conc, conc*thinkers, cores)
 	}
 	lower, upper := rating.SPRTBounds(sf.alpha, sf.beta)
-	name := f.name
-	if name == "" {
-		name = "sprt-" + d.info.Name + "-" + time.Now().Format("20060102-150405")
+	base := f.name
+	if base == "" {
+		base = "sprt-" + d.info.Name + "-" + time.Now().Format("20060102-150405")
+	}
+	name, err := claimRunName(env.out, base, time.Now())
+	if err != nil {
+		return err
+	}
+	if f.name != "" && name != f.name {
+		fmt.Fprintf(stderr, "%s already holds a run %s: this one is %s\n", env.out, f.name, name)
 	}
 	plan := &sprtPlan{
 		name: name, openings: r.Openings(), maxPairs: (sf.maxGames + 1) / 2, window: 2 * conc,
@@ -271,20 +272,30 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 	}
 	err = tournament.Run(cmd.Context(), plan, map[string]tournament.Outcome{}, conc, play, report)
 	res := sprtResult{
-		LLR: plan.llr, Lower: lower, Upper: upper, Pentanomial: plan.penta, Verdict: plan.verdict,
+		Type: "sprt", LLR: plan.llr, Lower: lower, Upper: upper, Pentanomial: plan.penta, Verdict: plan.verdict,
 		Games: plan.games, Pairs: plan.pairsOK, Wins: plan.score.Wins, Draws: plan.score.Draws, Losses: plan.score.Losses,
 		Elo0: sf.elo0, Elo1: sf.elo1, Alpha: sf.alpha, Beta: sf.beta,
 	}
 	if err != nil {
 		res.Verdict = "interrupted"
 	}
+	var verdict string
 	switch res.Verdict {
 	case "H1":
-		fmt.Fprintf(stderr, "H1 accepted: %s is at least %g Elo stronger than %s (LLR %.2f >= %.2f)\n", a, sf.elo1, b, res.LLR, upper)
+		verdict = fmt.Sprintf("H1 accepted: %s is at least %g Elo stronger than %s (LLR %.2f >= %.2f)\n", a, sf.elo1, b, res.LLR, upper)
 	case "H0":
-		fmt.Fprintf(stderr, "H0 accepted: %s is not %g Elo stronger than %s (LLR %.2f <= %.2f)\n", a, sf.elo1, b, res.LLR, lower)
+		verdict = fmt.Sprintf("H0 accepted: %s is not %g Elo stronger than %s (LLR %.2f <= %.2f)\n", a, sf.elo1, b, res.LLR, lower)
 	default:
-		fmt.Fprintf(stderr, "%s after %d games: LLR %.2f within [%.2f, %.2f]\n", res.Verdict, res.Games, res.LLR, lower, upper)
+		verdict = fmt.Sprintf("%s after %d games: LLR %.2f within [%.2f, %.2f]\n", res.Verdict, res.Games, res.LLR, lower, upper)
+	}
+	fmt.Fprint(stderr, verdict)
+	// The summary file, which claimed the run's name, keeps the last
+	// counts and the verdict.
+	var summary strings.Builder
+	printLLR(&summary, plan)
+	summary.WriteString(verdict)
+	if werr := game.WriteFileAtomic(filepath.Join(env.out, name+"-summary.txt"), []byte(summary.String())); werr != nil && err == nil {
+		err = werr
 	}
 	if f.json {
 		if jerr := writeJSONLine(cmd.OutOrStdout(), res); jerr != nil && err == nil {

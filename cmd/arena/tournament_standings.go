@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -25,6 +26,18 @@ func isFault(r string) bool { return standings.IsFault(r) }
 // matrixLimit is the most bots whose LOS matrix and crosstable are
 // printed for people (the JSON always has them).
 const matrixLimit = 16
+
+// standingsLine is the JSON object of a tournament's standings: the
+// last line of "arena tournament --json" and "arena standings --json".
+type standingsLine struct {
+	Type string `json:"type"` // "standings"
+	standings.Report
+}
+
+// writeStandingsJSON prints a tournament's standings as one JSON line.
+func writeStandingsJSON(w io.Writer, rep standings.Report) error {
+	return writeJSONLine(w, standingsLine{Type: "standings", Report: rep})
+}
 
 // printStandings writes the standings for people.
 func printStandings(w io.Writer, rep standings.Report) {
@@ -167,14 +180,14 @@ func describeMatches(s *tournament.Schedule, results map[string]tournament.Outco
 // storedTournament loads a tournament and its games for the standings and
 // export commands.
 func storedTournament(cmd *cobra.Command, dsn, name string) (store.Tournament, []store.Game, error) {
-	st, err := openStore(cmd.Context(), dsn)
+	st, err := openExistingStore(cmd.Context(), dsn)
 	if err != nil {
 		return store.Tournament{}, nil, err
 	}
 	defer st.Close()
 	t, err := st.Tournament(cmd.Context(), name)
 	if errors.Is(err, store.ErrNotFound) {
-		return t, nil, fmt.Errorf("tournament %s: not in %s (give --db)", name, dsn)
+		return t, nil, unknownTournament(cmd.Context(), st, name)
 	}
 	if err != nil {
 		return t, nil, fmt.Errorf("tournament %s: %w", name, err)
@@ -184,6 +197,26 @@ func storedTournament(cmd *cobra.Command, dsn, name string) (store.Tournament, [
 		return t, nil, fmt.Errorf("tournament %s: %w", name, err)
 	}
 	return t, games, nil
+}
+
+// unknownTournament is the error for a tournament name the store does not
+// hold: it names the nearest stored ones, or all of them.
+func unknownTournament(ctx context.Context, st *store.Store, name string) error {
+	ts, err := st.Tournaments(ctx)
+	if err != nil {
+		return fmt.Errorf("tournament %s: not in %s (give --db)", name, st)
+	}
+	var names []string
+	for _, t := range ts {
+		names = append(names, t.Name)
+	}
+	switch {
+	case len(names) == 0:
+		return fmt.Errorf("unknown tournament %q: %s holds none", name, st)
+	case len(names) > 10 && len(nearest(name, names)) == 0:
+		return fmt.Errorf("unknown tournament %q in %s (arena standings lists them)", name, st)
+	}
+	return unknownName("tournament", name, st.String()+" holds", names)
 }
 
 // storedBotNames reads the bots' names from a stored command line, in the
@@ -219,7 +252,7 @@ func newStandingsCmd() *cobra.Command {
 			}
 			rep := standings.Build(t, games, storedBotNames(t))
 			if jsonOut {
-				return writeJSONLine(cmd.OutOrStdout(), rep)
+				return writeStandingsJSON(cmd.OutOrStdout(), rep)
 			}
 			printStandings(cmd.OutOrStdout(), rep)
 			return nil
@@ -232,7 +265,7 @@ func newStandingsCmd() *cobra.Command {
 
 // listTournaments prints the tournaments in the store.
 func listTournaments(cmd *cobra.Command, dsn string, jsonOut bool) error {
-	st, err := openStore(cmd.Context(), dsn)
+	st, err := openExistingStore(cmd.Context(), dsn)
 	if err != nil {
 		return err
 	}
@@ -242,6 +275,7 @@ func listTournaments(cmd *cobra.Command, dsn string, jsonOut bool) error {
 		return fmt.Errorf("list tournaments: %w", err)
 	}
 	type entry struct {
+		Type    string `json:"type"` // "tournament"
 		Name    string `json:"name"`
 		Game    string `json:"game"`
 		Status  string `json:"status"`
@@ -257,7 +291,7 @@ func listTournaments(cmd *cobra.Command, dsn string, jsonOut bool) error {
 		if err != nil {
 			return fmt.Errorf("tournament %s: %w", t.Name, err)
 		}
-		e := entry{t.Name, t.Game, t.Status, len(ids), t.Updated.UTC().Format("2006-01-02 15:04:05")}
+		e := entry{"tournament", t.Name, t.Game, t.Status, len(ids), t.Updated.UTC().Format("2006-01-02 15:04:05")}
 		if jsonOut {
 			if err := writeJSONLine(cmd.OutOrStdout(), e); err != nil {
 				return err
@@ -281,7 +315,7 @@ func newExportCmd() *cobra.Command {
 				return err
 			}
 			if out == "" {
-				return errors.New("--out: give the folder to export to")
+				out = safeName(t.Name) + "-export"
 			}
 			n, pgn, err := exportTournament(t, games, out)
 			if err != nil {
@@ -296,7 +330,7 @@ func newExportCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&db, "db", filepath.Join("arena-out", "arena.db"), "the store: a SQLite file or postgres://...")
-	cmd.Flags().StringVar(&out, "out", "", "folder to write to")
+	cmd.Flags().StringVar(&out, "out", "", "folder to write to (default NAME-export)")
 	return cmd
 }
 

@@ -70,25 +70,35 @@ func expectedIDs(t *testing.T, cfg tournament.Config) map[string]bool {
 	return ids
 }
 
-// splitJSON separates the per-game JSON lines from the final standings
-// object.
+// splitJSON separates the per-game JSON lines ("type": "game") from the
+// final standings object ("type": "standings"), which must be the last.
 func splitJSON(t *testing.T, stdout string) (games []summaryLine, final map[string]any) {
 	t.Helper()
 	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
 		if line == "" {
 			continue
 		}
-		if strings.Contains(line, `"standings"`) {
+		if final != nil {
+			t.Fatalf("line %q after the standings", line)
+		}
+		var typed struct{ Type string }
+		if err := json.Unmarshal([]byte(line), &typed); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		switch typed.Type {
+		case "standings":
 			if err := json.Unmarshal([]byte(line), &final); err != nil {
 				t.Fatalf("final line %q: %v", line, err)
 			}
-			continue
+		case "game":
+			var g summaryLine
+			if err := json.Unmarshal([]byte(line), &g); err != nil {
+				t.Fatalf("line %q: %v", line, err)
+			}
+			games = append(games, g)
+		default:
+			t.Fatalf("line %q: type %q, want game or standings", line, typed.Type)
 		}
-		var g summaryLine
-		if err := json.Unmarshal([]byte(line), &g); err != nil {
-			t.Fatalf("line %q: %v", line, err)
-		}
-		games = append(games, g)
 	}
 	return games, final
 }
@@ -337,7 +347,7 @@ func TestTournamentFormats(t *testing.T) {
 			if err := json.Unmarshal([]byte(sout), &st); err != nil {
 				t.Fatalf("standings JSON %q: %v", sout, err)
 			}
-			if st["games"] != float64(len(games)) || len(st["standings"].([]any)) != tc.bots {
+			if st["type"] != "standings" || st["games"] != float64(len(games)) || len(st["standings"].([]any)) != tc.bots {
 				t.Errorf("standings %v", st)
 			}
 			if sout, _, err := arena(t, "standings", "f", "--db", db); err != nil || !strings.Contains(sout, "rank") {
@@ -385,7 +395,7 @@ func TestSPRT(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &res); err != nil {
 		t.Fatalf("last line %q: %v", lines[len(lines)-1], err)
 	}
-	if res.Verdict != "H1" || res.LLR < res.Upper || res.Games < 2 || res.Games != len(lines)-1 {
+	if res.Type != "sprt" || res.Verdict != "H1" || res.LLR < res.Upper || res.Games < 2 || res.Games != len(lines)-1 {
 		t.Errorf("result %+v after %d game lines", res, len(lines)-1)
 	}
 	if res.Pentanomial[4] == 0 || res.Pentanomial[0]+res.Pentanomial[1]+res.Pentanomial[2]+res.Pentanomial[3]+res.Pentanomial[4] != res.Pairs {
@@ -409,7 +419,10 @@ func TestTournamentBadFlags(t *testing.T) {
 		{[]string{"tournament", "gomoku", "--format", "pyramid"}, "pyramid"},
 		{[]string{"tournament", "gomoku", "--games-per-pair", "0"}, "--games-per-pair"},
 		{[]string{"tournament", "gomoku", "--concurrency", "-1"}, "--concurrency"},
-		{[]string{"tournament", "gomoku", "--openings", "/no/such/file"}, "/no/such/file"},
+		{[]string{"tournament", "gomoku", "--opening", "/no/such/file"}, "/no/such/file"},
+		{[]string{"tournament", "gomoku", "--openings", "x"}, "unknown flag: --openings"},
+		{[]string{"sprt", "gomoku", "--openings", "x"}, "unknown flag: --openings"},
+		{[]string{"sprt", "gomoku", "--games", "4"}, "unknown flag: --games"},
 		{[]string{"tournament", "gomoku", "--bot", brain}, "needs at least 2 bots"},
 		{[]string{"tournament", "gomoku", "--format", "swiss", "--rounds", "-2"}, "rounds"},
 		{[]string{"tournament", "gomoku", "--games", "4"}, "--games-per-pair"},
@@ -541,7 +554,7 @@ func TestTournamentNPlayer(t *testing.T) {
 }
 
 // TestTournamentOpeningsAndFaults plays a round robin on two openings
-// (--openings sets Gomoku's --opening) with one bot that crashes: every
+// (Gomoku's own --opening) with one bot that crashes: every
 // pair plays each opening twice with colours swapped, the crashes are
 // counted against the crashing bot, and no brain process survives.
 func TestTournamentOpeningsAndFaults(t *testing.T) {
@@ -552,7 +565,7 @@ func TestTournamentOpeningsAndFaults(t *testing.T) {
 	t.Setenv("TESTBRAIN_PIDFILE", pids)
 	brain := filepath.Join(testBrain(t), "pbrain-tb")
 	stdout, stderr, err := arena(t, "tournament", "gomoku", "--out", out, "--size", "10", "--turn-time", "2s",
-		"--openings", file, "--json", "--name", "op",
+		"--opening", file, "--json", "--name", "op",
 		"--bot", "g="+brain+" --policy=greedy --seed=1", "--bot", "r="+brain+" --seed=2",
 		"--bot", "crash="+brain+" --misbehave=crash --at=2")
 	if err != nil {
