@@ -101,6 +101,32 @@ export function el(tag, attrs = {}, ...children) {
   return e;
 }
 
+// fmtTime says when something happened: a while ago for the last day,
+// else the date and the minute (short enough for a list's date column).
+export function fmtTime(s) {
+  if (!s) return "";
+  const d = new Date(s);
+  if (isNaN(d)) return "";
+  const now = Date.now();
+  const diff = (now - d.getTime()) / 1000;
+  if (diff >= 0 && diff < 60) return "just now";
+  if (diff >= 0 && diff < 3600) return Math.floor(diff / 60) + " min ago";
+  if (diff >= 0 && diff < 86400) return Math.floor(diff / 3600) + " h ago";
+  return d.toLocaleDateString() + " " + d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+// playersLine shows "a vs b" with the winner's name in bold: only the
+// name, each in its own element, the separators apart.
+export function playersLine(players, winner) {
+  const names = (players || []).map((p) => (typeof p === "string" ? p : p && p.name) || "?");
+  const out = el("span", { class: "vs" });
+  names.forEach((n, i) => {
+    if (i > 0) out.append(el("span", { class: "sep" }, " vs "));
+    out.append(el("span", { class: i === winner ? "winner" : "" }, n));
+  });
+  return out;
+}
+
 // renderRows updates a list in place, keyed by data-id: a row that stays
 // is the same element (only its content changes), so a pointer on it, or
 // a click on its way, still lands on it when the list updates.
