@@ -459,6 +459,10 @@ type clocks struct {
 	// DeadlineMs is how long the side to move has left for this move
 	// (null: no limit).
 	DeadlineMs *int64 `json:"deadline_ms"`
+	// TurnMs is each side's time for one move (null: no limit), what a
+	// side without a match clock shows while the other moves: a bot
+	// against a person plays on its own clock, not the person's.
+	TurnMs []*int64 `json:"turn_ms"`
 	// Seats is the turn state of the seats people hold, by side (null
 	// for a bot's side); absent when no person plays.
 	Seats []*seatTurn `json:"seats,omitempty"`
@@ -475,9 +479,15 @@ type seatTurn struct {
 func (g *liveGame) clocksLocked() clocks {
 	c := clocks{ToMove: []int{}}
 	sides := len(g.used)
+	c.TurnMs = make([]*int64, sides)
 	if g.header == nil || g.done {
 		c.LeftMs = make([]*int64, sides)
 		return c
+	}
+	for s := range sides {
+		if turn := g.sideClockLocked(s).turn; turn > 0 {
+			c.TurnMs[s] = msPtr(turn)
+		}
 	}
 	now := time.Now()
 	for side, hu := range g.humans {
@@ -525,9 +535,9 @@ func (g *liveGame) clocksLocked() clocks {
 	}
 	thinking := now.Sub(g.lastAt)
 	c.LeftMs = make([]*int64, sides)
-	if g.clock.match > 0 {
-		for s := range sides {
-			left := g.clock.match - g.used[s]
+	for s := range sides {
+		if match := g.sideClockLocked(s).match; match > 0 {
+			left := match - g.used[s]
 			if slices.Contains(c.ToMove, s) {
 				left -= thinking
 			}
@@ -535,12 +545,11 @@ func (g *liveGame) clocksLocked() clocks {
 		}
 	}
 	if c.DeadlineMs == nil && len(c.ToMove) > 0 {
-		var limit time.Duration
-		if g.clock.turn > 0 {
-			limit = g.clock.turn
-		}
-		if s := c.ToMove[0]; g.clock.match > 0 {
-			left := g.clock.match - g.used[s]
+		s := c.ToMove[0]
+		clock := g.sideClockLocked(s)
+		limit := clock.turn
+		if clock.match > 0 {
+			left := clock.match - g.used[s]
 			if limit == 0 || left < limit {
 				limit = left
 			}
@@ -560,8 +569,8 @@ func (g *liveGame) exactClocksLocked(c *clocks, now time.Time) {
 	for s, a := range g.asked {
 		switch {
 		case !a.known:
-			if g.clock.match > 0 {
-				c.LeftMs[s] = msPtr(g.clock.match)
+			if match := g.sideClockLocked(s).match; match > 0 {
+				c.LeftMs[s] = msPtr(match)
 			}
 		case a.left >= 0 && a.thinking:
 			c.LeftMs[s] = msPtr(max(a.left-now.Sub(a.at), 0))
@@ -572,6 +581,23 @@ func (g *liveGame) exactClocksLocked(c *clocks, now time.Time) {
 			c.DeadlineMs = msPtr(max(a.deadline.Sub(now), 0))
 		}
 	}
+}
+
+// sideClockLocked is the time control side plays on: the player's own
+// clock where the header gives it one (a person's, or a bot's quicker
+// one), else the game's.
+func (g *liveGame) sideClockLocked(side int) gameClock {
+	if h := g.header; h != nil {
+		p := side
+		if side < len(h.Seats) {
+			p = h.Seats[side]
+		}
+		if p >= 0 && p < len(h.Players) && (h.Players[p].TurnMs > 0 || h.Players[p].MatchMs > 0) {
+			pl := h.Players[p]
+			return gameClock{turn: time.Duration(pl.TurnMs) * time.Millisecond, match: time.Duration(pl.MatchMs) * time.Millisecond}
+		}
+	}
+	return g.clock
 }
 
 func msPtr(d time.Duration) *int64 {

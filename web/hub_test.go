@@ -149,6 +149,60 @@ func TestExactClocks(t *testing.T) {
 	}
 }
 
+// TestSideClocks: each side shows the clock it plays on. A person plays
+// on their own (the header's player clock), the bot opposite on the
+// game's or on the quicker one the person chose for it; a side with no
+// match clock shows its time a move, never nothing.
+func TestSideClocks(t *testing.T) {
+	const none = -1 // null in the JSON
+	ms := func(p *int64) int64 {
+		if p == nil {
+			return none
+		}
+		return *p
+	}
+	tests := []struct {
+		name     string
+		players  []game.PlayerRecord
+		seats    []int
+		wantTurn [2]int64 // per side
+		wantLeft [2]int64 // per side; side 0 is to move, so its clock may have run
+	}{
+		{"bots on the game's clock", []game.PlayerRecord{{Name: "a"}, {Name: "b"}}, []int{0, 1},
+			[2]int64{1000, 1000}, [2]int64{60_000, 60_000}},
+		{"a person against a quicker bot", []game.PlayerRecord{{Name: "me", TurnMs: 30_000, MatchMs: 180_000}, {Name: "bot", TurnMs: 300}}, []int{0, 1},
+			[2]int64{30_000, 300}, [2]int64{180_000, none}},
+		{"seats swap the players", []game.PlayerRecord{{Name: "me", TurnMs: 30_000}, {Name: "bot"}}, []int{1, 0},
+			[2]int64{1000, 30_000}, [2]int64{60_000, none}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHub()
+			defer h.close()
+			g := h.add("g", "gomoku", nil, gameClock{turn: time.Second, match: time.Minute})
+			g.Started(&game.Record{ID: "g", Game: "gomoku", Players: tc.players, Seats: tc.seats})
+			g.mu.Lock()
+			c := g.clocksLocked()
+			g.mu.Unlock()
+			data, _ := json.Marshal(c)
+			for s := range 2 {
+				if got := ms(c.TurnMs[s]); got != tc.wantTurn[s] {
+					t.Errorf("side %d: turn_ms %d, want %d: %s", s, got, tc.wantTurn[s], data)
+				}
+			}
+			if got := ms(c.LeftMs[1]); got != tc.wantLeft[1] {
+				t.Errorf("side 1 (waiting): left_ms %d, want %d: %s", got, tc.wantLeft[1], data)
+			}
+			if got := ms(c.LeftMs[0]); got == none || got > tc.wantLeft[0] {
+				t.Errorf("side 0 (to move): left_ms %d, want at most %d: %s", got, tc.wantLeft[0], data)
+			}
+			if got := ms(c.DeadlineMs); got == none || got > tc.wantTurn[0] {
+				t.Errorf("side 0 (to move): deadline_ms %d, want at most its %d ms a move: %s", got, tc.wantTurn[0], data)
+			}
+		})
+	}
+}
+
 func FuzzDecodeClientMessage(f *testing.F) {
 	for _, s := range []string{
 		`{"type":"lobby"}`, `{"type":"watch","id":"web-1"}`, `{"type":"unwatch","id":"x"}`,

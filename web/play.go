@@ -171,8 +171,14 @@ func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request) {
 	preq := PlayRequest{ID: s.newID(time.Now()), Game: info.Name, Players: players, TurnTime: turn, MatchTime: matchTime}
 	names := []string{players[0].Name, players[1].Name}
 	// (The match reports each side's exact clock as it asks it to move;
-	// this is what is shown until then.)
-	g := s.hub.add(preq.ID, info.Name, names, shownClock(info, turn, matchTime))
+	// this is what is shown until then.) People play on their own
+	// clocks, which the game's header gives; the game's clock is the
+	// bot's, the game's own unless the person chose another for it.
+	clock := shownClock(info, turn, matchTime)
+	if bot != "" {
+		clock = shownClock(info, 0, 0)
+	}
+	g := s.hub.add(preq.ID, info.Name, names, clock)
 	if g == nil {
 		release()
 		s.internalError(w, r, fmt.Errorf("game ID %s taken", preq.ID))

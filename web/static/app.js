@@ -3,7 +3,7 @@
 // the views in games/NAME.js; board.js holds the screen they share.
 
 import { takeTokenFromURL, token, setToken, getJSON, postJSON, info, socket, showMessage, ApiError } from "./api.js";
-import { Screen, LiveGame, el, sides, sideName, resultText, renderRows } from "./board.js";
+import { Screen, LiveGame, el, sides, sideName, resultText, renderRows, playersLine, fmtTime } from "./board.js";
 import { tournamentsPage, tournamentPage } from "./tournament.js";
 
 const app = document.getElementById("app");
@@ -92,29 +92,6 @@ function card(title, ...children) {
   return el("section", { class: "card" }, title ? el("h2", {}, title) : null, ...children);
 }
 
-function fmtTime(s) {
-  if (!s) return "";
-  const d = new Date(s);
-  if (isNaN(d)) return "";
-  const now = Date.now();
-  const diff = (now - d.getTime()) / 1000;
-  if (diff >= 0 && diff < 60) return "just now";
-  if (diff >= 0 && diff < 3600) return Math.floor(diff / 60) + " min ago";
-  if (diff >= 0 && diff < 86400) return Math.floor(diff / 3600) + " h ago";
-  return d.toLocaleDateString() + " " + d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-}
-
-// playersLine shows "a vs b", the winner in bold.
-function playersLine(players, winner) {
-  const names = (players || []).map((p) => (typeof p === "string" ? p : p && p.name) || "?");
-  const out = el("span", { class: "vs" });
-  names.forEach((n, i) => {
-    if (i > 0) out.append(el("span", { class: "sep" }, " vs "));
-    out.append(el("span", { class: i === winner ? "winner" : "" }, n));
-  });
-  return out;
-}
-
 function shortResult(g) {
   if (!g.done && g.done !== undefined) return el("span", { class: "badge live" }, "live");
   const names = (g.players || []).map((p) => (typeof p === "string" ? p : p && p.name));
@@ -122,7 +99,9 @@ function shortResult(g) {
   return el("span", { class: "result" }, (names[g.winner] || "?") + " won" + (g.reason ? " · " + g.reason : ""));
 }
 
-function gameRow(g, href, extra) {
+// gameRow is one game in a list; when is a date or the elements to show
+// in its place.
+function gameRow(g, href, when) {
   return el(
     "a",
     { class: "row", href, "data-id": g.id },
@@ -130,17 +109,22 @@ function gameRow(g, href, extra) {
     playersLine(g.players, g.winner),
     el("span", { class: "moves" }, plural(g.moves ?? 0, g.game === "ants" ? "turn" : "move")),
     shortResult(g),
-    el("span", { class: "when" }, extra || ""),
+    el("span", { class: "when" }, typeof when === "string" ? el("span", { class: "date" }, when) : when),
   );
 }
 
+// renderLive lists the games being played, the newest first; a game that
+// ends leaves the list (it is under "Recent games" once stored).
 function renderLive(list, games) {
-  const rows = (games || []).slice().sort((a, b) => (a.done === b.done ? String(b.start || "").localeCompare(String(a.start || "")) : a.done ? 1 : -1));
+  const rows = (games || []).filter((g) => !g.done).sort((a, b) => String(b.start || "").localeCompare(String(a.start || "")));
   renderRows(list, rows.map((g) => gameRow(g, "#/watch/" + encodeURIComponent(g.id), fmtTime(g.start))), "No games are being played right now.");
 }
 
 function renderRecords(list, recs) {
-  renderRows(list, (recs || []).map((r) => gameRow(r, "#/replay/" + encodeURIComponent(r.id), (r.tournament ? r.tournament + " · " : "") + fmtTime(r.end))), "No stored games yet.");
+  // A tournament game names its tournament on a line of its own, so that
+  // a long name never pushes the date out of sight.
+  const when = (r) => (r.tournament ? [el("span", { class: "tour", title: r.tournament }, r.tournament), el("span", { class: "date" }, fmtTime(r.end))] : fmtTime(r.end));
+  renderRows(list, (recs || []).map((r) => gameRow(r, "#/replay/" + encodeURIComponent(r.id), when(r))), "No stored games yet.");
 }
 
 async function homePage(page) {
@@ -156,10 +140,24 @@ async function homePage(page) {
       el("div", {}, running, card("Start a match", formBox), card("Play", el("p", {}, "Play a game yourself against a bot, a friend on this screen or in another browser."), el("a", { class: "button", href: "#/play" }, "New game"))),
     ),
   );
-  page.onLeave(socket.on((m) => m.type === "lobby" && renderLive(live, m.games)));
+  // Games seen running: when one of them ends, the recent games are
+  // fetched again, so that it moves from one list to the other.
+  let playing = new Set();
+  const loadRecords = () =>
+    getJSON("/api/records?limit=20")
+      .then((r) => page.current() && renderRecords(records, r))
+      .catch((e) => page.current() && records.replaceChildren(el("p", { class: "empty error" }, e.message)));
+  const showLive = (games) => {
+    renderLive(live, games);
+    const now = new Set((games || []).filter((g) => !g.done).map((g) => g.id));
+    const ended = [...playing].some((id) => !now.has(id));
+    playing = now;
+    if (ended) loadRecords();
+  };
+  page.onLeave(socket.on((m) => m.type === "lobby" && showLive(m.games)));
   page.onLeave(socket.lobby());
   getJSON("/api/live")
-    .then((g) => page.current() && live.querySelector(".empty") && renderLive(live, g))
+    .then((g) => page.current() && live.querySelector(".empty") && showLive(g))
     .catch((e) => page.current() && live.replaceChildren(el("p", { class: "empty error" }, e.message)));
   getJSON("/api/tournaments")
     .then((ts) => {
@@ -177,9 +175,7 @@ async function homePage(page) {
       );
     })
     .catch(() => {});
-  getJSON("/api/records?limit=20")
-    .then((r) => page.current() && renderRecords(records, r))
-    .catch((e) => page.current() && records.replaceChildren(el("p", { class: "empty error" }, e.message)));
+  loadRecords();
   try {
     const inf = await info();
     if (!page.current()) return;
@@ -350,7 +346,9 @@ async function watchPage(page, id) {
       if (!screen.over) screen.setStatus(liveStatus(screen));
       if (screen.header && !head.dataset.done) {
         head.dataset.done = "1";
-        head.replaceChildren(gameTitle(screen.header), el("span", { class: "badge live" }, "live"));
+        // A game that is over (already, or by a message that came while
+        // its view loaded) gets no badge: onEnd has run before this.
+        head.replaceChildren(gameTitle(screen.header), screen.over ? null : el("span", { class: "badge live" }, "live"));
       }
     },
     onEnd: () => {
@@ -372,8 +370,30 @@ async function showRecord(screen, rec, replay) {
   screen.finish(rec);
 }
 
+// stillPlayed shows, in place of a replay, that game id is still being
+// played here, with a link to its live view, and reports whether it did
+// (or the user has left the page); false: the game is stored, or unknown,
+// and the record says which.
+async function stillPlayed(page, id) {
+  // The live list, not /api/live/ID: asking for one game that is not in
+  // it would be an error in the browser's log for every stored game.
+  const live = await getJSON("/api/live");
+  const g = (live || []).find((x) => x.id === id);
+  if (!page.current()) return true; // the user went on: nothing more to show
+  if (!g || g.done) return false;
+  app.append(
+    card(
+      "This game is still being played",
+      el("p", {}, playersLine(g.players, null), " · " + plural(g.moves ?? 0, g.game === "ants" ? "turn" : "move") + " so far. Its replay is here once it ends; till then, watch it live."),
+      el("a", { class: "button", id: "watch-live", href: "#/watch/" + encodeURIComponent(id) }, "Watch it live"),
+    ),
+  );
+  return true;
+}
+
 async function replayPage(page, id, query) {
   if (!id) throw new Error("no game id");
+  if (await stillPlayed(page, id)) return;
   const rec = await getJSON("/api/records/" + encodeURIComponent(id));
   let replay = null;
   if (rec.game === "ants") {
@@ -654,6 +674,7 @@ async function playGamePage(page, id, query) {
   orient();
 
   let inputSide = undefined;
+  let seenMoves = -1; // moves shown so far; -1: none yet
   let baseTitle = null;
   let sent = false;
   const tokenFor = (side) => mySides.get(side) || unknown[0];
@@ -758,6 +779,12 @@ async function playGamePage(page, id, query) {
     onError: (err) => showMessage(err, true),
     onUpdate: () => {
       sent = false;
+      // A new move makes what was said about the last one (a taken
+      // point, a refused move) stale: it goes with the move.
+      if (screen.moves.length > seenMoves) {
+        if (seenMoves >= 0) showMessage("");
+        seenMoves = screen.moves.length;
+      }
       if (screen.header && !head.dataset.done) {
         head.dataset.done = "1";
         head.replaceChildren(gameTitle(screen.header));

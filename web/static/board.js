@@ -101,6 +101,32 @@ export function el(tag, attrs = {}, ...children) {
   return e;
 }
 
+// fmtTime says when something happened: a while ago for the last day,
+// else the date and the minute (short enough for a list's date column).
+export function fmtTime(s) {
+  if (!s) return "";
+  const d = new Date(s);
+  if (isNaN(d)) return "";
+  const now = Date.now();
+  const diff = (now - d.getTime()) / 1000;
+  if (diff >= 0 && diff < 60) return "just now";
+  if (diff >= 0 && diff < 3600) return Math.floor(diff / 60) + " min ago";
+  if (diff >= 0 && diff < 86400) return Math.floor(diff / 3600) + " h ago";
+  return d.toLocaleDateString() + " " + d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+// playersLine shows "a vs b" with the winner's name in bold: only the
+// name, each in its own element, the separators apart.
+export function playersLine(players, winner) {
+  const names = (players || []).map((p) => (typeof p === "string" ? p : p && p.name) || "?");
+  const out = el("span", { class: "vs" });
+  names.forEach((n, i) => {
+    if (i > 0) out.append(el("span", { class: "sep" }, " vs "));
+    out.append(el("span", { class: i === winner ? "winner" : "" }, n));
+  });
+  return out;
+}
+
 // renderRows updates a list in place, keyed by data-id: a row that stays
 // is the same element (only its content changes), so a pointer on it, or
 // a click on its way, still lands on it when the list updates.
@@ -227,6 +253,7 @@ export class Screen {
     this.plyLabel = el("span", { class: "ply-label" });
     this.extraControls = el("div", { class: "controls-row", title: "keys: ← → step, Home / End, space plays" }, el("label", {}, "speed ", this.speed), this.plyLabel);
     this.moveList = el("ol", { class: "move-list" });
+    this.moveListEl = this.moveList;
     this.moveList.addEventListener("click", (e) => {
       const li = e.target.closest("[data-ply]");
       if (li) this.goto(Number(li.dataset.ply), true);
@@ -344,14 +371,28 @@ export class Screen {
     if (this.header && this.header.game !== "ants") this.appendMoveItem(move, this.moves.length);
   }
 
+  // moveText is how the list names move ply: the view's label for it
+  // (Gomoku's "H8" as its board is labelled) and words where the view
+  // has them (Khet's "Silver 5,3 rotates clockwise"), else the record's text.
+  moveText(ply) {
+    const m = this.moves[ply - 1];
+    const t = this.view && typeof this.view.moveText === "function" ? this.view.moveText(ply) : null;
+    return { label: (t && t.label) || (m ? String(m.move) : ""), words: (t && t.words) || "" };
+  }
+
   appendMoveItem(m, ply) {
+    const { label, words } = this.moveText(ply);
+    const took = m.ms !== undefined ? Math.round(m.ms) + " ms" : "";
     const li = el(
       "li",
-      { "data-ply": ply, class: "side-" + m.side, title: m.ms !== undefined ? Math.round(m.ms) + " ms" : undefined },
+      { "data-ply": ply, "data-move": m.move, class: "side-" + m.side, title: [label === m.move ? "" : m.move, took].filter(Boolean).join(" · ") || undefined },
       el("span", { class: "n" }, ply + "."),
       el("span", { class: "dot", style: "background:" + sideColour(this.header.game, m.side) }),
-      el("span", { class: "mv" }, m.move),
+      el("span", { class: "mv" }, label),
+      words ? el("span", { class: "words" }, words) : null,
     );
+    // (moveList may be a fragment while a record loads: the class goes on the list.)
+    if (words) this.moveListEl.classList.add("with-words");
     this.moveList.append(li);
   }
 
@@ -405,7 +446,8 @@ export class Screen {
       this.moveInfo.replaceChildren();
       return;
     }
-    const head = this.ply + ". " + m.move + (typeof m.ms === "number" ? " · " + (m.ms < 1000 ? Math.round(m.ms) + " ms" : (m.ms / 1000).toFixed(2) + " s") : "");
+    const { label, words } = this.moveText(this.ply);
+    const head = this.ply + ". " + label + (words ? ": " + words : "") + (typeof m.ms === "number" ? " · " + (m.ms < 1000 ? Math.round(m.ms) + " ms" : (m.ms / 1000).toFixed(2) + " s") : "");
     const out = (m.output || []).slice(-6);
     this.moveInfo.replaceChildren(el("div", { class: "mi-head" }, head));
     if (out.length) this.moveInfo.append(el("pre", {}, out.join("\n")));
@@ -565,6 +607,13 @@ export class Screen {
         budget = c.deadline_ms;
         text = fmtClock(ms);
       }
+      // A side with only a time a move (a bot against a person, most
+      // often) shows that time while the other moves.
+      const perMove = c.turn_ms ? c.turn_ms[side] : null;
+      const idle = text === "–" && !on && perMove !== null && perMove !== undefined;
+      if (idle) text = fmtClock(perMove) + (perMove < 60000 ? "s" : "");
+      e.classList.toggle("per-move", idle);
+      e.title = idle ? fmtClock(perMove) + (perMove < 60000 ? " s" : "") + " a move" : "";
       if (move) e.replaceChildren(text, el("small", { class: "move-clock", title: "time left for this move" }, move));
       else e.textContent = text;
       e.classList.toggle("running", on);

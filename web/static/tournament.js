@@ -2,7 +2,7 @@
 // crosstable, rating plot and games.
 
 import { getJSON, postJSON, info, token, showMessage } from "./api.js";
-import { el, renderRows } from "./board.js";
+import { el, renderRows, playersLine, fmtTime } from "./board.js";
 
 const PALETTE = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#9a6324", "#808000", "#000075", "#a9a9a9", "#469990"];
 const SVG = "http://www.w3.org/2000/svg";
@@ -33,12 +33,12 @@ export async function tournamentsPage(page) {
       (ts || []).map((t) =>
         el(
           "a",
-          { class: "row", href: "#/tournament/" + encodeURIComponent(t.name), "data-name": t.name },
+          { class: "row trow", href: "#/tournament/" + encodeURIComponent(t.name), "data-name": t.name },
           el("span", { class: "badge game" }, t.game || "?"),
           el("span", { class: "tname" }, t.name),
           el("span", { class: "badge " + (t.status === "running" ? "live" : "") }, t.status || ""),
           el("span", { class: "moves" }, (t.games ?? 0) + " games"),
-          el("span", { class: "when" }, t.updated ? new Date(t.updated).toLocaleString() : ""),
+          el("span", { class: "when", title: t.updated ? new Date(t.updated).toLocaleString() : undefined }, el("span", { class: "date" }, fmtTime(t.updated))),
         ),
       ),
       "No tournaments yet.",
@@ -291,7 +291,7 @@ function resultsList(rep) {
         "a",
         { class: "row", href: "#/replay/" + encodeURIComponent(g.id), "data-id": g.id },
         el("span", { class: "badge" }, g.round !== undefined ? "round " + g.round : ""),
-        el("span", { class: "vs" }, players.map((p, i) => el("span", { class: i === g.winner ? "winner" : "" }, (i ? " vs " : "") + p))),
+        playersLine(players, g.winner),
         el("span", { class: "moves" }, g.moves === 1 ? "1 move" : (g.moves ?? "") + " moves"),
         el("span", { class: "result" }, res + (g.reason ? " · " + g.reason : "")),
       ),

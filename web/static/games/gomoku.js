@@ -1,4 +1,5 @@
-// Gomoku view: a Go-style board of any size with coordinates on every side,
+// Gomoku view: a Go-style board of any size with coordinates on every side
+// (column letters, row numbers from the bottom, as moves are written),
 // stones with their move numbers (toggleable), the last stone marked and,
 // when the shown position ends with a winning line, that line drawn through
 // the stones. The rule for "winning" comes from the record's options (five
@@ -63,12 +64,17 @@ function create(root, header) {
   for (let y = 0; y < H; y++) d += `M${px(0)} ${px(y)}H${px(W - 1)}`;
   el("path", { d, fill: "none" }, grid);
   if (W % 2 && H % 2) el("circle", { cx: px((W - 1) / 2), cy: px((H - 1) / 2), r: 3, fill: "#5a4321" }, svg);
+  // Coordinates as players write them: column letters from the left,
+  // row numbers from the bottom (the protocol's y counts from the top).
+  const colLabel = (x) => (x >= 26 ? String.fromCharCode(65 + Math.floor(x / 26) - 1) : "") + String.fromCharCode(65 + (x % 26));
+  const rowLabel = (y) => String(H - y);
+  const label = (p) => (p && inside(p.x, p.y) ? colLabel(p.x) + rowLabel(p.y) : null);
   const coords = el("g", { class: "coord" }, svg);
   for (let x = 0; x < W; x++) {
-    for (const y of [MARGIN / 2 - 2, svgH - MARGIN / 2 + 2]) el("text", { x: px(x), y }, coords).textContent = x;
+    for (const y of [MARGIN / 2 - 2, svgH - MARGIN / 2 + 2]) el("text", { x: px(x), y, "data-col": x }, coords).textContent = colLabel(x);
   }
   for (let y = 0; y < H; y++) {
-    for (const x of [MARGIN / 2 - 3, svgW - MARGIN / 2 + 3]) el("text", { x, y: px(y) }, coords).textContent = y;
+    for (const x of [MARGIN / 2 - 3, svgW - MARGIN / 2 + 3]) el("text", { x, y: px(y), "data-row": y }, coords).textContent = rowLabel(y);
   }
 
   const winUnder = el("g", { "pointer-events": "none" }, svg);
@@ -270,7 +276,7 @@ function create(root, header) {
     if (latest[p.y * W + p.x]) {
       // Judged here, so a taken point never reaches the server; the
       // person still learns why nothing happened.
-      showMessage(`${p.x},${p.y} is taken: choose an empty point`, true);
+      showMessage(`${label(p)} is taken: choose an empty point`, true);
       return;
     }
     if (cur !== moves.length) show(moves.length);
@@ -308,11 +314,17 @@ function create(root, header) {
     push(m) {
       const p = parsePoint(m.move);
       const side = m.side === 1 ? 1 : 0;
-      moves.push({ side, p });
+      moves.push({ side, p, text: String(m.move) });
       addStone(p, side === 0 ? BLACK : WHITE);
       updateOver();
     },
     length: () => moves.length,
+    // moveText names move ply (1 for the first) by the board's own
+    // labels ("H8"); a move off the board keeps its protocol text.
+    moveText(ply) {
+      const mv = moves[ply - 1];
+      return mv ? { label: label(mv.p) || mv.text } : null;
+    },
     show,
     input(side, fn) {
       inputSide = side === null || side === undefined ? null : side;

@@ -220,6 +220,23 @@ function pieceName(p) {
   return `${COLOUR[pieceColour(p)]} ${KIND[p[1]]}`;
 }
 
+// moveWords says a move in words, on board b (the position before it),
+// for each form of game/khet/move.go: "Silver 5,3 rotates clockwise",
+// "Red 4,3 moves to 5,4", "Silver 4,4 swaps with the red pyramid on 5,3";
+// null for a text that is no move.
+export function moveWords(b, text) {
+  const m = /^([SR])(\d)(\d)([0-8Cc])$/.exec(String(text));
+  if (!m || m[4] === "4") return null;
+  const who = `${m[1] === "S" ? "Silver" : "Red"} ${m[2]},${m[3]}`;
+  if (m[4] === "C") return `${who} rotates clockwise`;
+  if (m[4] === "c") return `${who} rotates counter-clockwise`;
+  const tx = +m[2] + (+m[4] % 3) - 1;
+  const ty = +m[3] + Math.floor(+m[4] / 3) - 1;
+  const there = tx >= 0 && ty >= 0 && tx < W && ty < H ? b[ty * W + tx] : "";
+  if (there) return `${who} swaps with the ${pieceName(there)} on ${tx},${ty}`;
+  return `${who} moves to ${tx},${ty}`;
+}
+
 let instances = 0;
 
 function create(root, header) {
@@ -373,7 +390,8 @@ function create(root, header) {
     if (n === 0) return "Start position: Silver moves first.";
     const pos = positions[n];
     const mv = moves[n - 1];
-    let t = `${n}. ${mv.text}`;
+    const words = moveWords(positions[n - 1].board, mv.text);
+    let t = `${n}. ${mv.text}` + (words ? `: ${words}` : "");
     const m = /^([SR])(\d)(\d)([PCAYX])([0-3])$/.exec(pos.removed || "");
     t += m ? ` — the laser removed the ${pieceName(m[1] + m[4] + m[5])} on ${m[2]},${m[3]}` : " — the laser removed nothing";
     return t + "." + resultText(pos.result);
@@ -522,6 +540,12 @@ function create(root, header) {
   return {
     push,
     length: () => moves.length,
+    // moveText gives move ply (1 for the first) as the protocol writes it
+    // and in words.
+    moveText(ply) {
+      const mv = moves[ply - 1];
+      return mv ? { label: mv.text, words: moveWords(positions[ply - 1].board, mv.text) } : null;
+    },
     show,
     input(side, fn) {
       inputSide = side === null || side === undefined ? null : side;
