@@ -107,7 +107,7 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	l := newLauncher(st, bots, out, work, f.concurrency)
 	l.options = options
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
-	srv, err := web.New(web.Config{Launcher: l, Store: st, Token: token, Logger: logger})
+	srv, err := web.New(web.Config{Launcher: l, Store: st, Token: token, Logger: logger, Formats: gameFormats()})
 	if err != nil {
 		return err
 	}
