@@ -140,9 +140,9 @@ func TestDownloadFormats(t *testing.T) {
 		return data
 	}
 	for _, c := range []struct {
-		name, path string
+		name, path  string
 		ctype, file string
-		want       []byte
+		want        []byte
 	}{
 		{"gomoku psq", "/api/games/cup%2Fr1%2Fp1/download?format=psq", "text/plain; charset=utf-8", "cup_r1_p1.psq", write("gomoku", gomoku.RecordPSQ)},
 		{"gomoku sgf", "/api/games/cup/r1/p1/download?format=sgf", "application/x-go-sgf", "cup_r1_p1.sgf", write("gomoku", gomoku.RecordSGF)},
