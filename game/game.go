@@ -61,6 +61,9 @@ type Info struct {
 	Name    string // command-line name, e.g. "gomoku"
 	Title   string // human name, e.g. "Gomoku"
 	Players [2]int // minimum and maximum number of players
+	// Formats are the game's own file formats a record can be written
+	// in, besides arena's JSON.
+	Formats []Format
 }
 
 // Registry maps game names to their Info. The zero value is empty and

@@ -26,6 +26,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"arena/game"
 	"arena/internal/version"
 	"arena/store"
 )
@@ -47,6 +48,9 @@ type Config struct {
 	// MaxPersonGames caps the person-only games ("local", "remote") that
 	// may run at once, since anyone may start one; 0: 64.
 	MaxPersonGames int
+	// Formats are each game's own file formats (by game name) a stored
+	// record can be downloaded as, besides its JSON.
+	Formats map[string][]game.Format
 }
 
 // Server serves the page, the API and the websocket.
@@ -159,6 +163,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/tournaments", s.requireToken(s.handleNewTournament))
 	mux.HandleFunc("POST /api/play", s.handlePlay)
 	mux.HandleFunc("GET /ws", s.handleWS)
+	s.downloadRoutes(mux)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such API call: "+r.Method+" "+r.URL.Path)
 	})

@@ -67,6 +67,16 @@ func games() *game.Registry {
 	return &r
 }
 
+// gameFormats maps each game's name to its own file formats, which the
+// web page offers stored games in.
+func gameFormats() map[string][]game.Format {
+	m := map[string][]game.Format{}
+	for _, d := range drivers() {
+		m[d.info.Name] = d.info.Formats
+	}
+	return m
+}
+
 // runEnv is what the shared flags say, handed to a game's runner.
 type runEnv struct {
 	// players are all bots of the match or tournament; a job picks

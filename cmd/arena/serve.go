@@ -109,7 +109,7 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	l := newLauncher(st, bots, out, work, f.concurrency)
 	l.options = options
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
-	srv, err := web.New(web.Config{Launcher: l, Store: st, Token: token, Logger: logger, Version: version.String()})
+	srv, err := web.New(web.Config{Launcher: l, Store: st, Token: token, Logger: logger, Version: version.String(), Formats: gameFormats()})
 	if err != nil {
 		return err
 	}

@@ -343,7 +343,6 @@ func exportTournament(t store.Tournament, games []store.Game, out string) (int, 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, "", fmt.Errorf("--out: %w", err)
 	}
-	var pgn strings.Builder
 	for _, g := range games {
 		if err := game.WriteFileAtomic(filepath.Join(dir, g.ID+".json"), append(slices.Clone([]byte(g.Record)), '\n')); err != nil {
 			return 0, "", err
@@ -364,15 +363,13 @@ func exportTournament(t store.Tournament, games []store.Game, out string) (int, 
 				}
 			}
 		}
-		if len(g.Players) == 2 && len(g.Seats) == 2 {
-			writePGN(&pgn, t.Name, g)
-		}
 	}
-	if pgn.Len() == 0 {
+	pgn := standings.PGN(t.Name, games)
+	if pgn == "" {
 		return len(games), "", nil
 	}
 	path := filepath.Join(out, t.Name+".pgn")
-	if err := game.WriteFileAtomic(path, []byte(pgn.String())); err != nil {
+	if err := game.WriteFileAtomic(path, []byte(pgn)); err != nil {
 		return 0, "", err
 	}
 	return len(games), path, nil
@@ -382,36 +379,4 @@ func exportTournament(t store.Tournament, games []store.Game, out string) (int, 
 func globEscape(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`)
 	return r.Replace(s)
-}
-
-// writePGN writes one game as a PGN header with the result and an empty
-// move list, which BayesElo and Ordo read: White is the side that moved
-// first.
-func writePGN(b *strings.Builder, event string, g store.Game) {
-	result := "1/2-1/2"
-	if g.Winner != nil {
-		if *g.Winner == g.Seats[0] {
-			result = "1-0"
-		} else {
-			result = "0-1"
-		}
-	}
-	date := "????.??.??"
-	if !g.End.IsZero() {
-		date = g.End.UTC().Format("2006.01.02")
-	}
-	tag := func(k, v string) {
-		v = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(v)
-		fmt.Fprintf(b, "[%s \"%s\"]\n", k, v)
-	}
-	tag("Event", event)
-	tag("Site", "arena")
-	tag("Date", date)
-	tag("Round", fmt.Sprint(max(g.Round, 1)))
-	tag("White", g.Players[g.Seats[0]])
-	tag("Black", g.Players[g.Seats[1]])
-	tag("Result", result)
-	tag("GameId", g.ID)
-	tag("Termination", g.Reason)
-	fmt.Fprintf(b, "\n%s\n\n", result)
 }

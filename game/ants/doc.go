@@ -46,5 +46,7 @@ import "arena/game"
 
 // Info describes Ants to the arena's registry of games.
 func Info() game.Info {
-	return game.Info{Name: "ants", Title: "Ants (AI Challenge 2011)", Players: [2]int{2, 10}}
+	return game.Info{Name: "ants", Title: "Ants (AI Challenge 2011)", Players: [2]int{2, 10},
+		// The replay needs the engine's state: it is the file the game wrote.
+		Formats: []game.Format{{Name: "replay", Ext: ".replay", ContentType: "application/json", Title: "replay (official visualizer)"}}}
 }

@@ -24,5 +24,5 @@ import "arena/game"
 
 // Info describes Gomoku to the arena's registry of games.
 func Info() game.Info {
-	return game.Info{Name: "gomoku", Title: "Gomoku", Players: [2]int{2, 2}}
+	return game.Info{Name: "gomoku", Title: "Gomoku", Players: [2]int{2, 2}, Formats: formats()}
 }

@@ -37,5 +37,5 @@ import "arena/game"
 
 // Info describes Khet to the arena's registry of games.
 func Info() game.Info {
-	return game.Info{Name: "khet", Title: "Khet", Players: [2]int{2, 2}}
+	return game.Info{Name: "khet", Title: "Khet", Players: [2]int{2, 2}, Formats: formats()}
 }

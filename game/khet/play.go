@@ -1,12 +1,10 @@
 package khet
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"arena/bot"
 	"arena/game"
@@ -189,35 +187,16 @@ func Replay(rec *game.Record) ([]string, error) {
 	return states, nil
 }
 
-// WriteFiles writes the record as JSON and a replay log next to it in dir
-// and returns the path of the JSON record. The log (ID.khet) holds one
-// state string per line, as the server sent them: the start, the state
-// after each move, and the final E state.
+// WriteFiles writes the record as JSON and its state log (RecordLog) next
+// to it in dir, as ID.json and ID.khet, and returns the path of the JSON
+// record.
 func WriteFiles(dir string, rec *game.Record) (string, error) {
-	var opts Options
-	if err := json.Unmarshal(rec.Options, &opts); err != nil {
-		return "", fmt.Errorf("record %s: options: %w", rec.ID, err)
+	log, err := RecordLog(rec)
+	if err != nil {
+		return "", err
 	}
 	base := filepath.Join(dir, rec.ID)
-	var sb strings.Builder
-	w := bufio.NewWriter(&sb)
-	fmt.Fprintf(w, "# khet %s setup %s: silver %s, red %s\n", rec.ID, opts.Setup,
-		rec.Players[rec.Seats[0]].Name, rec.Players[rec.Seats[1]].Name)
-	fmt.Fprintln(w, opts.Initial)
-	for _, mr := range rec.Moves {
-		var e Effect
-		if json.Unmarshal(mr.Effect, &e) == nil && e.State != "" {
-			fmt.Fprintln(w, e.State)
-		}
-	}
-	fmt.Fprintln(w, opts.Final)
-	fmt.Fprintf(w, "# %s", rec.Reason)
-	if rec.Detail != "" {
-		fmt.Fprintf(w, ": %s", rec.Detail)
-	}
-	fmt.Fprintln(w)
-	w.Flush()
-	if err := game.WriteFileAtomic(base+".khet", []byte(sb.String())); err != nil {
+	if err := game.WriteFileAtomic(base+".khet", log); err != nil {
 		return "", err
 	}
 	path := base + ".json"

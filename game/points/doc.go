@@ -56,5 +56,5 @@ import "arena/game"
 
 // Info describes Points to the arena's registry of games.
 func Info() game.Info {
-	return game.Info{Name: "points", Title: "Points (dots)", Players: [2]int{2, 2}}
+	return game.Info{Name: "points", Title: "Points (dots)", Players: [2]int{2, 2}, Formats: formats()}
 }

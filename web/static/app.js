@@ -5,6 +5,8 @@
 import { takeTokenFromURL, token, setToken, getJSON, postJSON, info, socket, showMessage, ApiError } from "./api.js";
 import { Screen, LiveGame, el, sides, sideName, resultText, renderRows, playersLine, fmtTime } from "./board.js";
 import { tournamentsPage, tournamentPage } from "./tournament.js";
+import { filePage, showRecord } from "./openfile.js";
+import { recordLinks } from "./downloads.js";
 
 const app = document.getElementById("app");
 let cleanup = [];
@@ -67,7 +69,7 @@ async function route() {
       case "replays":
         return await replaysPage(page, query);
       case "file":
-        return filePage(page);
+        return filePage(page, gameTitle);
       case "play":
         return parts[1] ? await playGamePage(page, parts[1], query) : await playFormPage(page);
       case "tournaments":
@@ -360,16 +362,6 @@ async function watchPage(page, id) {
   page.onLeave(() => live.destroy());
 }
 
-// showRecord loads a finished record into a screen.
-async function showRecord(screen, rec, replay) {
-  const header = { ...rec };
-  delete header.moves;
-  if (replay) header.replay = replay;
-  await screen.init(header);
-  screen.pushAll(rec.moves || []);
-  screen.finish(rec);
-}
-
 // stillPlayed shows, in place of a replay, that game id is still being
 // played here, with a link to its live view, and reports whether it did
 // (or the user has left the page); false: the game is stored, or unknown,
@@ -421,13 +413,7 @@ async function replayPage(page, id, query) {
   await showRecord(screen, rec, replay);
   ready = true;
   screen.goto(want !== null && want !== "" ? Number(want) : screen.length());
-  screen.extra.append(
-    ...[
-    el("a", { class: "button", href: "/api/records/" + encodeURIComponent(id), download: id + ".json" }, "Download record"),
-    replay ? el("a", { class: "button", href: "/api/records/" + encodeURIComponent(id) + "/replay", download: id + ".replay" }, "Download replay") : null,
-    rec.tournament ? el("a", { class: "button", href: "#/tournament/" + encodeURIComponent(rec.tournament) }, "Tournament") : null,
-    ].filter(Boolean),
-  );
+  screen.extra.append(recordLinks(id));
 }
 
 async function replaysPage(page, query) {
@@ -452,79 +438,6 @@ async function replaysPage(page, query) {
   const link = (o) => "#/replays?" + new URLSearchParams({ ...(game ? { game } : {}), offset: String(o) });
   if (offset > 0) nav.append(el("a", { class: "button", href: link(Math.max(0, offset - limit)) }, "← newer"));
   if ((recs || []).length === limit) nav.append(el("a", { class: "button", href: link(offset + limit) }, "older →"));
-}
-
-// antsReplayHeader makes a header for an official Ants replay: an object
-// with "replaydata" (as the engine writes it and we store it) or the
-// replaydata object alone, which is wrapped to look like the former.
-function antsReplayHeader(obj, name) {
-  const replay = obj.replaydata ? obj : { replaydata: obj };
-  const rd = replay.replaydata;
-  const n = Number(rd.players) || (replay.playernames ? replay.playernames.length : 0) || (replay.score ? replay.score.length : 2);
-  const names = replay.playernames || Array.from({ length: n }, (_, i) => "player " + (i + 1));
-  const players = names.map((nm) => ({ name: String(nm) }));
-  const header = { id: name, game: "ants", players, seats: players.map((_, i) => i), replay };
-  const rec = { ...header, reason: "score", scores: replay.score || null, winner: null };
-  if (Array.isArray(replay.score)) rec.detail = "scores " + players.map((p, i) => p.name + " " + replay.score[i]).join(", ");
-  if (Array.isArray(replay.rank)) {
-    const best = Math.min(...replay.rank);
-    const top = replay.rank.map((r, i) => (r === best ? i : -1)).filter((i) => i >= 0);
-    if (top.length === 1) rec.winner = top[0];
-  }
-  return { header, rec };
-}
-
-function filePage(page) {
-  const input = el("input", { id: "replay-file", type: "file", accept: ".json,.replay,.txt,application/json" });
-  const drop = el("label", { class: "drop", for: "replay-file" }, "Choose a file or drop it here: a game record (JSON) from this arena, or an Ants replay (rev-3 replay JSON) from the official engine.", input);
-  const box = el("div");
-  app.append(card("Open a replay file", drop), box);
-  let screen = null;
-  page.onLeave(() => screen && screen.destroy());
-  const open = async (file) => {
-    if (!file) return;
-    if (screen) screen.destroy();
-    box.replaceChildren();
-    screen = null;
-    let obj;
-    try {
-      obj = JSON.parse(await file.text());
-    } catch (e) {
-      showMessage(file.name + " is not JSON: " + e.message, true);
-      return;
-    }
-    if (!page.current()) return;
-    try {
-      const s = new Screen(box, { mode: "replay" });
-      screen = s;
-      if (obj && typeof obj === "object" && (obj.replaydata || (obj.revision && obj.map && obj.ants))) {
-        const { header, rec } = antsReplayHeader(obj, file.name);
-        box.prepend(el("div", { class: "page-head" }, gameTitle(header)));
-        await s.init(header);
-        s.finish(rec);
-        s.goto(0);
-      } else if (obj && typeof obj === "object" && obj.game && Array.isArray(obj.moves)) {
-        box.prepend(el("div", { class: "page-head" }, gameTitle(obj)));
-        await showRecord(s, obj, null);
-        s.goto(0);
-      } else {
-        throw new Error(file.name + " is neither a game record nor an Ants replay");
-      }
-    } catch (e) {
-      showMessage(e.message, true);
-    }
-  };
-  input.addEventListener("change", () => open(input.files[0]));
-  drop.addEventListener("dragover", (e) => {
-    e.preventDefault();
-    drop.classList.add("over");
-  });
-  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
-  drop.addEventListener("drop", (e) => {
-    e.preventDefault();
-    drop.classList.remove("over");
-    open(e.dataTransfer.files[0]);
-  });
 }
 
 // Seats a browser holds for a game, kept in sessionStorage so a reload

@@ -3,6 +3,7 @@
 
 import { getJSON, postJSON, info, token, showMessage } from "./api.js";
 import { el, renderRows, playersLine, fmtTime } from "./board.js";
+import { resultsLink } from "./downloads.js";
 
 const PALETTE = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#9a6324", "#808000", "#000075", "#a9a9a9", "#469990"];
 const SVG = "http://www.w3.org/2000/svg";
@@ -331,6 +332,7 @@ export async function tournamentPage(page, name) {
         el("h2", {}, rep.tournament || name),
         el("span", { class: "badge " + (running ? "live" : "") }, running ? "running" : "finished"),
         el("span", { class: "when" }, [rep.format, (rep.games ?? 0) + (rep.total ? " / " + rep.total : "") + " games"].filter(Boolean).join(" · ")),
+        rep.games ? resultsLink(rep.tournament || name, rep.game) : null,
       ),
       el("section", { class: "card", "data-part": "standings" }, el("h2", {}, "Standings"), standingsTable(rep), rep.rating_note ? el("p", { class: "note" }, rep.rating_note) : null),
       el("div", { class: "two-col", "data-part": "cross-plot" }, card("Crosstable", crosstable(rep)), card("Rating over time", ratingPlot(rep))),
