@@ -11,7 +11,9 @@
 // score] with data-min and data-max (the values at the bottom and the top
 // of its 0..100 viewBox height, PAD units inside) and a polyline per
 // player, polyline[data-seat=S], with one point per turn: x = 1000 *
-// turn / last turn, y = PAD + (max - value) / (max - min) * (100 - 2 PAD).
+// turn / last turn, y = PAD + (max - value) / (max - min) * (100 - 2 PAD)
+// (each line is then shifted by a transform of a unit or two, so that
+// equal values stay apart).
 
 import { el } from "./shared.js";
 
@@ -39,8 +41,22 @@ export function createGraphs(series, colour, seek) {
       role: "img",
       "aria-label": metric + " per player over the turns; click to go to a turn",
     });
+    // Players level with each other (hills, scores) would hide all lines
+    // but the last: each is shifted a little, by less than its width.
+    const n = series[metric].length;
     const lines = series[metric].map((_, seat) =>
-      el("polyline", { "data-seat": seat, fill: "none", stroke: colour(seat), "stroke-width": 1.5, "vector-effect": "non-scaling-stroke" }, svg),
+      el(
+        "polyline",
+        {
+          "data-seat": seat,
+          fill: "none",
+          stroke: colour(seat),
+          "stroke-width": 1.5,
+          "vector-effect": "non-scaling-stroke",
+          transform: `translate(0 ${((seat - (n - 1) / 2) * 1.6).toFixed(2)})`,
+        },
+        svg,
+      ),
     );
     const mark = el("line", { class: "ants-graph-mark", x1: 0, x2: 0, y1: 0, y2: HEIGHT, stroke: "currentColor", "stroke-width": 1, "vector-effect": "non-scaling-stroke" }, svg);
     box.append(svg, label);

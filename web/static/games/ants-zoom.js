@@ -42,6 +42,9 @@ export function createViewport(canvas, cols, rows, cell, redraw) {
     canvas.dataset.viewX = String(Math.round(x * 1000) / 1000);
     canvas.dataset.viewY = String(Math.round(y * 1000) / 1000);
     canvas.classList.toggle("zoomed", zoom > 1);
+    // The whole map leaves a vertical swipe to the page (scrolling past
+    // the map on a phone); zoomed in, every touch moves the map.
+    canvas.style.touchAction = zoom > 1 ? "none" : "pan-y";
     if (!frame) {
       frame = requestAnimationFrame(() => {
         frame = 0;

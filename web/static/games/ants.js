@@ -335,7 +335,7 @@ function create(el, header, screen = {}) {
   canvas.className = "ants-canvas";
   canvas.dataset.rows = String(rows);
   canvas.dataset.cols = String(cols);
-  canvas.style.cssText = `display:block;max-width:100%;height:auto;max-height:80vh;aspect-ratio:${cols}/${rows};image-rendering:pixelated;background:#000;touch-action:none`;
+  canvas.style.cssText = `display:block;max-width:100%;height:auto;max-height:80vh;aspect-ratio:${cols}/${rows};image-rendering:pixelated;background:#000`;
   canvas.setAttribute("role", "img");
   canvas.setAttribute("aria-label", `Ants map ${cols}x${rows}`);
   mapBox.appendChild(canvas);
