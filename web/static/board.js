@@ -294,7 +294,8 @@ export class Screen {
     const mod = await loadViewModule(header.game);
     if (this.destroyed) return;
     this.boardHost.replaceChildren();
-    this.view = mod.create(this.boardHost, header);
+    // A view may go to a position itself (the Ants graphs: a click on a turn).
+    this.view = mod.create(this.boardHost, header, { seek: (n) => this.goto(n, true) });
     // The view may draw its own .board root; if it does not, the host is it.
     this.board = this.boardHost.querySelector(".board") || this.boardHost;
     if (this.board === this.boardHost) this.boardHost.classList.add("board");

@@ -202,7 +202,7 @@ func TestViewInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	files := map[string][]byte{"/": []byte(viewPage), "/live.json": feed, "/live.replay": replay, "/big.replay": big}
-	for _, name := range []string{"ants.js", "shared.js"} { // the view and what it imports
+	for _, name := range []string{"ants.js", "ants-graphs.js", "ants-zoom.js", "shared.js"} { // the view and what it imports
 		js, err := os.ReadFile(filepath.Join("..", "..", "..", "web", "static", "games", name))
 		if err != nil {
 			t.Fatal(err)

@@ -45,6 +45,8 @@
 // ants first stood on.
 
 import { parseJSON } from "./shared.js";
+import { createGraphs, METRICS } from "./ants-graphs.js";
+import { createViewport } from "./ants-zoom.js";
 
 // The players' colours by seat: the page's palette (board.js PALETTE), so
 // that the ants match the swatches beside the players' names.
@@ -271,7 +273,22 @@ function discOffsets(r2) {
   return out;
 }
 
-function create(el, header) {
+// seriesAdd appends a frame's values to the graphs' series: each
+// player's ants, hills still standing and score.
+function seriesAdd(series, f) {
+  const n = series.ants.length;
+  const ants = new Array(n).fill(0);
+  const hills = new Array(n).fill(0);
+  for (let i = 0; i < f.own.length; i++) if (f.own[i] < n) ants[f.own[i]]++;
+  for (const [, owner, razed] of f.hills) if (!razed && owner < n) hills[owner]++;
+  for (let s = 0; s < n; s++) {
+    series.ants[s].push(ants[s]);
+    series.hills[s].push(hills[s]);
+    series.score[s].push(Number(f.scores[s]) || 0);
+  }
+}
+
+function create(el, header, screen = {}) {
   const root = document.createElement("div");
   root.className = "board ants-board";
   root.dataset.game = "ants";
@@ -299,6 +316,9 @@ function create(el, header) {
     const pl = header.players && header.players[pi];
     names.push((pl && pl.name) || (m.names && m.names[s]) || "player " + (s + 1));
   }
+  const series = {};
+  for (const metric of METRICS) series[metric] = Array.from({ length: m.players }, () => []);
+  for (const f of m.frames) seriesAdd(series, f);
 
   // The canvas: an integer number of pixels per square, scaled by CSS to
   // the room the page gives it.
@@ -306,6 +326,9 @@ function create(el, header) {
   const cell = Math.max(2, Math.min(16, Math.ceil(avail / Math.max(cols, rows))));
   const W = cols * cell;
   const H = rows * cell;
+  const mapBox = document.createElement("div");
+  mapBox.className = "ants-map";
+  mapBox.style.cssText = "position:relative;max-width:100%";
   const canvas = document.createElement("canvas");
   canvas.width = W;
   canvas.height = H;
@@ -315,8 +338,11 @@ function create(el, header) {
   canvas.style.cssText = `display:block;max-width:100%;height:auto;max-height:80vh;aspect-ratio:${cols}/${rows};image-rendering:pixelated;background:#000`;
   canvas.setAttribute("role", "img");
   canvas.setAttribute("aria-label", `Ants map ${cols}x${rows}`);
-  root.appendChild(canvas);
+  mapBox.appendChild(canvas);
+  root.appendChild(mapBox);
   const ctx = canvas.getContext("2d", { alpha: false });
+  const viewport = createViewport(canvas, cols, rows, cell, paint);
+  mapBox.appendChild(viewport.buttons);
 
   const legend = document.createElement("div");
   legend.className = "ants-legend";
@@ -339,6 +365,12 @@ function create(el, header) {
     rowsEl.push(txt);
   }
 
+  const graphs = createGraphs(series, colour, (n) => (screen.seek ? screen.seek(n) : show(n)));
+  root.appendChild(graphs.root);
+  // The graphs are as wide as the map is shown, whatever room it gets.
+  const resize = new ResizeObserver(() => (graphs.root.style.width = canvas.getBoundingClientRect().width + "px"));
+  resize.observe(canvas);
+
   // The land layer: one pixel per square, scaled up by drawImage.
   const bg = document.createElement("canvas");
   bg.width = cols;
@@ -353,7 +385,6 @@ function create(el, header) {
   const cDark = rgba(UNKNOWN);
   const cFood = rgba(hex(FOOD));
   const cAnts = COLOURS.map((c) => rgba(hex(c)));
-  const pixels = cell < 6;
 
   const disc = discOffsets(m.viewradius2);
   // Per perspective (-1: everybody): the turn each square was first seen,
@@ -408,23 +439,26 @@ function create(el, header) {
   // the first show() that jumps far ahead.
   if (replay) remember(memory(-1), -1, m.frames.length - 1);
 
-  function show(n) {
-    n = Math.max(0, Math.min(m.frames.length - 1, n | 0));
+  // What show() chose, for paint() to draw again at another zoom: the
+  // turn, the perspective, and whether the land layer holds the food and
+  // the ants (small squares) or not.
+  let shown = 0;
+  let shownView = -1;
+  let layerPixels = null;
+
+  function inSight(sq) {
+    return shownView < 0 || seenAt[sq] === stamp;
+  }
+
+  // layer paints the land layer of the shown turn: a pixel per square,
+  // with the food and the ants too where squares are too small to draw
+  // them apart.
+  function layer(pixels) {
+    const n = shown;
     const f = m.frames[n];
-    const p = view;
-    const mem = memory(p);
-    if (mem.upTo < n) remember(mem, p, n);
-    const first = mem.first;
-    // In a player's view: the squares its ants see now.
-    stamp++;
+    const p = shownView;
+    const first = memory(p).first;
     if (p >= 0) {
-      for (let i = 0; i < f.ants.length; i++) {
-        if (f.own[i] === p) markDisc(f.ants[i], (sq) => (seenAt[sq] = stamp));
-      }
-    }
-    const fog = p >= 0;
-    const inSight = (sq) => !fog || seenAt[sq] === stamp;
-    if (fog) {
       for (let sq = 0; sq < N; sq++) {
         if (first[sq] > n) px[sq] = cDark;
         else if (seenAt[sq] === stamp) px[sq] = water[sq] ? cWater : cSeen;
@@ -437,8 +471,6 @@ function create(el, header) {
         else px[sq] = water[sq] ? cWater : cSeen;
       }
     }
-    const counts = new Array(m.players).fill(0);
-    for (let i = 0; i < f.own.length; i++) counts[f.own[i]]++;
     if (pixels) {
       // A square of a few pixels has no room for a gap: food and ants are
       // pixels of the land layer, thousands of them for the cost of one
@@ -450,16 +482,37 @@ function create(el, header) {
       }
     }
     bgCtx.putImageData(img, 0, 0);
+    layerPixels = pixels;
+  }
+
+  // paint draws the shown turn at the viewport's zoom: the land layer,
+  // then (on squares big enough) the food and the ants, the hills and the
+  // crosses of the dead, skipping what lies outside the shown part.
+  function paint() {
+    const n = shown;
+    const f = m.frames[n];
+    const p = shownView;
+    const fog = p >= 0;
+    const first = memory(p).first;
+    const pixels = viewport.scale() < 6;
+    if (pixels !== layerPixels) layer(pixels);
+    ctx.setTransform(...viewport.transform());
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(bg, 0, 0, W, H);
 
+    const [c0, r0, c1, r1] = viewport.visible();
+    const shownSq = (sq, margin) => {
+      const r = (sq / cols) | 0;
+      const c = sq - r * cols;
+      return c >= c0 - margin && c <= c1 + margin && r >= r0 - margin && r <= r1 + margin;
+    };
     const inset = cell >= 4 ? 1 : 0;
     const size = cell - 2 * inset;
     if (!pixels) {
       ctx.fillStyle = FOOD;
       for (let i = 0; i < f.food.length; i++) {
         const sq = f.food[i];
-        if (!inSight(sq)) continue;
+        if (!inSight(sq) || !shownSq(sq, 0)) continue;
         const r = (sq / cols) | 0;
         ctx.fillRect((sq - r * cols) * cell + inset, r * cell + inset, size, size);
       }
@@ -469,7 +522,7 @@ function create(el, header) {
     const ring = Math.max(1, cell / 3);
     ctx.lineWidth = ring;
     for (const [sq, owner, razed] of f.hills) {
-      if (fog && first[sq] > n) continue;
+      if ((fog && first[sq] > n) || !shownSq(sq, 1)) continue;
       const r = (sq / cols) | 0;
       const x = (sq - r * cols) * cell;
       const y = r * cell;
@@ -486,12 +539,12 @@ function create(el, header) {
     }
     // Ants, a colour at a time; a player's view hides enemies out of sight.
     for (let o = 0; o < m.players && !pixels; o++) {
-      if (!counts[o]) continue;
+      if (!series.ants[o][n]) continue;
       ctx.fillStyle = colour(o);
       for (let i = 0; i < f.ants.length; i++) {
         if (f.own[i] !== o) continue;
         const sq = f.ants[i];
-        if (o !== p && !inSight(sq)) continue;
+        if ((o !== p && !inSight(sq)) || !shownSq(sq, 0)) continue;
         const r = (sq / cols) | 0;
         ctx.fillRect((sq - r * cols) * cell + inset, r * cell + inset, size, size);
       }
@@ -503,7 +556,7 @@ function create(el, header) {
         ctx.beginPath();
         let any = false;
         for (let i = 0; i < f.dead.length; i++) {
-          if (f.deadOwn[i] !== o || !inSight(f.dead[i])) continue;
+          if (f.deadOwn[i] !== o || !inSight(f.dead[i]) || !shownSq(f.dead[i], 1)) continue;
           const sq = f.dead[i];
           const r = (sq / cols) | 0;
           const x = (sq - r * cols) * cell;
@@ -526,16 +579,38 @@ function create(el, header) {
         }
       }
     }
-    // Scores.
+  }
+
+  function show(n) {
+    n = Math.max(0, Math.min(m.frames.length - 1, n | 0));
+    const f = m.frames[n];
+    const p = view;
+    const mem = memory(p);
+    if (mem.upTo < n) remember(mem, p, n);
+    // In a player's view: the squares its ants see now.
+    stamp++;
+    if (p >= 0) {
+      for (let i = 0; i < f.ants.length; i++) {
+        if (f.own[i] === p) markDisc(f.ants[i], (sq) => (seenAt[sq] = stamp));
+      }
+    }
+    shown = n;
+    shownView = p;
+    layerPixels = null;
+    paint();
+
+    // The legend and the graphs' marks.
     const last = m.frames.length - 1;
     turnEl.textContent = `turn ${n}` + (replay || over ? ` / ${last}` : "");
     for (let s = 0; s < m.players; s++) {
-      const out = f.alive ? !f.alive[s] : counts[s] === 0 && n > 0;
+      const ants = series.ants[s][n];
+      const out = f.alive ? !f.alive[s] : ants === 0 && n > 0;
       // The end of a replay tells how each bot ended (crashed, timeout ...).
       const how = n === last && m.status && m.status[s] && m.status[s] !== "survived" ? m.status[s] : out ? "out" : "";
-      rowsEl[s].textContent = `${names[s]}: ${f.scores[s] ?? 0} pts, ${counts[s]} ants${how ? " (" + how + ")" : ""}`;
+      rowsEl[s].textContent = `${names[s]}: ${f.scores[s] ?? 0} pts, ${ants} ants, ${series.hills[s][n]} hills${how ? " (" + how + ")" : ""}`;
       rowsEl[s].style.fontWeight = s === p ? "700" : "";
     }
+    graphs.mark(n);
     root.dataset.ply = String(n);
   }
 
@@ -548,7 +623,10 @@ function create(el, header) {
       if (replay || !move || move.side !== -1) return;
       const eff = parseJSON(move.effect);
       if (!eff) return;
-      m.frames.push(liveFrame(eff, m.players));
+      const f = liveFrame(eff, m.players);
+      m.frames.push(f);
+      seriesAdd(series, f);
+      graphs.grew();
       // Learn the full view's explored squares as the turns arrive, so
       // that show() never has a backlog of turns to catch up on.
       remember(memory(-1), -1, m.frames.length - 1);
@@ -566,6 +644,9 @@ function create(el, header) {
       root.dataset.over = "1";
     },
     destroy() {
+      viewport.destroy();
+      graphs.destroy();
+      resize.disconnect();
       memories.clear();
       root.remove();
     },
