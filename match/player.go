@@ -22,6 +22,36 @@ type Player struct {
 	// match's (a person may have minutes a move while the bot keeps
 	// seconds).
 	Clock Clock
+	// Env is added to the bot's environment, as "KEY=VALUE".
+	Env []string
+	// MemoryLimit, when set, is this bot's own limit in bytes instead
+	// of the match's.
+	MemoryLimit int64
+	// Files, when set, is a folder whose contents are copied into the
+	// bot's fresh working folder before every game: the bot finds its
+	// data files beside it and cannot change the originals.
+	Files string
+}
+
+// Memory is the player's memory limit: its own, or else matchLimit.
+func (p Player) Memory(matchLimit int64) int64 {
+	if p.MemoryLimit > 0 {
+		return p.MemoryLimit
+	}
+	return matchLimit
+}
+
+// WorkDir creates the working folder of the player at index pi under
+// root (see PlayerDir) and copies the player's Files into it.
+func (p Player) WorkDir(root string, pi int) (string, error) {
+	dir, err := PlayerDir(root, pi)
+	if err != nil || p.Files == "" {
+		return dir, err
+	}
+	if err := os.CopyFS(dir, os.DirFS(p.Files)); err != nil {
+		return "", fmt.Errorf("copy %s into the working folder: %w", p.Files, err)
+	}
+	return dir, nil
 }
 
 // Record is the player's entry in a game record; protocol names what the

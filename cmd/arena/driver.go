@@ -49,6 +49,9 @@ type driver struct {
 	// so that a person may give the bot opposite a time of its own (a
 	// bot that is not told would be judged on a clock it never saw).
 	toldClock bool
+	// botFields are the optional fields of a --bots file entry that
+	// the game's runner honours (fieldDir, ...); others are refused.
+	botFields []string
 }
 
 // drivers lists every game arena plays, in the order "arena games" shows them.
@@ -270,16 +273,7 @@ func (f *matchFlags) env(d driver) (runEnv, func(), error) {
 	if err != nil {
 		return runEnv{}, nil, fmt.Errorf("--memory: %w", err)
 	}
-	if len(f.bots) == 0 {
-		f.bots = d.defaultBots
-	}
-	if n, lo, hi := len(f.bots), d.info.Players[0], d.info.Players[1]; n < lo || n > hi {
-		if lo == hi {
-			return runEnv{}, nil, fmt.Errorf("--bot: %s needs exactly %d bots, got %d", d.info.Name, lo, n)
-		}
-		return runEnv{}, nil, fmt.Errorf("--bot: %s needs %d to %d bots, got %d", d.info.Name, lo, hi, n)
-	}
-	players, err := parsePlayers(f.bots, d.info.Name)
+	players, err := f.players(d, clock)
 	if err != nil {
 		return runEnv{}, nil, err
 	}

@@ -16,6 +16,7 @@ import (
 // matchFlags are the flags every game's match command shares.
 type matchFlags struct {
 	bots      []string
+	botsFile  string
 	games     int
 	turnTime  time.Duration
 	matchTime time.Duration
@@ -39,6 +40,7 @@ type matchFlags struct {
 func (f *matchFlags) register(cmd *cobra.Command, d driver, omit ...string) {
 	fl := pflag.NewFlagSet(d.info.Name, pflag.ContinueOnError)
 	fl.StringArrayVar(&f.bots, "bot", nil, `a bot: "CMD" or "NAME=CMD" (repeat per player; "builtin" is arena's own bot)`)
+	fl.StringVar(&f.botsFile, "bots", "", botsFlag)
 	fl.IntVarP(&f.games, "games", "n", 2, "number of games (colours alternate)")
 	fl.DurationVar(&f.turnTime, "turn-time", d.turnTime, "time limit per move (0 = none)")
 	fl.DurationVar(&f.matchTime, "match-time", d.matchTime, "time limit per player for a whole game (0 = none)")

@@ -36,6 +36,7 @@ Without --bot, arena's own brain plays itself.`,
 		bot:         newGomokuBotCmd,
 		human:       true,
 		toldClock:   true,
+		botFields:   []string{fieldDir, fieldProto, fieldEnv, fieldMemory, fieldTurnTime, fieldMatchTime, fieldOptions},
 	}
 }
 
@@ -157,6 +158,9 @@ func gomokuPlayers(players []player, protos []string) ([]gomoku.Player, error) {
 		} else if len(protos) > 1 {
 			proto = protos[i]
 		}
+		if p.Proto != "" {
+			proto = p.Proto // the bots file's
+		}
 		var pr gomoku.Protocol
 		switch strings.ToLower(proto) {
 		case "auto", "":
@@ -176,7 +180,7 @@ func gomokuPlayers(players []player, protos []string) ([]gomoku.Player, error) {
 		default:
 			return nil, fmt.Errorf("--proto %q: want auto, file or pipe", proto)
 		}
-		out[i] = gomoku.Player{Player: p.Player, Protocol: pr}
+		out[i] = gomoku.Player{Player: p.Player, Protocol: pr, Info: infoOptions(p.Options)}
 	}
 	return out, nil
 }

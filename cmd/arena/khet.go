@@ -14,6 +14,7 @@ import (
 	"arena/bots/khetbot"
 	"arena/game"
 	"arena/game/khet"
+	"arena/match"
 )
 
 func khetDriver() driver {
@@ -33,6 +34,7 @@ Without --bot, arena's own player plays itself.`,
 		flags:       khetFlags,
 		bot:         newKhetBotCmd,
 		human:       true,
+		botFields:   []string{fieldDir, fieldEnv, fieldMemory, fieldTurnTime, fieldMatchTime},
 	}
 }
 
@@ -73,7 +75,11 @@ func khetFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 		r := &khetRunner{out: env.out}
 		for _, p := range env.players {
 			if p.Builtin {
-				p.Args = builtinKhetArgs(p.Args, env.clock.Turn, cfg)
+				turn := env.clock.Turn
+				if p.Clock != (match.Clock{}) {
+					turn = p.Clock.Turn // time odds
+				}
+				p.Args = builtinKhetArgs(p.Args, turn, cfg)
 			}
 			r.players = append(r.players, p.Player)
 		}

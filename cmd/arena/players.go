@@ -10,12 +10,18 @@ import (
 	"arena/match"
 )
 
-// player is a bot given on the command line, or a person playing in the
-// web page ("arena serve"): what every game takes of a player, and
-// whether it is arena's own bot.
+// player is a bot given on the command line or in a bots file, or a
+// person playing in the web page ("arena serve"): what every game takes
+// of a player, and whether it is arena's own bot.
 type player struct {
 	match.Player
 	Builtin bool
+	// Proto is the bot's own protocol setting from a bots file (the
+	// value --proto takes for one bot); "" leaves it to --proto.
+	Proto string
+	// Options are a bots file's extra settings, as key and value, in
+	// order of key: Gomoku's extra INFO lines, Points' protocol options.
+	Options [][2]string
 }
 
 // parsePlayers reads the --bot flags: "CMD" or "NAME=CMD". The command
@@ -30,30 +36,9 @@ func parsePlayers(specs []string, gameName string) ([]player, error) {
 		if i := strings.IndexByte(spec, '='); i > 0 && !strings.ContainsAny(spec[:i], " \t/\\'\"") {
 			name, cmdline = spec[:i], spec[i+1:]
 		}
-		args, err := bot.SplitCommand(cmdline)
+		p, err := parseBot(name, cmdline, gameName, "")
 		if err != nil {
 			return nil, fmt.Errorf("--bot %q: %w", spec, err)
-		}
-		p := player{Player: match.Player{Name: name, Command: cmdline}}
-		if args[0] == "builtin" {
-			self, err := os.Executable()
-			if err != nil {
-				return nil, fmt.Errorf("--bot %q: find arena itself: %w", spec, err)
-			}
-			p.Args = append([]string{self, "bot", gameName}, args[1:]...)
-			p.Builtin = true
-			if p.Name == "" {
-				p.Name = "builtin"
-			}
-		} else {
-			resolved, err := bot.ResolveCommand(args, "")
-			if err != nil {
-				return nil, fmt.Errorf("--bot %q: %w", spec, err)
-			}
-			p.Args = resolved
-			if p.Name == "" {
-				p.Name = programName(args)
-			}
 		}
 		seen[p.Name]++
 		if n := seen[p.Name]; n > 1 {
@@ -62,6 +47,59 @@ func parsePlayers(specs []string, gameName string) ([]player, error) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// parseBot makes the bot of one command line of gameName; name "" names
+// it after its program. A program given without a folder is looked for
+// in dir first, when dir is set, then as a shell would.
+func parseBot(name, cmdline, gameName, dir string) (player, error) {
+	args, err := bot.SplitCommand(cmdline)
+	if err != nil {
+		return player{}, err
+	}
+	p := player{Player: match.Player{Name: name, Command: cmdline}}
+	if args[0] == "builtin" {
+		self, err := os.Executable()
+		if err != nil {
+			return player{}, fmt.Errorf("find arena itself: %w", err)
+		}
+		p.Args = append([]string{self, "bot", gameName}, args[1:]...)
+		p.Builtin = true
+		if p.Name == "" {
+			p.Name = "builtin"
+		}
+		return p, nil
+	}
+	if dir == "" {
+		// As a shell started where arena was would read it.
+		resolved, err := bot.ResolveCommand(args, "")
+		if err != nil {
+			return player{}, err
+		}
+		p.Args = resolved
+	} else {
+		program := args[0]
+		if !filepath.IsAbs(program) {
+			if inDir := filepath.Join(dir, program); strings.ContainsRune(program, '/') || isFile(inDir) {
+				program = inDir
+			}
+		}
+		prog, err := bot.ResolveProgram(program)
+		if err != nil {
+			return player{}, err
+		}
+		p.Args = append([]string{prog}, args[1:]...)
+	}
+	if p.Name == "" {
+		p.Name = programName(args)
+	}
+	return p, nil
+}
+
+// isFile reports whether path names a file (not a folder).
+func isFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
 }
 
 // programName names a bot after its program, or after the script an

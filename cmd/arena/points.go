@@ -15,6 +15,7 @@ import (
 	"arena/bots/pointsbot"
 	"arena/game"
 	"arena/game/points"
+	"arena/match"
 )
 
 func pointsDriver() driver {
@@ -46,6 +47,7 @@ Without --bot, arena's own player plays itself.`,
 		commands:    pointsCommands,
 		human:       true,
 		toldClock:   true,
+		botFields:   []string{fieldDir, fieldProto, fieldEnv, fieldMemory, fieldTurnTime, fieldMatchTime, fieldOptions},
 	}
 }
 
@@ -163,9 +165,16 @@ func pointsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 			} else if len(protos) > 1 {
 				po = protos[i]
 			}
+			po, err := pointsProtocol(p, po)
+			if err != nil {
+				return nil, err
+			}
 			proto, err := points.ParseProtocolOptions(po)
 			if err != nil {
 				return nil, fmt.Errorf("--proto: %w", err)
+			}
+			if p.Clock != (match.Clock{}) {
+				p.Clock.Increment = increment // time odds keep the game's increment
 			}
 			if p.Builtin {
 				p.Args = builtinPointsArgs(p.Args, proto, s)

@@ -202,7 +202,7 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 		return fmt.Errorf("--max-games %d: must not be negative", sf.maxGames)
 	case sf.concurrency < 0:
 		return fmt.Errorf("--concurrency %d: must not be negative", sf.concurrency)
-	case len(f.bots) != 2:
+	case f.botsFile == "" && len(f.bots) != 2:
 		return fmt.Errorf("--bot: an SPRT compares exactly 2 bots (A and B), got %d", len(f.bots))
 	}
 	env, r, cleanup, err := f.runner(d, build)
@@ -210,6 +210,9 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 		return err
 	}
 	defer cleanup()
+	if len(env.players) != 2 {
+		return fmt.Errorf("--bot/--bots: an SPRT compares exactly 2 bots (A and B), got %d", len(env.players))
+	}
 	cores := runtime.NumCPU()
 	auto, thinkers := defaultConcurrency(cores, 2, false, env.ponder)
 	conc := sf.concurrency

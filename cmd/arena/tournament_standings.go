@@ -232,7 +232,11 @@ func storedBotNames(t store.Tournament) []string {
 	if err != nil {
 		return nil
 	}
-	return playerNames(players)
+	names, ok := appendBotsFileNames(playerNames(players), t.Args)
+	if !ok {
+		return nil
+	}
+	return names
 }
 
 func newStandingsCmd() *cobra.Command {

@@ -19,6 +19,9 @@ import (
 type Player struct {
 	match.Player
 	Protocol Protocol
+	// Info are extra "key value" pairs the brain is told as INFO lines
+	// after the standard ones.
+	Info []string
 }
 
 // MatchConfig holds everything that is the same for every game of a
@@ -90,13 +93,13 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 			seats[side] = humanSeat(pl.Human, state)
 			continue
 		}
-		dir, err := match.PlayerDir(mc.WorkDir, pi)
+		dir, err := pl.WorkDir(mc.WorkDir, pi)
 		if err != nil {
 			return nil, err
 		}
 		opts := SeatOptions{
-			Args: pl.Args, Dir: dir, MemoryLimit: mc.MemoryLimit, Folder: mc.Folder,
-			Strict: mc.Strict, CRLF: mc.CRLF,
+			Args: pl.Args, Env: pl.Env, Dir: dir, MemoryLimit: pl.Memory(mc.MemoryLimit), Folder: mc.Folder,
+			Strict: mc.Strict, CRLF: mc.CRLF, Info: pl.Info,
 		}
 		if mc.Transcripts != nil {
 			opts.Transcript = mc.Transcripts(g.ID, pi)

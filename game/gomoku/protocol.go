@@ -60,14 +60,15 @@ const Unlimited = math.MaxInt32
 type SeatOptions struct {
 	Args        []string // command; Args[0] absolute (bot.ResolveProgram)
 	Env         []string
-	Dir         string // working folder (fresh per match, not the brain's own)
-	MemoryLimit int64  // bytes; 0 = none. Also sent as INFO max_memory.
-	Folder      string // persistent folder announced in INFO folder ("" = none)
-	GameType    int    // INFO game_type: 1 = opponent is a brain (default)
-	MaxLine     int    // longest accepted line (bytes)
-	Strict      bool   // pipe: a stray ERROR line is a protocol fault
-	CRLF        bool   // file: write the .DAT files with CRLF line ends
-	MaxOutput   int    // lines of output kept per move (0 = 1000)
+	Dir         string   // working folder (fresh per match, not the brain's own)
+	MemoryLimit int64    // bytes; 0 = none. Also sent as INFO max_memory.
+	Folder      string   // persistent folder announced in INFO folder ("" = none)
+	Info        []string // extra INFO "key value" pairs, sent after the standard ones
+	GameType    int      // INFO game_type: 1 = opponent is a brain (default)
+	MaxLine     int      // longest accepted line (bytes)
+	Strict      bool     // pipe: a stray ERROR line is a protocol fault
+	CRLF        bool     // file: write the .DAT files with CRLF line ends
+	MaxOutput   int      // lines of output kept per move (0 = 1000)
 	// Transcript, if set, logs everything sent to and read from the brain.
 	Transcript *bot.Transcript
 }
@@ -93,10 +94,11 @@ func infoLines(cfg Config, req match.Request, o SeatOptions) []string {
 	if turn, ok := announcedTurn(req); ok {
 		lines = append(lines, "timeout_turn "+strconv.FormatInt(max(turn.Milliseconds(), 1), 10))
 	}
-	return append(lines,
+	lines = append(lines,
 		"game_type "+strconv.Itoa(o.GameType),
 		"rule "+strconv.Itoa(int(cfg.Rule)),
 	)
+	return append(lines, o.Info...)
 }
 
 // announcedTurn is the per-move limit told to brains. A limit of 0 would

@@ -86,11 +86,11 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 			seats[side] = humanSeat(pl.Human, state)
 			continue
 		}
-		dir, err := match.PlayerDir(mc.WorkDir, pi)
+		dir, err := pl.WorkDir(mc.WorkDir, pi)
 		if err != nil {
 			return nil, err
 		}
-		opts := SeatOptions{Args: pl.Args, Dir: dir, MemoryLimit: mc.MemoryLimit}
+		opts := SeatOptions{Args: pl.Args, Env: pl.Env, Dir: dir, MemoryLimit: pl.Memory(mc.MemoryLimit)}
 		if mc.Transcripts != nil {
 			opts.Transcript = mc.Transcripts(g.ID, pi)
 		}

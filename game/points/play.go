@@ -95,11 +95,11 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 			seats[side] = humanSeat(pl.Human, state, side, clocks)
 			continue
 		}
-		dir, err := match.PlayerDir(mc.WorkDir, pi)
+		dir, err := pl.WorkDir(mc.WorkDir, pi)
 		if err != nil {
 			return nil, err
 		}
-		opts := SeatOptions{Args: pl.Args, Dir: dir, MemoryLimit: mc.MemoryLimit, Protocol: pl.Protocol, Clocks: clocks}
+		opts := SeatOptions{Args: pl.Args, Env: pl.Env, Dir: dir, MemoryLimit: pl.Memory(mc.MemoryLimit), Protocol: pl.Protocol, Clocks: clocks}
 		if mc.Transcripts != nil {
 			opts.Transcript = mc.Transcripts(g.ID, pi)
 		}
