@@ -415,3 +415,16 @@ func TestFlagsOffered(t *testing.T) {
 		})
 	}
 }
+
+// TestHelpListsGames: "arena --help" names every game arena plays.
+func TestHelpListsGames(t *testing.T) {
+	help, _, err := arena(t, "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range drivers() {
+		if !regexp.MustCompile(`(?m)^  ` + d.info.Name + ` +` + regexp.QuoteMeta(d.info.Title)).MatchString(help) {
+			t.Errorf("arena --help does not list %s:\n%s", d.info.Name, help)
+		}
+	}
+}
