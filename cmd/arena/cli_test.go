@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -426,5 +427,36 @@ func TestHelpListsGames(t *testing.T) {
 		if !regexp.MustCompile(`(?m)^  ` + d.info.Name + ` +` + regexp.QuoteMeta(d.info.Title)).MatchString(help) {
 			t.Errorf("arena --help does not list %s:\n%s", d.info.Name, help)
 		}
+	}
+}
+
+// TestTournamentRunsOnce: while a tournament runs (here: this process
+// holds its lock), a second arena running it into the same folder, by
+// its command or by --resume, is refused before it plays or writes
+// anything; once the first ends, it runs.
+func TestTournamentRunsOnce(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	args := append([]string{"tournament", "gomoku", "--size", "10", "--games-per-pair", "1", "--name", "cup", "--out", "out"},
+		quickBots(t, 2, "")...)
+	if _, stderr, code := runArena(t, dir, args...); code != 0 {
+		t.Fatalf("tournament: exit %d\n%s", code, stderr)
+	}
+	before, _ := filepath.Glob(filepath.Join(out, "*"))
+
+	unlock, err := lockTournament(out, "cup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, second := range [][]string{args, {"tournament", "--resume", "cup", "--out", "out"}} {
+		stdout, stderr, code := runArena(t, dir, second...)
+		oneLineError(t, stdout, stderr, code, "tournament cup is running in another arena")
+	}
+	if after, _ := filepath.Glob(filepath.Join(out, "*")); !slices.Equal(after, before) {
+		t.Errorf("the refused runs changed the folder: %v, was %v", after, before)
+	}
+	unlock()
+	if _, stderr, code := runArena(t, dir, args...); code != 0 || !strings.Contains(stderr, "already played") {
+		t.Fatalf("after the first ended: exit %d\n%s", code, stderr)
 	}
 }
