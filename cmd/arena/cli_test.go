@@ -460,3 +460,27 @@ func TestTournamentRunsOnce(t *testing.T) {
 		t.Fatalf("after the first ended: exit %d\n%s", code, stderr)
 	}
 }
+
+// FuzzEditDistance checks the distance behind the suggestions: zero
+// only for equal names, symmetric, and between the length difference
+// and the longer length.
+func FuzzEditDistance(f *testing.F) {
+	for _, s := range [][2]string{{"gomuku", "gomoku"}, {"", "ants"}, {"khet", "khet"}, {"pionts", "points"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if len(a) > 64 || len(b) > 64 {
+			return
+		}
+		d := editDistance(a, b)
+		if d != editDistance(b, a) {
+			t.Fatalf("d(%q, %q) = %d, not symmetric", a, b, d)
+		}
+		if (d == 0) != (a == b) {
+			t.Fatalf("d(%q, %q) = %d", a, b, d)
+		}
+		if lo, hi := max(len(a)-len(b), len(b)-len(a)), max(len(a), len(b)); d < lo || d > hi {
+			t.Fatalf("d(%q, %q) = %d, outside [%d, %d]", a, b, d, lo, hi)
+		}
+	})
+}
