@@ -484,3 +484,40 @@ func FuzzEditDistance(f *testing.F) {
 		}
 	})
 }
+
+// TestSPRTRunsKeepBoth: two SPRTs of one name into one folder keep both
+// runs' games, and each run's summary holds its verdict.
+func TestSPRTRunsKeepBoth(t *testing.T) {
+	brain := filepath.Join(testBrain(t), "pbrain-tb")
+	out := t.TempDir()
+	ids := map[string]bool{}
+	for run := 1; run <= 2; run++ {
+		stdout, stderr, err := arena(t, "sprt", "--out", out, "--size", "10", "--name", "ab", "--max-games", "2", "--json",
+			"--bot", "a="+brain+" --policy=greedy --seed=1", "--bot", "b="+brain+" --policy=random --seed=2")
+		if err != nil {
+			t.Fatalf("run %d: %v\n%s", run, err, stderr)
+		}
+		if run == 2 && !strings.Contains(stderr, "this one is ab-2") {
+			t.Errorf("run 2 does not say it took another name:\n%s", stderr)
+		}
+		for _, g := range decodeLines(t, stdout) {
+			if g["type"] != "game" {
+				continue
+			}
+			id, _ := g["id"].(string)
+			if ids[id] {
+				t.Errorf("game ID %s given twice", id)
+			}
+			ids[id] = true
+		}
+	}
+	records, _ := filepath.Glob(filepath.Join(out, "ab-*.json"))
+	if len(ids) != 4 || len(records) != 4 {
+		t.Errorf("game IDs %v, records %v: want 4 of each", ids, records)
+	}
+	for _, name := range []string{"ab", "ab-2"} {
+		if data, _ := os.ReadFile(filepath.Join(out, name+"-summary.txt")); !strings.Contains(string(data), "pairs 1, games 2") {
+			t.Errorf("%s-summary.txt holds %q", name, data)
+		}
+	}
+}

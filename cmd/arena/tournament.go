@@ -133,6 +133,7 @@ func registerTournamentFlags(cmd *cobra.Command, d driver) *tournamentCLI {
 	tc.f.register(cmd, d, "games") // a tournament counts games per pairing
 	tc.build = d.flags(cmd.Flags())
 	fl := cmd.Flags()
+	fl.Lookup("name").Usage = "name of the tournament, to resume it, and the prefix of its game IDs (default: game and a hash of the settings)"
 	fl.StringVar(&tc.tf.format, "format", "round-robin", "round-robin, gauntlet, swiss or knockout")
 	fl.IntVar(&tc.tf.gamesPerPair, "games-per-pair", 2, "games each pairing plays on every opening, colours alternating")
 	fl.IntVar(&tc.tf.rounds, "rounds", 0, "Swiss rounds (default: ceil(log2(bots)))")
