@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -413,5 +414,110 @@ func TestFlagsOffered(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHelpListsGames: "arena --help" names every game arena plays.
+func TestHelpListsGames(t *testing.T) {
+	help, _, err := arena(t, "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range drivers() {
+		if !regexp.MustCompile(`(?m)^  ` + d.info.Name + ` +` + regexp.QuoteMeta(d.info.Title)).MatchString(help) {
+			t.Errorf("arena --help does not list %s:\n%s", d.info.Name, help)
+		}
+	}
+}
+
+// TestTournamentRunsOnce: while a tournament runs (here: this process
+// holds its lock), a second arena running it into the same folder, by
+// its command or by --resume, is refused before it plays or writes
+// anything; once the first ends, it runs.
+func TestTournamentRunsOnce(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	args := append([]string{"tournament", "gomoku", "--size", "10", "--games-per-pair", "1", "--name", "cup", "--out", "out"},
+		quickBots(t, 2, "")...)
+	if _, stderr, code := runArena(t, dir, args...); code != 0 {
+		t.Fatalf("tournament: exit %d\n%s", code, stderr)
+	}
+	before, _ := filepath.Glob(filepath.Join(out, "*"))
+
+	unlock, err := lockTournament(out, "cup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, second := range [][]string{args, {"tournament", "--resume", "cup", "--out", "out"}} {
+		stdout, stderr, code := runArena(t, dir, second...)
+		oneLineError(t, stdout, stderr, code, "tournament cup is running in another arena")
+	}
+	if after, _ := filepath.Glob(filepath.Join(out, "*")); !slices.Equal(after, before) {
+		t.Errorf("the refused runs changed the folder: %v, was %v", after, before)
+	}
+	unlock()
+	if _, stderr, code := runArena(t, dir, args...); code != 0 || !strings.Contains(stderr, "already played") {
+		t.Fatalf("after the first ended: exit %d\n%s", code, stderr)
+	}
+}
+
+// FuzzEditDistance checks the distance behind the suggestions: zero
+// only for equal names, symmetric, and between the length difference
+// and the longer length.
+func FuzzEditDistance(f *testing.F) {
+	for _, s := range [][2]string{{"gomuku", "gomoku"}, {"", "ants"}, {"khet", "khet"}, {"pionts", "points"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if len(a) > 64 || len(b) > 64 {
+			return
+		}
+		d := editDistance(a, b)
+		if d != editDistance(b, a) {
+			t.Fatalf("d(%q, %q) = %d, not symmetric", a, b, d)
+		}
+		if (d == 0) != (a == b) {
+			t.Fatalf("d(%q, %q) = %d", a, b, d)
+		}
+		if lo, hi := max(len(a)-len(b), len(b)-len(a)), max(len(a), len(b)); d < lo || d > hi {
+			t.Fatalf("d(%q, %q) = %d, outside [%d, %d]", a, b, d, lo, hi)
+		}
+	})
+}
+
+// TestSPRTRunsKeepBoth: two SPRTs of one name into one folder keep both
+// runs' games, and each run's summary holds its verdict.
+func TestSPRTRunsKeepBoth(t *testing.T) {
+	brain := filepath.Join(testBrain(t), "pbrain-tb")
+	out := t.TempDir()
+	ids := map[string]bool{}
+	for run := 1; run <= 2; run++ {
+		stdout, stderr, err := arena(t, "sprt", "--out", out, "--size", "10", "--name", "ab", "--max-games", "2", "--json",
+			"--bot", "a="+brain+" --policy=greedy --seed=1", "--bot", "b="+brain+" --policy=random --seed=2")
+		if err != nil {
+			t.Fatalf("run %d: %v\n%s", run, err, stderr)
+		}
+		if run == 2 && !strings.Contains(stderr, "this one is ab-2") {
+			t.Errorf("run 2 does not say it took another name:\n%s", stderr)
+		}
+		for _, g := range decodeLines(t, stdout) {
+			if g["type"] != "game" {
+				continue
+			}
+			id, _ := g["id"].(string)
+			if ids[id] {
+				t.Errorf("game ID %s given twice", id)
+			}
+			ids[id] = true
+		}
+	}
+	records, _ := filepath.Glob(filepath.Join(out, "ab-*.json"))
+	if len(ids) != 4 || len(records) != 4 {
+		t.Errorf("game IDs %v, records %v: want 4 of each", ids, records)
+	}
+	for _, name := range []string{"ab", "ab-2"} {
+		if data, _ := os.ReadFile(filepath.Join(out, name+"-summary.txt")); !strings.Contains(string(data), "pairs 1, games 2") {
+			t.Errorf("%s-summary.txt holds %q", name, data)
+		}
 	}
 }

@@ -54,7 +54,7 @@ type driver struct {
 	botFields []string
 }
 
-// drivers lists every game arena plays, in the order "arena games" shows them.
+// drivers lists every game arena plays.
 func drivers() []driver {
 	return []driver{gomokuDriver(), khetDriver(), antsDriver(), pointsDriver()}
 }

@@ -51,7 +51,7 @@ func (f *matchFlags) register(cmd *cobra.Command, d driver, omit ...string) {
 	fl.BoolVar(&f.json, "json", false, "print one JSON object per finished game on stdout (people's output goes to stderr)")
 	fl.Int64Var(&f.seed, "seed", 0, "seed for random choices such as the order of openings (0 = none)")
 	fl.BoolVar(&f.ponder, "ponder", false, "let bots think while the opponent is on move (otherwise they are paused)")
-	fl.StringVar(&f.name, "name", "", "name of this match, the prefix of game ids (default: game and time)")
+	fl.StringVar(&f.name, "name", "", "name of this match, the prefix of its game IDs (default: game and time; a name already used in --out gets -2, -3 ...)")
 	fl.BoolVar(&f.debug, "debug", false, "write every line to and from each bot, with times, to OUT/ID-PLAYER.log")
 	fl.StringVar(&f.workDir, "work-dir", "", "where the bots' working folders go (default: /dev/shm when it is a memory file system, else OUT)")
 	fl.VisitAll(func(flag *pflag.Flag) {

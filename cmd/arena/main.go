@@ -34,6 +34,7 @@ func newRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "arena",
 		Short:         "Run and referee matches between game-playing programs",
+		Long:          "Run and referee matches between game-playing programs.\n\nGames:\n" + gameList(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       version.String(),
@@ -52,6 +53,21 @@ func newRoot() *cobra.Command {
 		}
 	}
 	return root
+}
+
+// gameList describes the games arena plays, one a line, for the help.
+func gameList() string {
+	var b strings.Builder
+	reg := games()
+	for _, name := range reg.Names() {
+		info, _ := reg.Lookup(name)
+		players := fmt.Sprint(info.Players[0])
+		if info.Players[1] != info.Players[0] {
+			players = fmt.Sprintf("%d-%d", info.Players[0], info.Players[1])
+		}
+		fmt.Fprintf(&b, "  %-8s %s (%s players)\n", info.Name, info.Title, players)
+	}
+	return b.String()
 }
 
 func newGamesCmd() *cobra.Command {

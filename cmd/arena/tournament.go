@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -132,6 +133,7 @@ func registerTournamentFlags(cmd *cobra.Command, d driver) *tournamentCLI {
 	tc.f.register(cmd, d, "games") // a tournament counts games per pairing
 	tc.build = d.flags(cmd.Flags())
 	fl := cmd.Flags()
+	fl.Lookup("name").Usage = "name of the tournament, to resume it, and the prefix of its game IDs (default: game and a hash of the settings)"
 	fl.StringVar(&tc.tf.format, "format", "round-robin", "round-robin, gauntlet, swiss or knockout")
 	fl.IntVar(&tc.tf.gamesPerPair, "games-per-pair", 2, "games each pairing plays on every opening, colours alternating")
 	fl.IntVar(&tc.tf.rounds, "rounds", 0, "Swiss rounds (default: ceil(log2(bots)))")
@@ -413,6 +415,11 @@ func (spec *tournamentSpec) run(ctx context.Context) (standings.Report, error) {
 			conc, conc*thinkers, cores)
 	}
 
+	unlock, err := lockTournament(env.out, name)
+	if err != nil {
+		return standings.Report{}, err
+	}
+	defer unlock()
 	if err := claimTournament(ctx, st, name, d.info.Name, spec.args); err != nil {
 		return standings.Report{}, err
 	}
@@ -470,6 +477,28 @@ func (spec *tournamentSpec) run(ctx context.Context) (standings.Report, error) {
 		return rep, err
 	}
 	return rep, nil
+}
+
+// lockTournament holds an exclusive lock on OUT/.NAME.lock while the
+// tournament runs: a second arena running the same tournament into the
+// same folder at the same time would play its games again and replace
+// their files, so it is refused. The kernel drops the lock when the
+// process ends however it ends, so a crash never blocks --resume. The
+// lock file stays: removing it would race with another run opening it.
+func lockTournament(out, name string) (unlock func(), err error) {
+	path := filepath.Join(out, "."+safeName(name)+".lock")
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("tournament %s: %w", name, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("tournament %s is running in another arena on %s: let it finish, or stop it and resume", name, out)
+		}
+		return nil, fmt.Errorf("tournament %s: lock %s: %w", name, path, err)
+	}
+	return func() { f.Close() }, nil
 }
 
 // claimTournament creates the tournament in the store, or checks that a

@@ -67,6 +67,7 @@ H0 (elo0), in fishtest's logistic-Elo GSPRT. It stops when the LLR leaves
 	f.register(cmd, d, "games") // the SPRT decides how many games
 	build = d.flags(cmd.Flags())
 	fl := cmd.Flags()
+	fl.Lookup("name").Usage = "name of this SPRT, the prefix of its game IDs (default: sprt, game and time; a name already used in --out gets -2, -3 ...)"
 	fl.Float64Var(&sf.elo0, "elo0", 0, "H0: A is this much stronger than B (logistic Elo)")
 	fl.Float64Var(&sf.elo1, "elo1", 5, "H1: A is this much stronger than B (logistic Elo)")
 	fl.Float64Var(&sf.alpha, "alpha", 0.05, "chance of accepting H1 when H0 holds")
