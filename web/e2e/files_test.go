@@ -82,6 +82,7 @@ func TestOpenFiles(t *testing.T) {
 	}
 	pointsID := startMatch(t, srv, map[string]any{"game": "points", "bots": []string{"builtin", "builtin"}, "turn_time": "100ms"})
 	khetID := startMatch(t, srv, map[string]any{"game": "khet", "bots": []string{"builtin", "builtin"}, "turn_time": "100ms"})
+	antsID := startMatch(t, srv, map[string]any{"game": "ants", "bots": []string{"builtin", "builtin"}, "turn_time": "200ms"})
 	gomokuID := firstGame(t, srv, cup)
 
 	b := newBrowser(t, srv)
@@ -111,6 +112,30 @@ func TestOpenFiles(t *testing.T) {
 				checkShown(t, format, rec, got, want)
 			})
 		}
+	}
+
+	// Ants: arena's replay file (the official visualizer's format) opens
+	// at every turn of the game; its record, which holds the orders but
+	// not the map of each turn, sends the reader to the replay file.
+	rec := storedRecord(t, srv, antsID, 120*time.Second)
+	for _, format := range []string{"replay", "json"} {
+		t.Run("ants-"+format, func(t *testing.T) {
+			path := filepath.Join(srv.Dir, antsID+"."+format)
+			if err := os.WriteFile(path, srv.download(t, antsID, format), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			b.openFile(path)
+			if format == "json" {
+				b.waitFor(".file-error", 10*time.Second)
+				if msg := b.text(".file-error"); !strings.Contains(msg, "open the game's replay file") {
+					t.Errorf("opening an Ants record says %q", msg)
+				}
+				return
+			}
+			b.waitFor(`.board[data-game="ants"]`, 15*time.Second)
+			b.control("last")
+			b.waitPly("the last turn", rec.Length())
+		})
 	}
 
 	// The tournament game's replay links to its tournament, whose page
