@@ -167,7 +167,11 @@ func (s *Server) handleResults(w http.ResponseWriter, r *http.Request) {
 func serveAttachment(w http.ResponseWriter, ctype, name string, data []byte) {
 	h := w.Header()
 	h.Set("Content-Type", ctype)
-	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+	disp := mime.FormatMediaType("attachment", map[string]string{"filename": name})
+	if disp == "" { // a name it cannot write: the browser names the file
+		disp = "attachment"
+	}
+	h.Set("Content-Disposition", disp)
 	h.Set("Content-Length", strconv.Itoa(len(data)))
 	h.Set("Cache-Control", "no-cache")
 	w.Write(data)
