@@ -120,7 +120,8 @@ export function filePage(page, title) {
       await showRecord(s, rec, replay);
       s.goto(0);
     } catch (e) {
-      showMessage(e.message, true);
+      // Beside the file input, where the reader looks, as long as the
+      // page is open.
       box.replaceChildren(el("p", { class: "error file-error", role: "alert" }, e.message));
     }
   };
