@@ -221,7 +221,8 @@ func TestGameFiles(t *testing.T) {
 		{"/api/games/web-points-1", "", []string{"json", "sgf"}},
 		{"/api/games/web-khet-1", "", []string{"json", "khet"}},
 		{"/api/games/web-ants-1", "", []string{"json", "replay"}},
-		{"/api/games/web-ants-2", "", []string{"json"}}, // its replay file is gone
+		{"/api/games/web-ants-2", "", []string{"json"}},   // its replay file is gone
+		{"/api/games/web-points-2", "", []string{"json"}}, // too wide for SGF
 	} {
 		var got gameFiles
 		ts.getJSON(t, c.path, &got)
