@@ -73,8 +73,16 @@ func (s *Server) handleGameFiles(w http.ResponseWriter, r *http.Request) {
 	if !wantFile {
 		out := gameFiles{ID: g.ID, Game: gameName, Tournament: g.Tournament, Round: g.Round, Downloads: []download{}}
 		for _, f := range formats {
-			if f.Write == nil && f.Name != jsonFormat.Name && !fileExists(sibling(g, f)) {
+			switch {
+			case f.Name == jsonFormat.Name:
+			case f.Write == nil && !fileExists(sibling(g, f)):
 				continue // an Ants game whose replay file is gone
+			case f.Write != nil:
+				// Only files that can be made: not SGF for a field
+				// wider than its letters.
+				if _, status, _ := s.gameFile(g, f); status == http.StatusNotFound {
+					continue
+				}
 			}
 			out.Downloads = append(out.Downloads, download{Format: f.Name, Title: f.Title, Name: fileName(g.ID, f),
 				URL: "/api/games/" + url.PathEscape(g.ID) + "/download?format=" + url.QueryEscape(f.Name)})
@@ -167,7 +175,11 @@ func (s *Server) handleResults(w http.ResponseWriter, r *http.Request) {
 func serveAttachment(w http.ResponseWriter, ctype, name string, data []byte) {
 	h := w.Header()
 	h.Set("Content-Type", ctype)
-	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+	disp := mime.FormatMediaType("attachment", map[string]string{"filename": name})
+	if disp == "" { // a name it cannot write: the browser names the file
+		disp = "attachment"
+	}
+	h.Set("Content-Disposition", disp)
 	h.Set("Content-Length", strconv.Itoa(len(data)))
 	h.Set("Cache-Control", "no-cache")
 	w.Write(data)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -220,7 +221,8 @@ func TestGameFiles(t *testing.T) {
 		{"/api/games/web-points-1", "", []string{"json", "sgf"}},
 		{"/api/games/web-khet-1", "", []string{"json", "khet"}},
 		{"/api/games/web-ants-1", "", []string{"json", "replay"}},
-		{"/api/games/web-ants-2", "", []string{"json"}}, // its replay file is gone
+		{"/api/games/web-ants-2", "", []string{"json"}},   // its replay file is gone
+		{"/api/games/web-points-2", "", []string{"json"}}, // too wide for SGF
 	} {
 		var got gameFiles
 		ts.getJSON(t, c.path, &got)
@@ -255,6 +257,31 @@ func TestResultsFile(t *testing.T) {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("results file lacks %s:\n%s", want, body)
 		}
+	}
+}
+
+// TestResultsFileName checks a name outside ASCII survives the
+// Content-Disposition header.
+func TestResultsFileName(t *testing.T) {
+	ts, _ := downloadServer(t)
+	ctx := context.Background()
+	const name = "Кубок/осень"
+	if err := ts.store.CreateTournament(ctx, store.Tournament{Name: name, Game: "gomoku"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.store.SaveGame(ctx, store.Game{ID: name + "-g1", Tournament: name, Players: []string{"a", "b"}, Seats: []int{0, 1},
+		Reason: "draw", Record: []byte(`{"game":"gomoku"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	resp, body := get(t, ts, "/api/results/"+url.PathEscape(name))
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d: %s", resp.StatusCode, body)
+	}
+	if _, params, err := mime.ParseMediaType(resp.Header.Get("Content-Disposition")); err != nil || params["filename"] != "Кубок_осень.pgn" {
+		t.Errorf("Content-Disposition %q (%v)", resp.Header.Get("Content-Disposition"), err)
+	}
+	if !strings.Contains(string(body), `[Result "1/2-1/2"]`) {
+		t.Errorf("results:\n%s", body)
 	}
 }
 

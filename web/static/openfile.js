@@ -71,7 +71,13 @@ export async function readGameFile(name, text) {
         const { header, rec } = antsReplayHeader(obj, name);
         return { rec: { ...rec, moves: [] }, replay: header.replay };
       }
-      return { rec: checkRecord(obj, name), replay: null };
+      const rec = checkRecord(obj, name);
+      // A stored Ants record holds each player's orders, not the turns'
+      // positions (only a live game sends those): its replay file does.
+      if (rec.game === "ants" && !rec.moves.some((m) => m.side === -1 && m.effect)) {
+        throw new FileError(name, 0, "an Ants record holds the orders, not the map of each turn: open the game's replay file instead (⤓ replay on the game's page)");
+      }
+      return { rec, replay: null };
     }
     case "psq":
       return { rec: parsePSQ(text, name), replay: null };
@@ -114,7 +120,8 @@ export function filePage(page, title) {
       await showRecord(s, rec, replay);
       s.goto(0);
     } catch (e) {
-      showMessage(e.message, true);
+      // Beside the file input, where the reader looks, as long as the
+      // page is open.
       box.replaceChildren(el("p", { class: "error file-error", role: "alert" }, e.message));
     }
   };
