@@ -312,12 +312,21 @@ func TestPauseDuringFork(t *testing.T) {
 	}
 }
 
-// BenchmarkPauseResume measures the stop and continue around each move.
+// BenchmarkPauseResume measures the stop and continue around each move:
+// by default (the bot is stopped once it is blocked, which costs a look
+// at its threads) and stopping at once, as arena did before.
 func BenchmarkPauseResume(b *testing.B) {
-	p := startSh(b, "read l", Config{})
-	for b.Loop() {
-		p.Pause()
-		p.Resume()
+	for _, bc := range []struct {
+		name  string
+		grace time.Duration
+	}{{"once-blocked", 0}, {"at-once", -1}} {
+		b.Run(bc.name, func(b *testing.B) {
+			p := startSh(b, "read l", Config{PauseGrace: bc.grace})
+			for b.Loop() {
+				p.Pause()
+				p.Resume()
+			}
+		})
 	}
 }
 
