@@ -108,9 +108,14 @@ func threadState(path string) byte {
 	if !ok {
 		return 0
 	}
-	data := buf[:n]
+	return statState(buf[:n])
+}
+
+// statState returns the state letter in the text of a stat file
+// ("pid (comm) S ppid ..."), 0 when there is none.
+func statState(data []byte) byte {
 	i := bytes.LastIndexByte(data, ')')
-	if i < 0 || i+2 >= len(data) {
+	if i < 0 || i+2 >= len(data) || data[i+1] != ' ' {
 		return 0
 	}
 	return data[i+2]

@@ -433,7 +433,7 @@ func lastLines(text string, n, max int) string {
 // that exists: a script whose "#!" line names an interpreter that is not
 // there fails with "no such file or directory", which misleads.
 func explainExec(program string, err error) error {
-	if !errors.Is(err, syscall.ENOENT) && !errors.Is(err, syscall.EACCES) {
+	if !errors.Is(err, syscall.ENOENT) {
 		return err
 	}
 	f, ferr := os.Open(program)
@@ -448,6 +448,9 @@ func explainExec(program string, err error) error {
 		return err
 	}
 	interp := strings.TrimSpace(string(line[2:]))
+	if f := strings.Fields(interp); len(f) > 0 && exists(f[0]) {
+		return err // the interpreter is there: something else is missing
+	}
 	return fmt.Errorf("bad interpreter %q in its #! line: %w", interp, err)
 }
 
