@@ -330,7 +330,7 @@ func BenchmarkPauseResume(b *testing.B) {
 	}
 }
 
-// busyAfterAnswer is a bot that, after each answer, works for 50 ms of
+// busyAfterAnswer is a bot that, after each answer, works for 100 ms of
 // CPU time before it reads again, and says "early" instead of "move" for a
 // line that was already waiting when it finished: it was stopped before
 // it got back to reading.
@@ -343,7 +343,7 @@ while True:
         break
     print("early" if early else "move", flush=True)
     start = time.process_time()
-    while time.process_time() - start < 0.05:
+    while time.process_time() - start < 0.1:
         pass
     early = bool(select.select([sys.stdin], [], [], 0)[0])
 `

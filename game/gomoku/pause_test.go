@@ -86,7 +86,7 @@ func TestPauseWaitsForBrainToBlock(t *testing.T) {
 				t.Fatal(err)
 			}
 			seats := make([]match.Seat[Point], 2)
-			for side, flags := range [][]string{{"--misbehave=busyafter", "--busy=50ms", "--seed=1"}, {"--seed=2"}} {
+			for side, flags := range [][]string{{"--misbehave=busyafter", "--busy=100ms", "--seed=1"}, {"--seed=2"}} {
 				b := tb(t, ProtoPipe, flags...)
 				seats[side] = NewPipeSeat(state, StoneOf(side), SeatOptions{Args: b.args, Strict: true, PauseGrace: tc.grace})
 			}
