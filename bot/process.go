@@ -62,6 +62,10 @@ type Config struct {
 	StderrTail  int // bytes of stderr (and stdout when not interactive) kept
 	// Transcript, if set, logs every line to and from the bot.
 	Transcript *Transcript
+	// PauseGrace is the longest Pause waits for every thread of the bot
+	// to block before stopping it (0 = DefaultPauseGrace, negative = stop
+	// at once).
+	PauseGrace time.Duration
 }
 
 // Process is one running bot. Its methods are meant to be called from one
@@ -76,6 +80,7 @@ type Process struct {
 	stderr   *tail
 	maxLine  int
 	log      *Transcript
+	grace    time.Duration // see Config.PauseGrace
 
 	buf    []byte // stdout bytes read but not yet returned as lines
 	r, w   int
@@ -107,6 +112,10 @@ func Start(cfg Config) (*Process, error) {
 	p := &Process{maxLine: cfg.MaxLine, group: cfg.Group, log: cfg.Transcript, done: make(chan struct{}), stderrDone: make(chan struct{})}
 	if p.maxLine <= 0 {
 		p.maxLine = DefaultMaxLine
+	}
+	p.grace = cfg.PauseGrace
+	if p.grace == 0 {
+		p.grace = DefaultPauseGrace
 	}
 	tailSize := cfg.StderrTail
 	if tailSize <= 0 {
@@ -424,7 +433,7 @@ func lastLines(text string, n, max int) string {
 // that exists: a script whose "#!" line names an interpreter that is not
 // there fails with "no such file or directory", which misleads.
 func explainExec(program string, err error) error {
-	if !errors.Is(err, syscall.ENOENT) && !errors.Is(err, syscall.EACCES) {
+	if !errors.Is(err, syscall.ENOENT) {
 		return err
 	}
 	f, ferr := os.Open(program)
@@ -439,15 +448,21 @@ func explainExec(program string, err error) error {
 		return err
 	}
 	interp := strings.TrimSpace(string(line[2:]))
+	if f := strings.Fields(interp); len(f) > 0 && exists(f[0]) {
+		return err // the interpreter is there: something else is missing
+	}
 	return fmt.Errorf("bad interpreter %q in its #! line: %w", interp, err)
 }
 
 // Pause stops the bot and everything it started (SIGSTOP to its process
-// group) so it cannot think on the opponent's time.
+// group) so it cannot think on the opponent's time. It first lets the bot
+// finish what it does right after answering: it stops the bot once every
+// thread of it is blocked, or after the grace (Config.PauseGrace).
 func (p *Process) Pause() {
 	p.pauseMu.Lock()
 	defer p.pauseMu.Unlock()
 	if !p.paused {
+		p.waitBlocked(p.grace)
 		syscall.Kill(-p.Pid(), syscall.SIGSTOP)
 		p.paused = true
 		if p.recontinue != nil {

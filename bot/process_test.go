@@ -312,11 +312,103 @@ func TestPauseDuringFork(t *testing.T) {
 	}
 }
 
-// BenchmarkPauseResume measures the stop and continue around each move.
+// BenchmarkPauseResume measures the stop and continue around each move:
+// by default (the bot is stopped once it is blocked, which costs a look
+// at its threads) and stopping at once, as arena did before.
 func BenchmarkPauseResume(b *testing.B) {
-	p := startSh(b, "read l", Config{})
-	for b.Loop() {
-		p.Pause()
-		p.Resume()
+	for _, bc := range []struct {
+		name  string
+		grace time.Duration
+	}{{"once-blocked", 0}, {"at-once", -1}} {
+		b.Run(bc.name, func(b *testing.B) {
+			p := startSh(b, "read l", Config{PauseGrace: bc.grace})
+			for b.Loop() {
+				p.Pause()
+				p.Resume()
+			}
+		})
 	}
+}
+
+// busyAfterAnswer is a bot that, after each answer, works for 100 ms of
+// CPU time before it reads again, and says "early" instead of "move" for a
+// line that was already waiting when it finished: it was stopped before
+// it got back to reading.
+const busyAfterAnswer = `
+import os, select, sys, time
+early = False
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        break
+    print("early" if early else "move", flush=True)
+    start = time.process_time()
+    while time.process_time() - start < 0.1:
+        pass
+    early = bool(select.select([sys.stdin], [], [], 0)[0])
+`
+
+// TestPauseWaitsForBlock pauses a bot right after each answer, as the
+// match loop does, and sends the next line as soon as it is continued:
+// with the grace, the bot is stopped only once it is back to reading, so
+// the line never comes early; stopped at once, it does.
+func TestPauseWaitsForBlock(t *testing.T) {
+	py, err := ResolveProgram("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	tests := []struct {
+		name  string
+		grace time.Duration
+		want  string
+	}{
+		{"paused once blocked", 10 * time.Second, "move"},
+		{"stopped at once", -1, "early"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Start(Config{Args: []string{py, "-c", busyAfterAnswer}, Interactive: true, PauseGrace: tc.grace})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			var got []string
+			for range 3 {
+				if err := p.WriteString("go\n", soon()); err != nil {
+					t.Fatal(err)
+				}
+				line, err := p.ReadLine(soon())
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, line)
+				p.Pause()
+				p.Resume()
+			}
+			if got[1] != tc.want || got[2] != tc.want {
+				t.Errorf("answers %q, want %q after the first", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestPauseGraceEnds pauses a bot that never blocks (it computes on after
+// its answer): Pause gives up waiting after the grace and stops it.
+func TestPauseGraceEnds(t *testing.T) {
+	p := startSh(t, `read l; echo move; while :; do :; done`, Config{PauseGrace: 20 * time.Millisecond})
+	if err := p.WriteString("go\n", soon()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.ReadLine(soon()); err != nil {
+		t.Fatal(err)
+	}
+	p.Pause()
+	defer p.Resume()
+	for range 1000 {
+		if threadState("/proc/"+strconv.Itoa(p.Pid())+"/stat") == 'T' {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("the busy bot was not stopped")
 }

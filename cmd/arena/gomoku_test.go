@@ -145,3 +145,17 @@ func TestFileBrainSpeakingPipe(t *testing.T) {
 		})
 	}
 }
+
+// TestOneMoveSummary ends a game after one move (White's brain crashes on
+// its first): the console says "after 1 move".
+func TestOneMoveSummary(t *testing.T) {
+	dir := testBrain(t)
+	_, stderr, err := arena(t, "match", "gomoku", "--bot", "builtin", "--bot", "crasher="+filepath.Join(dir, "pbrain-tb")+" --misbehave=crash",
+		"--games", "1", "--size", "15", "--out", t.TempDir())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if !strings.Contains(stderr, "builtin won by crash after 1 move:") {
+		t.Errorf("console does not say %q:\n%s", "after 1 move", stderr)
+	}
+}

@@ -261,7 +261,7 @@ func (p *progress) clear() {
 
 // describeResult says who won and why in words.
 func describeResult(rec *game.Record) string {
-	moves := fmt.Sprintf("%d moves", rec.Length())
+	moves := game.Count(rec.Length(), "move")
 	if rec.Winner == nil {
 		return fmt.Sprintf("draw (%s) after %s", rec.Reason, moves)
 	}

@@ -49,7 +49,7 @@ func printStandings(w io.Writer, rep standings.Report) {
 	if rep.Format != "" {
 		head += ", " + rep.Format
 	}
-	head += fmt.Sprintf("): %d games", rep.Games)
+	head += "): " + game.Count(rep.Games, "game")
 	if rep.Total > 0 {
 		head += fmt.Sprintf(" of %d", rep.Total)
 	}

@@ -91,12 +91,22 @@ func BenchmarkPipeBare(b *testing.B) {
 func BenchmarkPipeSeat(b *testing.B) { benchPipeSeat(b, false) }
 
 // BenchmarkPipeSeatPaused adds what the match loop does around a move
-// when pondering is off: SIGCONT before, SIGSTOP after.
-func BenchmarkPipeSeatPaused(b *testing.B) { benchPipeSeat(b, true) }
+// when pondering is off: SIGCONT before, SIGSTOP after (once the brain is
+// blocked again, and, for comparison, at once as arena did before).
+func BenchmarkPipeSeatPaused(b *testing.B) {
+	b.Run("once-blocked", func(b *testing.B) { benchPipeSeat(b, true) })
+	b.Run("at-once", func(b *testing.B) { benchPipeSeat(b, true, -1) })
+}
 
-func benchPipeSeat(b *testing.B, pause bool) {
+// benchPipeSeat measures moves of the pipe seat; grace, if given, is the
+// seat's PauseGrace.
+func benchPipeSeat(b *testing.B, pause bool, grace ...time.Duration) {
 	state, _ := NewState(Config{Width: benchSize, Height: benchSize})
-	seat := NewPipeSeat(state, White, SeatOptions{Args: []string{echoBrain(b), "-pipe"}})
+	opts := SeatOptions{Args: []string{echoBrain(b), "-pipe"}}
+	if len(grace) > 0 {
+		opts.PauseGrace = grace[0]
+	}
+	seat := NewPipeSeat(state, White, opts)
 	req := match.Request{Clock: match.Clock{Turn: time.Second, Match: time.Minute}, TimeLeft: time.Minute}
 	req.Deadline = time.Now().Add(time.Hour)
 	if _, err := seat.Start(context.Background(), req); err != nil {

@@ -171,8 +171,9 @@ func pipeHint(printed string) string {
 	for _, line := range strings.FieldsFunc(printed, func(r rune) bool { return r == '\n' || r == '\r' }) {
 		kind, _ := parseReply(line)
 		word, _ := splitWord(line)
-		// ERROR alone is not telling: a file brain may complain in words.
-		if kind == replySuggest || kind == replyMove || word == "OK" || word == "UNKNOWN" {
+		// ERROR or UNKNOWN is not telling: a file brain may complain in
+		// words that start so.
+		if kind == replySuggest || kind == replyMove || word == "OK" {
 			return fmt.Sprintf("; it printed %q on stdout as a pipe-protocol brain does: run it with --proto pipe", clip(strings.TrimSpace(line)))
 		}
 	}

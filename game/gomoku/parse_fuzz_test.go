@@ -86,3 +86,40 @@ func FuzzParseTAH(f *testing.F) {
 		}
 	})
 }
+
+func TestPipeHint(t *testing.T) {
+	tests := []struct {
+		name, printed, quoted string // quoted: "" for no hint
+	}{
+		{"OK", "OK\r\n", "OK"},
+		{"a move", "debug: thinking\n7,8\n", "7,8"},
+		{"UNKNOWN in words", "Unknown option --fast\n", ""},
+		{"SUGGEST", "SUGGEST 3,4\n", "SUGGEST 3,4"},
+		{"words", "cannot open PLOCHA.DAT\n", ""},
+		{"an ERROR in words", "ERROR no board\n", ""},
+		{"MESSAGE alone", "MESSAGE hello\n", ""},
+		{"nothing", "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := pipeHint(tc.printed)
+			if tc.quoted == "" && got != "" || tc.quoted != "" && (!strings.Contains(got, `"`+tc.quoted+`"`) || !strings.Contains(got, "--proto pipe")) {
+				t.Errorf("pipeHint(%q) = %q, want it to quote %q", tc.printed, got, tc.quoted)
+			}
+		})
+	}
+}
+
+// FuzzPipeHint checks that the hint, when given, names --proto pipe and
+// stays on one line.
+func FuzzPipeHint(f *testing.F) {
+	for _, seed := range []string{"OK\n7,7\n", "ERROR x\n", "", "\r\r\n", "SUGGEST 1,2"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, printed string) {
+		got := pipeHint(printed)
+		if got != "" && (!strings.Contains(got, "--proto pipe") || strings.ContainsAny(got, "\r\n")) {
+			t.Fatalf("pipeHint(%q) = %q", printed, got)
+		}
+	})
+}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"arena/game"
 	"arena/match"
 )
 
@@ -58,6 +59,46 @@ func TestIdleBrainIsPaused(t *testing.T) {
 				if stopped := s == "T"; stopped == ponder {
 					t.Fatalf("Black's brain was in state %v while White thought (ponder %v)", states, ponder)
 				}
+			}
+		})
+	}
+}
+
+// TestPauseWaitsForBrainToBlock plays, with --strict, a brain that stays
+// busy for a while after printing each move and refuses a command that
+// comes before it is done, as a brain that is stopped between printing
+// its move and clearing its "thinking" flag does. Paused only once it is
+// blocked, it never sees a command early; stopped at once (as arena did
+// before), it refuses the next command and loses by protocol.
+func TestPauseWaitsForBrainToBlock(t *testing.T) {
+	tests := []struct {
+		name   string
+		grace  time.Duration
+		reason game.Reason // Black's fault, "" for none
+	}{
+		{"paused once blocked", 10 * time.Second, ""},
+		{"stopped at once", -1, game.ReasonProtocol},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			state, err := NewState(Config{Width: 15, Height: 15, MaxMoves: 8})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seats := make([]match.Seat[Point], 2)
+			for side, flags := range [][]string{{"--misbehave=busyafter", "--busy=100ms", "--seed=1"}, {"--seed=2"}} {
+				b := tb(t, ProtoPipe, flags...)
+				seats[side] = NewPipeSeat(state, StoneOf(side), SeatOptions{Args: b.args, Strict: true, PauseGrace: tc.grace})
+			}
+			out := match.Run[Point](context.Background(), Referee{state}, seats, match.Config{Clock: generous})
+			fault := out.Sides[0].Fault
+			switch {
+			case tc.reason == "" && (fault != nil || out.Sides[1].Fault != nil):
+				t.Fatalf("faults %+v %+v after %d moves, want none: the brain was stopped before it blocked", fault, out.Sides[1].Fault, len(out.Moves))
+			case tc.reason == "" && len(out.Moves) != 8:
+				t.Fatalf("%d moves, want the game to run to its 8-move limit: %+v", len(out.Moves), out.Result)
+			case tc.reason != "" && (fault == nil || fault.Reason != tc.reason || !strings.Contains(fault.Detail, "ERROR Unknown command")):
+				t.Fatalf("Black's fault %+v, want %s for refusing a command", fault, tc.reason)
 			}
 		})
 	}

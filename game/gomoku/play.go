@@ -34,6 +34,9 @@ type MatchConfig struct {
 	Folder      string // persistent folder for INFO folder
 	Strict      bool   // pipe protocol: stray ERROR lines are faults
 	CRLF        bool   // file protocol: CRLF line ends
+	// PauseGrace is the longest a pipe brain is given to block after its
+	// move before it is paused (0 = bot.DefaultPauseGrace).
+	PauseGrace time.Duration
 	// WorkDir holds one working folder per player (the brains may keep a
 	// sub-folder named after themselves there for the whole match).
 	WorkDir string
@@ -99,7 +102,7 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 		}
 		opts := SeatOptions{
 			Args: pl.Args, Env: pl.Env, Dir: dir, MemoryLimit: pl.Memory(mc.MemoryLimit), Folder: mc.Folder,
-			Strict: mc.Strict, CRLF: mc.CRLF, Info: pl.Info,
+			Strict: mc.Strict, CRLF: mc.CRLF, Info: pl.Info, PauseGrace: mc.PauseGrace,
 		}
 		if mc.Transcripts != nil {
 			opts.Transcript = mc.Transcripts(g.ID, pi)

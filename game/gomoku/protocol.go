@@ -69,6 +69,9 @@ type SeatOptions struct {
 	Strict      bool     // pipe: a stray ERROR line is a protocol fault
 	CRLF        bool     // file: write the .DAT files with CRLF line ends
 	MaxOutput   int      // lines of output kept per move (0 = 1000)
+	// PauseGrace is the longest the pipe brain is given to block after a
+	// move before it is paused (0 = bot.DefaultPauseGrace).
+	PauseGrace time.Duration
 	// Transcript, if set, logs everything sent to and read from the brain.
 	Transcript *bot.Transcript
 }

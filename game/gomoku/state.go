@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"arena/game"
 )
 
 // Errors returned by State.Play for moves the referee refuses.
@@ -378,10 +380,8 @@ func (s *State) checkEnd() {
 	switch {
 	case s.empty == 0:
 		why = "board full"
-	case s.empty == 1 && s.cfg.EndEmpty >= 1:
-		why = "1 empty square left"
 	case s.empty <= s.cfg.EndEmpty:
-		why = fmt.Sprintf("%d empty squares left", s.empty)
+		why = game.Count(s.empty, "empty square") + " left"
 	case s.cfg.MaxMoves > 0 && len(s.moves) >= s.cfg.MaxMoves:
 		why = fmt.Sprintf("move limit %d reached", s.cfg.MaxMoves)
 	default:

@@ -169,7 +169,7 @@ func (s *State) judge(mover Color, shot Shot) {
 		return
 	}
 	if n := s.cfg.MaxPlies; n > 0 && len(s.history) >= n {
-		s.end(Outcome{Winner: -1, Code: "GM", Reason: ReasonMaxPlies, Detail: fmt.Sprintf("%d plies played", n)})
+		s.end(Outcome{Winner: -1, Code: "GM", Reason: ReasonMaxPlies, Detail: game.Count(n, "ply") + " played"})
 	}
 }
 

@@ -3,6 +3,8 @@ package points
 import (
 	"errors"
 	"fmt"
+
+	"arena/game"
 )
 
 // Config holds the parameters of a game (see the package comment).
@@ -143,7 +145,7 @@ func (s *State) Play(p Point) (Effect, error) {
 	case s.f.Free() == 0:
 		s.byScore(ReasonScore, "no free point left")
 	case s.cfg.MaxMoves > 0 && len(s.moves)-s.opening >= s.cfg.MaxMoves:
-		s.byScore(ReasonMaxMoves, fmt.Sprintf("%d moves played", s.cfg.MaxMoves))
+		s.byScore(ReasonMaxMoves, game.Count(s.cfg.MaxMoves, "move")+" played")
 	case s.cfg.Grounding:
 		for _, c := range []Color{mover, mover.Opp()} {
 			if s.groundWins(c) {

@@ -40,7 +40,7 @@ func TestParseArgs(t *testing.T) {
 		t.Error("misbehaves ignores --at")
 	}
 	for _, bad := range [][]string{
-		{"--proto=tcp"}, {"--policy=smart"}, {"--misbehave=explode"}, {"--delay=-1s"}, {"extra"}, {"--nope"},
+		{"--proto=tcp"}, {"--policy=smart"}, {"--misbehave=explode"}, {"--delay=-1s"}, {"--busy=-1ms"}, {"extra"}, {"--nope"},
 	} {
 		if _, err := parseArgs("tb", bad, io.Discard); err == nil {
 			t.Errorf("parseArgs(%q) succeeded", bad)
@@ -81,6 +81,18 @@ func TestBinary(t *testing.T) {
 		if m[6] >= 20 || m[7] >= 10 {
 			t.Errorf("move 4 %v off the 20x10 board", m[6:8])
 		}
+	})
+
+	t.Run("PipeBusyAfter", func(t *testing.T) {
+		// All input is there at once, so each command after a move finds
+		// the brain still busy with that move: it refuses and drops it.
+		in := "START 10\r\nBEGIN\r\nINFO time_left 1000\r\nTURN 0,0\r\nEND\r\n"
+		r := run(t, pbrain, "", in, nil, "--misbehave=busyafter", "--busy=5ms", "--at=2")
+		matchOut(t, r.stdout, `OK\nMESSAGE testbrain move 1\n\d,\d\n`+
+			`MESSAGE testbrain move 2\n\d,\d\nERROR Unknown command: END\n`)
+		r = run(t, pbrain, "", in, nil, "--misbehave=busyafter", "--busy=5ms")
+		matchOut(t, r.stdout, `OK\nMESSAGE testbrain move 1\n\d,\d\nERROR Unknown command: INFO\n`+
+			`MESSAGE testbrain move 2\n\d,\d\nERROR Unknown command: END\n`)
 	})
 
 	t.Run("PipeEOF", func(t *testing.T) {

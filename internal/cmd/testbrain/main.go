@@ -11,7 +11,7 @@
 //
 //	testbrain [--proto=auto|pipe|file] [--policy=random|greedy] [--seed=N]
 //	          [--name=NAME] [--delay=DURATION] [--misbehave=MODE] [--at=N]
-//	          [--mem=MIB]
+//	          [--mem=MIB] [--busy=DURATION]
 //
 // The move number counts move requests answered by this process in pipe
 // mode (BEGIN, TURN and BOARD; a PLAY answering SUGGEST is part of the same
@@ -50,6 +50,12 @@
 //	crlf, cr   end every output line with CR LF or CR (file: TAH.DAT answer)
 //	stderr     write 1 MiB to stderr, then answer normally
 //	pid        append "PID PGID" to $TESTBRAIN_PIDFILE before each answer
+//	busyafter  pipe: after printing each move, stay busy for --busy of CPU
+//	           time before reading again; a command that has come by then
+//	           is refused with "ERROR Unknown command: WORD" and dropped.
+//	           So behaves a brain whose manager stops it between printing
+//	           its move and clearing its "thinking" flag: the next command
+//	           finds it still thinking.
 //
 // Whatever the mode, when the environment variable TESTBRAIN_PIDFILE is set
 // the brain appends a line "PID PGID" to that file when it starts (and the
@@ -85,6 +91,7 @@ type config struct {
 	mode    string
 	at      int
 	memMiB  int
+	busy    time.Duration // busyafter: CPU time spent after each move
 	pidFile string
 	eol     string // line ending of answers
 }
@@ -95,7 +102,7 @@ func knownMode(m string) bool {
 	case "", "crash", "segv", "hang", "stubborn", "exit0", "garbage", "longline",
 		"longmsg", "flood", "offboard", "occupied", "notah", "nomove", "msg",
 		"memory", "fork", "startfail", "nostart", "stray", "suggest", "crlf",
-		"cr", "stderr", "pid":
+		"cr", "stderr", "pid", "busyafter":
 		return true
 	}
 	return false
@@ -114,6 +121,7 @@ func parseArgs(argv0 string, args []string, stderr io.Writer) (config, error) {
 	mode := fs.String("misbehave", "", "failure mode (see package documentation)")
 	at := fs.Int("at", 1, "first move on which to misbehave")
 	mem := fs.Int("mem", 512, "MiB allocated by --misbehave=memory")
+	busy := fs.Duration("busy", 50*time.Millisecond, "CPU time --misbehave=busyafter spends after each move")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -123,7 +131,7 @@ func parseArgs(argv0 string, args []string, stderr io.Writer) (config, error) {
 	seedSet := false
 	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
 
-	c := config{name: *name, delay: *delay, mode: *mode, at: *at, memMiB: *mem, eol: "\n"}
+	c := config{name: *name, delay: *delay, mode: *mode, at: *at, memMiB: *mem, busy: *busy, eol: "\n"}
 	switch *proto {
 	case "pipe", "file":
 		c.proto = *proto
@@ -143,8 +151,8 @@ func parseArgs(argv0 string, args []string, stderr io.Writer) (config, error) {
 	if !knownMode(c.mode) {
 		return config{}, fmt.Errorf("unknown misbehave mode %q", c.mode)
 	}
-	if c.delay < 0 || c.memMiB < 0 {
-		return config{}, fmt.Errorf("negative --delay or --mem")
+	if c.delay < 0 || c.memMiB < 0 || c.busy < 0 {
+		return config{}, fmt.Errorf("negative --delay, --mem or --busy")
 	}
 	switch c.mode {
 	case "crlf":

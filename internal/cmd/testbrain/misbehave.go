@@ -100,3 +100,34 @@ func spamStderr() {
 func longLine() []byte {
 	return bytes.Repeat([]byte("a"), longLineBytes)
 }
+
+// spinCPU keeps the processor busy until the process has used d more of
+// CPU time. It counts CPU time, not wall time, so being stopped in the
+// middle makes it no shorter.
+func spinCPU(d time.Duration) {
+	start := cpuTime()
+	for cpuTime()-start < d {
+		// Each look at the clock is a system call: the loop is the work.
+	}
+}
+
+// cpuTime is the user and system time the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// readable reports whether input is waiting on file descriptor fd
+// (false for -1).
+func readable(fd int) bool {
+	if fd < 0 {
+		return false
+	}
+	var set syscall.FdSet
+	set.Bits[fd/64] |= 1 << (uint(fd) % 64)
+	n, err := syscall.Select(fd+1, &set, nil, nil, &syscall.Timeval{})
+	return err == nil && n > 0
+}

@@ -25,6 +25,7 @@ const (
 type pipeBrain struct {
 	c       config
 	in      *bufio.Reader
+	inFd    int // the input's file descriptor, -1 when it is not a file
 	out     *bufio.Writer
 	board   testbrain.Board
 	started bool
@@ -38,6 +39,11 @@ type pipeBrain struct {
 // returns the exit status. Some misbehaviours exit the process directly.
 func runPipe(c config, in io.Reader, out io.Writer) int {
 	b := &pipeBrain{c: c, in: bufio.NewReader(in), out: bufio.NewWriterSize(out, 64<<10)}
+	if f, ok := in.(*os.File); ok {
+		b.inFd = int(f.Fd())
+	} else {
+		b.inFd = -1
+	}
 	for {
 		line, err := b.readLine()
 		if err != nil {
@@ -243,6 +249,34 @@ func (b *pipeBrain) move() {
 	}
 	b.board.Set(x, y, testbrain.X)
 	b.say("%d,%d", x, y)
+	if b.c.mode == "busyafter" && b.c.misbehaves(n) {
+		b.busyAfterMove()
+	}
+}
+
+// busyAfterMove is the busyafter mode: CPU work after the move is printed,
+// then a command that came meanwhile is refused (a brain still
+// "thinking" drops it). A manager that waits for the brain to block
+// before stopping it never sends a command that early.
+func (b *pipeBrain) busyAfterMove() {
+	spinCPU(b.c.busy)
+	// The LF of the last command's CR LF may still be buffered: it is
+	// not a command.
+	for b.in.Buffered() > 0 {
+		if c, _ := b.in.Peek(1); c[0] != '\r' && c[0] != '\n' {
+			break
+		}
+		b.in.ReadByte()
+	}
+	if b.in.Buffered() == 0 && !readable(b.inFd) {
+		return
+	}
+	line, err := b.readLine()
+	if err != nil {
+		return
+	}
+	word, _, _ := strings.Cut(line, " ")
+	b.say("ERROR Unknown command: %s", word)
 }
 
 // misbehave performs the configured failure on a move; done reports that
