@@ -149,38 +149,44 @@ func seatWaiting(t *testing.T, lg liveGame, side int) bool {
 }
 
 // TestReplayOfRunningGame opens the replay of a game still being played:
-// the page says so and links to its live view, which shows the game; it
-// is no error.
+// the page says so, without an error, and links to the game live: the
+// watch page for a visitor, the board for the person playing it.
 func TestReplayOfRunningGame(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t)
 	// A person's game in which the person does not move: it runs until
 	// its minute a move is up, longer than the test.
-	status, body := srv.api(t, "POST", "/api/play", map[string]any{"game": "gomoku", "opponent": "builtin", "side": 0, "turn_time": "60s"}, srv.Token)
-	if status != http.StatusCreated {
-		t.Fatalf("POST /api/play: status %d: %s", status, body)
-	}
-	var created struct {
-		ID string `json:"id"`
-	}
-	if err := json.Unmarshal(body, &created); err != nil || created.ID == "" {
-		t.Fatalf("POST /api/play: %s (%v)", body, err)
-	}
-	id := created.ID
+	player := newBrowser(t, srv)
+	id := startPlay(t, player, "gomoku", "builtin", "0", "60s")
+	visitor := newBrowser(t, srv)
 
-	b := newBrowser(t, srv)
-	b.open("#/replay/" + id)
-	b.waitFor("#watch-live", 10*time.Second)
-	if b.text(".error-card") != "" || strings.Contains(b.text("#app"), "Something went wrong") {
-		t.Errorf("the replay of a running game shows an error: %q", b.text("#app"))
+	for _, tc := range []struct {
+		who  string
+		b    *browser
+		link string
+	}{
+		{"a visitor", visitor, "#/watch/" + id},
+		{"the person playing", player, "#/play/" + id},
+	} {
+		b := tc.b
+		b.open("#/replay/" + id)
+		b.waitFor("#watch-live", 10*time.Second)
+		if b.text(".error-card") != "" || strings.Contains(b.text("#app"), "Something went wrong") {
+			t.Errorf("%s: the replay of a running game shows an error: %q", tc.who, b.text("#app"))
+		}
+		if href := b.attr("#watch-live", "href"); href != tc.link {
+			t.Errorf("%s: the link to the live game is %q, want %s", tc.who, href, tc.link)
+		}
+		b.click("#watch-live")
+		b.wait("the live game", "location.hash === "+jsString(tc.link), "location.hash", 5*time.Second)
+		b.waitFor(`.board[data-game="gomoku"]`, 10*time.Second)
 	}
-	if href := b.attr("#watch-live", "href"); href != "#/watch/"+id {
-		t.Errorf("the link to the live view is %q, want #/watch/%s", href, id)
-	}
-	b.click("#watch-live")
-	b.wait("the watch page", "location.hash === "+jsString("#/watch/"+id), "location.hash", 5*time.Second)
-	b.waitFor(`.board[data-game="gomoku"]`, 10*time.Second)
-	b.waitFor(".page-head .badge.live", 10*time.Second)
+	visitor.waitFor(".page-head .badge.live", 10*time.Second)
+	// The person is back at the board and may play (or resign) on.
+	player.wait("the person's move", "document.querySelector('#status').textContent.startsWith('Your move')", "document.querySelector('#status').textContent", 10*time.Second)
+	player.click(`[data-action="resign"]`)
+	player.click(`[data-action="resign"]`)
+	storedRecord(t, srv, id, 10*time.Second)
 }
 
 // TestFinishedGameLeavesLiveList follows a bot game on the home page: it
