@@ -233,3 +233,17 @@ func TestPlayCap(t *testing.T) {
 	// Games against a bot are the token holder's: not capped.
 	ts.play(t, `{"game":"line","opponent":"alpha"}`, testToken)
 }
+
+// TestPlayBotClock: against a person, the bot's clock shown is the
+// game's own (what the bot plays on), not the person's longer one.
+func TestPlayBotClock(t *testing.T) {
+	ts := newTestServer(t, &fakeLauncher{})
+	resp := ts.play(t, `{"game":"quiet","opponent":"builtin","side":0,"turn_time":"30s"}`, testToken)
+	ts.waitTurn(t, resp.ID, 0)
+	var s snapshot
+	ts.getJSON(t, "/api/live/"+resp.ID, &s)
+	if len(s.Clocks.TurnMs) != 2 || s.Clocks.TurnMs[1] == nil || *s.Clocks.TurnMs[1] != 1000 {
+		data, _ := json.Marshal(s.Clocks)
+		t.Errorf("the bot's clock against a person with 30 s a move: %s; want its game's 1000 ms a move", data)
+	}
+}

@@ -373,11 +373,13 @@ async function stillPlayed(page, id) {
   const g = (live || []).find((x) => x.id === id);
   if (!page.current()) return true; // the user went on: nothing more to show
   if (!g || g.done) return false;
+  // This browser's own game goes back to its board, any other to the watch page.
+  const mine = loadSeats(id).seats.length > 0;
   app.append(
     card(
       "This game is still being played",
       el("p", {}, playersLine(g.players, null), " · " + plural(g.moves ?? 0, g.game === "ants" ? "turn" : "move") + " so far. Its replay is here once it ends; till then, watch it live."),
-      el("a", { class: "button", id: "watch-live", href: "#/watch/" + encodeURIComponent(id) }, "Watch it live"),
+      el("a", { class: "button", id: "watch-live", href: (mine ? "#/play/" : "#/watch/") + encodeURIComponent(id) }, mine ? "Back to the game" : "Watch it live"),
     ),
   );
   return true;

@@ -386,7 +386,7 @@ export class Screen {
     const took = m.ms !== undefined ? Math.round(m.ms) + " ms" : "";
     const li = el(
       "li",
-      { "data-ply": ply, "data-move": m.move, class: "side-" + m.side, title: [label === m.move ? "" : m.move, took].filter(Boolean).join(" · ") || undefined },
+      { "data-ply": ply, class: "side-" + m.side, title: [label === m.move ? "" : m.move, took].filter(Boolean).join(" · ") || undefined },
       el("span", { class: "n" }, ply + "."),
       el("span", { class: "dot", style: "background:" + sideColour(this.header.game, m.side) }),
       el("span", { class: "mv" }, label),

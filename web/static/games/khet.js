@@ -5,6 +5,8 @@
 // sees the squares it may step to (legal moves worked out here as
 // game/khet/move.go does; the server still judges) and clicks one, or a
 // rotate button; the move goes out in the Tartu notation, e.g. "S23C".
+// Moves are also said in words for the move list and the caption
+// ("Silver 2,3 rotates clockwise").
 //
 // Positions come from the state string each move's effect carries (the
 // format of State.String in game/khet/state.go); a move without one is
