@@ -336,7 +336,7 @@ func prepareTournament(cmd *cobra.Command, tc *tournamentCLI, players []player) 
 		}
 	}
 	// A tournament takes any number of bots from the game's minimum.
-	if n := len(f.bots); n > 0 && n < d.info.Players[0] {
+	if n := len(f.bots); n > 0 && n < d.info.Players[0] && f.botsFile == "" {
 		return nil, nil, fmt.Errorf("--bot: a %s tournament needs at least %d bots, got %d", d.info.Name, d.info.Players[0], n)
 	}
 	td := d
@@ -366,7 +366,7 @@ func prepareTournament(cmd *cobra.Command, tc *tournamentCLI, players []player) 
 	spec := &tournamentSpec{
 		d: d, env: env, r: r, name: name, args: args, format: format, tf: *tf, json: f.json,
 		stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(),
-		terminal: cmd.ErrOrStderr() == os.Stderr && isTerminal(os.Stderr),
+		terminal: writesToTerminal(cmd.ErrOrStderr()),
 	}
 	return spec, cleanup, nil
 }
@@ -430,7 +430,7 @@ func (spec *tournamentSpec) run(ctx context.Context) (standings.Report, error) {
 		results[g.ID] = outcomeOf(g, t.table)
 	}
 	t.prog = newProgress(stderr, spec.terminal, t.total, env.players)
-	t.prog.done = len(stored)
+	t.prog.resume(len(stored))
 	if len(stored) > 0 {
 		fmt.Fprintf(stderr, "tournament %s: %d of %d games already played, continuing\n", name, len(stored), t.total)
 	} else {
@@ -519,7 +519,7 @@ func outcomeOf(g store.Game, table *standings.Table) tournament.Outcome {
 
 // play plays one scheduled game and keeps its record for report.
 func (t *tournamentRun) play(ctx context.Context, g tournament.Game) (tournament.Outcome, error) {
-	j := job{ID: g.ID, Seats: g.Seats, Opening: g.Opening}
+	j := job{ID: g.ID, Seats: g.Seats, Opening: g.Opening, OnMove: t.prog.follow(g.ID, strings.TrimPrefix(g.ID, t.name+"-"))}
 	if t.listen != nil {
 		j.Listener = t.listen(g.ID)
 	}
@@ -543,6 +543,7 @@ func (t *tournamentRun) play(ctx context.Context, g tournament.Game) (tournament
 	}
 	rec, path, err := t.r.Play(ctx, j)
 	if err != nil {
+		t.prog.forget(g.ID)
 		return tournament.Outcome{}, err
 	}
 	t.mu.Lock()
@@ -593,12 +594,12 @@ func (t *tournamentRun) report(g tournament.Game, _ tournament.Outcome) error {
 	// Knockout tie-breaks add games the total did not count; the
 	// progress bar must never run past its end.
 	played := t.table.Played()
-	t.prog.total = max(t.prog.total, played)
+	total := t.prog.grow(played)
 	t.prog.gameOver(played, rec, progressTallies(t.table.Tallies()[:len(t.env.players)]))
 	if t.interval > 0 && played%t.interval == 0 {
 		t.prog.clear()
 		rep := t.table.Compute()
-		rep.Tournament, rep.Game, rep.Format, rep.Total = t.name, t.game, t.format, t.prog.total
+		rep.Tournament, rep.Game, rep.Format, rep.Total = t.name, t.game, t.format, total
 		printStandings(t.stderr, rep)
 	}
 	return nil
