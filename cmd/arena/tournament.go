@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -61,7 +60,8 @@ func newTournamentCmd() *cobra.Command {
 		Long: `Run a tournament between bots of one game. Every finished game is stored at
 once (SQLite in OUT/arena.db by default, or PostgreSQL with --db postgres://...),
 so an interrupted tournament continues where it stopped: run the same command
-again, or "arena tournament --resume NAME".`,
+with the same --name again, or "arena tournament --resume NAME". Without
+--name every run is a new event, named after the game and the time.`,
 		Example: `  arena tournament gomoku --bot a=./pbrain-a --bot b=./pbrain-b --bot c=./pbrain-c --games-per-pair 2 --turn-time 1s
   arena tournament gomoku --format swiss --rounds 5 --openings openings.txt --bot ... --name cup
   arena tournament --resume cup`,
@@ -300,6 +300,7 @@ func runTournament(cmd *cobra.Command, tc *tournamentCLI) error {
 	if err != nil {
 		return err
 	}
+	printNextSteps(spec.stderr, spec.name, spec.dsn)
 	if spec.json {
 		return writeJSONLine(cmd.OutOrStdout(), rep)
 	}
@@ -359,8 +360,7 @@ func prepareTournament(cmd *cobra.Command, tc *tournamentCLI, players []player) 
 	}
 	name := f.name
 	if name == "" {
-		sum := sha256.Sum256([]byte(strings.Join(identity(args), "\x00")))
-		name = d.info.Name + "-" + hex.EncodeToString(sum[:4])
+		name = uniqueEventName(d.info.Name, time.Now())
 		args = append(args, "--name="+name)
 	}
 	spec := &tournamentSpec{
