@@ -265,3 +265,53 @@ func TestBotsFilePlayers(t *testing.T) {
 		t.Errorf("the --bot player got a clock of its own: %+v", players[0].Clock)
 	}
 }
+
+// TestBotsFileTournamentAndSPRT runs a tournament and an SPRT whose bots
+// come from --bot and a bots file together: every bot plays under its
+// name, with its time odds, and the standings read back from the store
+// name them all.
+func TestBotsFileTournamentAndSPRT(t *testing.T) {
+	brain := filepath.Join(testBrain(t), "pbrain-tb")
+	out := t.TempDir()
+	path := writeBotsFile(t, out, `[
+		{"name": "filed1", "cmd": "`+brain+` --policy=greedy --seed=2", "turn_time": "1500ms"},
+		{"name": "filed2", "cmd": "`+brain+` --policy=random --seed=3", "match_time": "40s"}
+	]`)
+	_, stderr, err := arena(t, "tournament", "gomoku", "--out", out, "--size", "10", "--turn-time", "2s", "--name", "mixed",
+		"--bot", "flagged="+brain+" --policy=random --seed=1", "--bots", path)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	games := storedGames(t, filepath.Join(out, "arena.db"), "mixed")
+	if len(games) != 6 {
+		t.Fatalf("a round robin of 3 bots with 2 games a pair stored %d games, want 6", len(games))
+	}
+	want := map[string][2]int64{"flagged": {0, 0}, "filed1": {1500, 180000}, "filed2": {2000, 40000}} // Gomoku: 3m a game by default
+	for _, g := range games {
+		rec, err := game.ReadRecord(g.RecordPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range rec.Players {
+			w, ok := want[p.Name]
+			if !ok || [2]int64{p.TurnMs, p.MatchMs} != w {
+				t.Errorf("game %s: player %s with clock %d/%d ms, want %v", g.ID, p.Name, p.TurnMs, p.MatchMs, w)
+			}
+		}
+	}
+	stdout, serr, err := arena(t, "standings", "mixed", "--db", filepath.Join(out, "arena.db"))
+	if err != nil || !strings.Contains(stdout, "flagged") || !strings.Contains(stdout, "filed1") || !strings.Contains(stdout, "filed2") {
+		t.Errorf("standings: %v\n%s%s", err, stdout, serr)
+	}
+
+	two := writeBotsFile(t, t.TempDir(), `[{"name": "x", "cmd": "`+brain+` --policy=greedy --seed=1"},
+		{"name": "y", "cmd": "`+brain+` --policy=random --seed=2"}]`)
+	stdout, stderr, err = arena(t, "sprt", "gomoku", "--out", t.TempDir(), "--size", "10", "--turn-time", "2s",
+		"--bots", two, "--elo0", "0", "--elo1", "50", "--max-games", "4", "--json")
+	if err != nil {
+		t.Fatalf("sprt: %v\n%s", err, stderr)
+	}
+	if !strings.Contains(stdout, `"players":["x","y"]`) {
+		t.Errorf("sprt games are not between the file's bots:\n%s", stdout)
+	}
+}
