@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -313,5 +314,43 @@ func TestBotsFileTournamentAndSPRT(t *testing.T) {
 	}
 	if !strings.Contains(stdout, `"players":["x","y"]`) {
 		t.Errorf("sprt games are not between the file's bots:\n%s", stdout)
+	}
+}
+
+// TestBotsFilePoints plays Points from a bots file: one bot's options
+// make the protocol count time in seconds, and its time odds keep the
+// game's increment.
+func TestBotsFilePoints(t *testing.T) {
+	path := writeBotsFile(t, t.TempDir(), `[
+		{"name": "secs", "cmd": "builtin --playouts 50", "options": {"time_unit": "s"}, "turn_time": "4s"},
+		{"name": "millis", "cmd": "builtin --playouts 50"}
+	]`)
+	out := t.TempDir()
+	stdout, stderr, err := arena(t, "match", "points", "--bots", path, "--games", "1", "--size", "10",
+		"--max-moves", "12", "--increment", "5s", "--out", out, "--json", "--debug")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	games := decodeLines(t, stdout)
+	if len(games) != 1 || games[0]["reason"] == "protocol" || games[0]["reason"] == "timeout" {
+		t.Fatalf("games %v\n%s", games, stderr)
+	}
+	bigTime := regexp.MustCompile(`> time \d{4,}`)
+	for name, wantMillis := range map[string]bool{"secs": false, "millis": true} {
+		logs, _ := filepath.Glob(filepath.Join(out, "*-"+name+".log"))
+		if len(logs) != 1 {
+			t.Fatalf("transcripts of %s: %v", name, logs)
+		}
+		data, _ := os.ReadFile(logs[0])
+		if bigTime.Match(data) != wantMillis {
+			t.Errorf("%s: times in milliseconds %v, want %v:\n%s", name, !wantMillis, wantMillis, data)
+		}
+	}
+	rec, err := game.ReadRecord(games[0]["record"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := rec.Players[0]; p.Name != "secs" || p.TurnMs != 4000 {
+		t.Errorf("player 0 %s with turn %d ms, want secs with 4000", p.Name, p.TurnMs)
 	}
 }
