@@ -181,10 +181,12 @@ func TestBotsFileMatch(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(folder, "book"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	// The brain starts only where its book is beside it and its variable
-	// is set, and then scribbles on the book: the original must stay.
+	// The brain starts only where its book is beside it, unchanged, and
+	// its variable is set, and then scribbles on the book: the original
+	// must stay, and the next game must get a fresh copy.
 	script := "#!/bin/sh\n" +
 		"[ -f book/opening.txt ] || { echo 'no book in' \"$(pwd)\" >&2; exit 3; }\n" +
+		"grep -q original book/opening.txt || { echo 'a used book' >&2; exit 5; }\n" +
 		"[ \"$WRAPPED_SECRET\" = 42 ] || { echo 'no WRAPPED_SECRET' >&2; exit 4; }\n" +
 		"echo scribbled > book/opening.txt\n" +
 		"exec " + filepath.Join(brains, "pbrain-tb") + " --policy=random --seed=3\n"
