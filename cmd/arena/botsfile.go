@@ -231,6 +231,7 @@ func readBotsFile(path, gameName string, fields []string, clock match.Clock) ([]
 		if err != nil {
 			return nil, fmt.Errorf("--bots %s: bot %q: %w", path, e.Name, err)
 		}
+		p.BotsFile = path
 		players[i] = p
 	}
 	return players, nil
@@ -365,7 +366,7 @@ func pointsProtocol(p player, flag string) (string, error) {
 	}
 	joined := strings.Join(parts, ",")
 	if _, err := points.ParseProtocolOptions(joined); err != nil {
-		return "", fmt.Errorf("--bots: bot %q: proto/options: %w", p.Name, err)
+		return "", fmt.Errorf("--bots %s: bot %q: proto/options: %w", p.BotsFile, p.Name, err)
 	}
 	return joined, nil
 }

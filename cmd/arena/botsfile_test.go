@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -180,10 +181,12 @@ func TestBotsFileMatch(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(folder, "book"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	// The brain starts only where its book is beside it and its variable
-	// is set, and then scribbles on the book: the original must stay.
+	// The brain starts only where its book is beside it, unchanged, and
+	// its variable is set, and then scribbles on the book: the original
+	// must stay, and the next game must get a fresh copy.
 	script := "#!/bin/sh\n" +
 		"[ -f book/opening.txt ] || { echo 'no book in' \"$(pwd)\" >&2; exit 3; }\n" +
+		"grep -q original book/opening.txt || { echo 'a used book' >&2; exit 5; }\n" +
 		"[ \"$WRAPPED_SECRET\" = 42 ] || { echo 'no WRAPPED_SECRET' >&2; exit 4; }\n" +
 		"echo scribbled > book/opening.txt\n" +
 		"exec " + filepath.Join(brains, "pbrain-tb") + " --policy=random --seed=3\n"
@@ -263,5 +266,93 @@ func TestBotsFilePlayers(t *testing.T) {
 	}
 	if players[0].Clock != (match.Clock{}) {
 		t.Errorf("the --bot player got a clock of its own: %+v", players[0].Clock)
+	}
+}
+
+// TestBotsFileTournamentAndSPRT runs a tournament and an SPRT whose bots
+// come from --bot and a bots file together: every bot plays under its
+// name, with its time odds, and the standings read back from the store
+// name them all.
+func TestBotsFileTournamentAndSPRT(t *testing.T) {
+	brain := filepath.Join(testBrain(t), "pbrain-tb")
+	out := t.TempDir()
+	path := writeBotsFile(t, out, `[
+		{"name": "filed1", "cmd": "`+brain+` --policy=greedy --seed=2", "turn_time": "1500ms"},
+		{"name": "filed2", "cmd": "`+brain+` --policy=random --seed=3", "match_time": "40s"}
+	]`)
+	_, stderr, err := arena(t, "tournament", "gomoku", "--out", out, "--size", "10", "--turn-time", "2s", "--name", "mixed",
+		"--bot", "flagged="+brain+" --policy=random --seed=1", "--bots", path)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	games := storedGames(t, filepath.Join(out, "arena.db"), "mixed")
+	if len(games) != 6 {
+		t.Fatalf("a round robin of 3 bots with 2 games a pair stored %d games, want 6", len(games))
+	}
+	want := map[string][2]int64{"flagged": {0, 0}, "filed1": {1500, 180000}, "filed2": {2000, 40000}} // Gomoku: 3m a game by default
+	for _, g := range games {
+		rec, err := game.ReadRecord(g.RecordPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range rec.Players {
+			w, ok := want[p.Name]
+			if !ok || [2]int64{p.TurnMs, p.MatchMs} != w {
+				t.Errorf("game %s: player %s with clock %d/%d ms, want %v", g.ID, p.Name, p.TurnMs, p.MatchMs, w)
+			}
+		}
+	}
+	stdout, serr, err := arena(t, "standings", "mixed", "--db", filepath.Join(out, "arena.db"))
+	if err != nil || !strings.Contains(stdout, "flagged") || !strings.Contains(stdout, "filed1") || !strings.Contains(stdout, "filed2") {
+		t.Errorf("standings: %v\n%s%s", err, stdout, serr)
+	}
+
+	two := writeBotsFile(t, t.TempDir(), `[{"name": "x", "cmd": "`+brain+` --policy=greedy --seed=1"},
+		{"name": "y", "cmd": "`+brain+` --policy=random --seed=2"}]`)
+	stdout, stderr, err = arena(t, "sprt", "gomoku", "--out", t.TempDir(), "--size", "10", "--turn-time", "2s",
+		"--bots", two, "--elo0", "0", "--elo1", "50", "--max-games", "4", "--json")
+	if err != nil {
+		t.Fatalf("sprt: %v\n%s", err, stderr)
+	}
+	if !strings.Contains(stdout, `"players":["x","y"]`) {
+		t.Errorf("sprt games are not between the file's bots:\n%s", stdout)
+	}
+}
+
+// TestBotsFilePoints plays Points from a bots file: one bot's options
+// make the protocol count time in seconds, and its time odds keep the
+// game's increment.
+func TestBotsFilePoints(t *testing.T) {
+	path := writeBotsFile(t, t.TempDir(), `[
+		{"name": "secs", "cmd": "builtin --playouts 50", "options": {"time_unit": "s"}, "turn_time": "4s"},
+		{"name": "millis", "cmd": "builtin --playouts 50"}
+	]`)
+	out := t.TempDir()
+	stdout, stderr, err := arena(t, "match", "points", "--bots", path, "--games", "1", "--size", "10",
+		"--max-moves", "12", "--increment", "5s", "--out", out, "--json", "--debug")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	games := decodeLines(t, stdout)
+	if len(games) != 1 || games[0]["reason"] == "protocol" || games[0]["reason"] == "timeout" {
+		t.Fatalf("games %v\n%s", games, stderr)
+	}
+	bigTime := regexp.MustCompile(`> time \d{4,}`)
+	for name, wantMillis := range map[string]bool{"secs": false, "millis": true} {
+		logs, _ := filepath.Glob(filepath.Join(out, "*-"+name+".log"))
+		if len(logs) != 1 {
+			t.Fatalf("transcripts of %s: %v", name, logs)
+		}
+		data, _ := os.ReadFile(logs[0])
+		if bigTime.Match(data) != wantMillis {
+			t.Errorf("%s: times in milliseconds %v, want %v:\n%s", name, !wantMillis, wantMillis, data)
+		}
+	}
+	rec, err := game.ReadRecord(games[0]["record"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := rec.Players[0]; p.Name != "secs" || p.TurnMs != 4000 {
+		t.Errorf("player 0 %s with turn %d ms, want secs with 4000", p.Name, p.TurnMs)
 	}
 }

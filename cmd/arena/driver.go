@@ -134,6 +134,7 @@ type job struct {
 // games between the same bots, colours (seats) alternating.
 func newMatchGameCmd(d driver) *cobra.Command {
 	var f matchFlags
+	var concurrency int
 	var build func(env runEnv) (runner, error)
 	cmd := &cobra.Command{
 		Use:     d.info.Name,
@@ -147,6 +148,10 @@ func newMatchGameCmd(d driver) *cobra.Command {
 				return err
 			}
 			defer cleanup()
+			conc, err := matchConcurrency(cmd.ErrOrStderr(), concurrency, d, env)
+			if err != nil {
+				return err
+			}
 			name, err := claimRunName(env.out, f.matchName(d.info.Name), time.Now())
 			if err != nil {
 				return err
@@ -157,8 +162,9 @@ func newMatchGameCmd(d driver) *cobra.Command {
 			s := &series{
 				game: d.info.Name, players: env.players, games: f.games, json: f.json,
 				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(),
-				terminal:    cmd.ErrOrStderr() == os.Stderr && isTerminal(os.Stderr),
+				terminal:    writesToTerminal(cmd.ErrOrStderr()),
 				summaryFile: filepath.Join(env.out, name+"-summary.txt"),
+				concurrency: conc,
 			}
 			if !f.json {
 				s.stdout = cmd.ErrOrStderr()
@@ -168,8 +174,8 @@ func newMatchGameCmd(d driver) *cobra.Command {
 					ID:      fmt.Sprintf("%s-%03d", name, i+1),
 					Seats:   matchSeats(len(env.players), i),
 					Opening: i / len(env.players),
-					OnMove:  prog.moved,
 				}
+				j.OnMove = prog.follow(j.ID, fmt.Sprintf("#%d", i+1))
 				if env.seed != 0 {
 					j.Seed = env.seed + int64(i)
 				}
@@ -181,12 +187,17 @@ func newMatchGameCmd(d driver) *cobra.Command {
 					defer closeLogs()
 					j.Transcripts = func(pi int) *bot.Transcript { return logs[pi] }
 				}
-				return r.Play(ctx, j)
+				rec, path, err := r.Play(ctx, j)
+				if err != nil {
+					prog.forget(j.ID)
+				}
+				return rec, path, err
 			}
 			return s.run(cmd.Context())
 		},
 	}
 	f.register(cmd, d)
+	cmd.Flags().IntVar(&concurrency, "concurrency", 1, "games at once (0 = as many as the cores allow, one thinking bot per core)")
 	build = d.flags(cmd.Flags())
 	return cmd
 }

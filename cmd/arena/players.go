@@ -22,6 +22,8 @@ type player struct {
 	// Options are a bots file's extra settings, as key and value, in
 	// order of key: Gomoku's extra INFO lines, Points' protocol options.
 	Options [][2]string
+	// BotsFile is the bots file the bot comes from; "" for a --bot.
+	BotsFile string
 }
 
 // parsePlayers reads the --bot flags: "CMD" or "NAME=CMD". The command

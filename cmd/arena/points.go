@@ -173,7 +173,7 @@ func pointsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 			if err != nil {
 				return nil, fmt.Errorf("--proto: %w", err)
 			}
-			if p.Clock != (match.Clock{}) {
+			if p.BotsFile != "" && p.Clock != (match.Clock{}) {
 				p.Clock.Increment = increment // time odds keep the game's increment
 			}
 			if p.Builtin {

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"arena/game"
@@ -30,6 +30,8 @@ type series struct {
 	stdout   io.Writer
 	stderr   io.Writer
 	terminal bool // stderr is a terminal: draw a live progress bar
+	// concurrency is how many games play at once (at least 1).
+	concurrency int
 	// summaryFile, if set, also receives the final standings table.
 	summaryFile string
 }
@@ -62,33 +64,79 @@ type tally struct {
 	Moves               int
 }
 
+// run plays the games, up to s.concurrency at once, and reports each as
+// it ends. When a game cannot be played, or ctx ends, the games still
+// running are stopped and the finished ones stay counted.
 func (s *series) run(ctx context.Context) error {
 	tallies := make([]tally, len(s.players))
 	for i := range tallies {
 		tallies[i].Faults = map[game.Reason]int{}
 	}
 	prog := newProgress(s.stderr, s.terminal, s.games, s.players)
-	for i := 0; i < s.games; i++ {
-		rec, path, err := s.play(ctx, i, prog)
-		if err != nil {
-			prog.clear()
-			if errors.Is(err, context.Canceled) {
-				fmt.Fprintf(s.stderr, "interrupted: %d of %d games finished\n", i, s.games)
-				s.summary(s.stderr, tallies)
-				return errors.Join(err, s.writeSummary(tallies, fmt.Sprintf("interrupted: %d of %d games finished\n", i, s.games)))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type played struct {
+		i    int
+		rec  *game.Record
+		path string
+		err  error
+	}
+	next := make(chan int)
+	results := make(chan played)
+	var workers sync.WaitGroup
+	for range max(1, min(s.concurrency, s.games)) {
+		workers.Go(func() {
+			for i := range next {
+				rec, path, err := s.play(ctx, i, prog)
+				results <- played{i, rec, path, err}
 			}
-			err = fmt.Errorf("game %d: %w", i+1, err)
-			return errors.Join(err, s.writeSummary(tallies, fmt.Sprintf("stopped: %v\n", err)))
-		}
-		s.count(tallies, rec)
-		if s.json {
-			if err := emitGame(s.stdout, rec, path); err != nil {
-				return err
+		})
+	}
+	go func() {
+		defer close(next)
+		for i := range s.games {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
 			}
 		}
-		prog.gameOver(i+1, rec, tallies)
+	}()
+	go func() {
+		workers.Wait()
+		close(results)
+	}()
+	finished := 0
+	var runErr error
+	for r := range results {
+		if r.err == nil {
+			finished++
+			s.count(tallies, r.rec)
+			if s.json && runErr == nil {
+				r.err = emitGame(s.stdout, r.rec, r.path)
+			}
+			prog.gameOver(finished, r.rec, tallies)
+		} else if !errors.Is(r.err, context.Canceled) {
+			r.err = fmt.Errorf("game %d: %w", r.i+1, r.err)
+		}
+		if r.err != nil && runErr == nil {
+			runErr = r.err
+			cancel() // the other games stop too
+		}
 	}
 	prog.clear()
+	if runErr == nil && finished < s.games {
+		runErr = ctx.Err() // stopped before every game was handed out
+	}
+	if errors.Is(runErr, context.Canceled) {
+		note := fmt.Sprintf("interrupted: %d of %d games finished\n", finished, s.games)
+		fmt.Fprint(s.stderr, note)
+		s.summary(s.stderr, tallies)
+		return errors.Join(runErr, s.writeSummary(tallies, note))
+	}
+	if runErr != nil {
+		return errors.Join(runErr, s.writeSummary(tallies, fmt.Sprintf("stopped: %v\n", runErr)))
+	}
 	s.summary(s.stderr, tallies)
 	return s.writeSummary(tallies, "")
 }
@@ -199,66 +247,6 @@ func formatElo(diff, margin float64) string {
 	return fmt.Sprintf("Elo difference %+.0f ± %.0f (95 %%)", diff+0, margin)
 }
 
-// progress shows the running score on stderr: a redrawn line on a
-// terminal, one line per finished game elsewhere.
-type progress struct {
-	w        io.Writer
-	terminal bool
-	total    int
-	players  []player
-	done     int
-	status   string
-	drawn    bool
-}
-
-func newProgress(w io.Writer, terminal bool, total int, players []player) *progress {
-	return &progress{w: w, terminal: terminal, total: total, players: players}
-}
-
-// moved reports live play of the game in progress (terminal only).
-func (p *progress) moved(ply int, status string) {
-	if p.terminal && ply%4 == 0 {
-		line := fmt.Sprintf("game %d: move %d", p.done+1, ply)
-		if status != "" {
-			line = fmt.Sprintf("game %d: turn %d: %s", p.done+1, ply, status)
-		}
-		p.draw(line)
-	}
-}
-
-func (p *progress) gameOver(n int, rec *game.Record, tallies []tally) {
-	p.done = n
-	score := make([]string, len(tallies))
-	for i, t := range tallies {
-		score[i] = fmt.Sprintf("%s %.1f", p.players[i].Name, float64(t.Wins)+float64(t.Draws)/2)
-	}
-	p.status = strings.Join(score, " - ")
-	if !p.terminal {
-		fmt.Fprintf(p.w, "game %d/%d %s: %s  [%s]\n", n, p.total, rec.ID, describeResult(rec), p.status)
-		return
-	}
-	p.draw("")
-}
-
-func (p *progress) draw(extra string) {
-	const width = 24
-	filled := width * p.done / max(p.total, 1)
-	bar := strings.Repeat("=", filled) + strings.Repeat(" ", width-filled)
-	line := fmt.Sprintf("\r[%s] %d/%d  %s", bar, p.done, p.total, p.status)
-	if extra != "" {
-		line += "  | " + extra
-	}
-	fmt.Fprintf(p.w, "%s\x1b[K", line)
-	p.drawn = true
-}
-
-func (p *progress) clear() {
-	if p.drawn {
-		fmt.Fprint(p.w, "\r\x1b[K")
-		p.drawn = false
-	}
-}
-
 // describeResult says who won and why in words.
 func describeResult(rec *game.Record) string {
 	moves := game.Count(rec.Length(), "move")
@@ -271,10 +259,4 @@ func describeResult(rec *game.Record) string {
 		s += ": " + rec.Detail
 	}
 	return s
-}
-
-// isTerminal reports whether f is a terminal.
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

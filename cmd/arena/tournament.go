@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -61,7 +60,8 @@ func newTournamentCmd() *cobra.Command {
 		Long: `Run a tournament between bots of one game. Every finished game is stored at
 once (SQLite in OUT/arena.db by default, or PostgreSQL with --db postgres://...),
 so an interrupted tournament continues where it stopped: run the same command
-again, or "arena tournament --resume NAME".`,
+with the same --name again, or "arena tournament --resume NAME". Without
+--name every run is a new event, named after the game and the time.`,
 		Example: `  arena tournament gomoku --bot a=./pbrain-a --bot b=./pbrain-b --bot c=./pbrain-c --games-per-pair 2 --turn-time 1s
   arena tournament gomoku --format swiss --rounds 5 --opening openings.txt --bot ... --name cup
   arena tournament --resume cup`,
@@ -317,6 +317,7 @@ func runTournament(cmd *cobra.Command, tc *tournamentCLI) error {
 	if err != nil {
 		return err
 	}
+	printNextSteps(spec.stderr, spec.name, spec.dsn)
 	if spec.json {
 		return writeStandingsJSON(cmd.OutOrStdout(), rep)
 	}
@@ -344,7 +345,7 @@ func prepareTournament(cmd *cobra.Command, tc *tournamentCLI, players []player) 
 	// The command line as given: what is stored to resume.
 	args := append([]string{d.info.Name}, commandArgs(cmd)...)
 	// A tournament takes any number of bots from the game's minimum.
-	if n := len(f.bots); n > 0 && n < d.info.Players[0] {
+	if n := len(f.bots); n > 0 && n < d.info.Players[0] && f.botsFile == "" {
 		return nil, nil, fmt.Errorf("--bot: a %s tournament needs at least %d bots, got %d", d.info.Name, d.info.Players[0], n)
 	}
 	td := d
@@ -367,14 +368,13 @@ func prepareTournament(cmd *cobra.Command, tc *tournamentCLI, players []player) 
 	}
 	name := f.name
 	if name == "" {
-		sum := sha256.Sum256([]byte(strings.Join(identity(args), "\x00")))
-		name = d.info.Name + "-" + hex.EncodeToString(sum[:4])
+		name = uniqueEventName(d.info.Name, time.Now())
 		args = append(args, "--name="+name)
 	}
 	spec := &tournamentSpec{
 		d: d, env: env, r: r, name: name, args: args, format: format, tf: *tf, json: f.json,
 		stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(),
-		terminal: cmd.ErrOrStderr() == os.Stderr && isTerminal(os.Stderr),
+		terminal: writesToTerminal(cmd.ErrOrStderr()),
 	}
 	return spec, cleanup, nil
 }
@@ -443,7 +443,7 @@ func (spec *tournamentSpec) run(ctx context.Context) (standings.Report, error) {
 		results[g.ID] = outcomeOf(g, t.table)
 	}
 	t.prog = newProgress(stderr, spec.terminal, t.total, env.players)
-	t.prog.done = len(stored)
+	t.prog.resume(len(stored))
 	if len(stored) > 0 {
 		fmt.Fprintf(stderr, "tournament %s: %d of %d games already played, continuing\n", name, len(stored), t.total)
 	} else {
@@ -540,7 +540,7 @@ func outcomeOf(g store.Game, table *standings.Table) tournament.Outcome {
 
 // play plays one scheduled game and keeps its record for report.
 func (t *tournamentRun) play(ctx context.Context, g tournament.Game) (tournament.Outcome, error) {
-	j := job{ID: g.ID, Seats: g.Seats, Opening: g.Opening}
+	j := job{ID: g.ID, Seats: g.Seats, Opening: g.Opening, OnMove: t.prog.follow(g.ID, strings.TrimPrefix(g.ID, t.name+"-"))}
 	if t.listen != nil {
 		j.Listener = t.listen(g.ID)
 	}
@@ -564,6 +564,7 @@ func (t *tournamentRun) play(ctx context.Context, g tournament.Game) (tournament
 	}
 	rec, path, err := t.r.Play(ctx, j)
 	if err != nil {
+		t.prog.forget(g.ID)
 		return tournament.Outcome{}, err
 	}
 	t.mu.Lock()
@@ -614,12 +615,12 @@ func (t *tournamentRun) report(g tournament.Game, _ tournament.Outcome) error {
 	// Knockout tie-breaks add games the total did not count; the
 	// progress bar must never run past its end.
 	played := t.table.Played()
-	t.prog.total = max(t.prog.total, played)
+	total := t.prog.grow(played)
 	t.prog.gameOver(played, rec, progressTallies(t.table.Tallies()[:len(t.env.players)]))
 	if t.interval > 0 && played%t.interval == 0 {
 		t.prog.clear()
 		rep := t.table.Compute()
-		rep.Tournament, rep.Game, rep.Format, rep.Total = t.name, t.game, t.format, t.prog.total
+		rep.Tournament, rep.Game, rep.Format, rep.Total = t.name, t.game, t.format, total
 		printStandings(t.stderr, rep)
 	}
 	return nil
