@@ -189,12 +189,11 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*Played, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The error logs hold what the engine read during the turns; what a
+	// bot wrote after its last answer stays in the record only.
 	for b := 0; b < n; b++ {
 		if msg := bots.StartError(b); msg != "" && mc.Error {
 			errl[b].WriteString("bot did not start: " + msg + "\n")
-		}
-		if p := bots.Process(b); p != nil && mc.Error {
-			errl[b].WriteString(p.Stderr())
 		}
 	}
 	names := make([]string, n)
