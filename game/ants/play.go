@@ -196,9 +196,15 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*Played, error) {
 			errl[b].WriteString("bot did not start: " + msg + "\n")
 		}
 	}
-	names := make([]string, n)
-	for seat, pi := range g.Seats {
-		names[seat] = g.Players[pi].ReplayName()
+	// playgame.py names each bot it was given once, in order: seats that
+	// --fill gives the last bot again add no name.
+	var names []string
+	named := map[int]bool{}
+	for _, pi := range g.Seats {
+		if !named[pi] {
+			named[pi] = true
+			names = append(names, g.Players[pi].ReplayName())
+		}
 	}
 	played := &Played{Result: res, Replay: ReplayJSON(res, names)}
 	if mc.Stream {
