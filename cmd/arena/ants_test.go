@@ -497,3 +497,43 @@ func TestAntsHelpListsOnlyAntsFlags(t *testing.T) {
 		}
 	}
 }
+
+// The summary of an "arena match ants" whose top score is shared counts a
+// draw for the players who share it and a loss for the others.
+func TestAntsMatchSummarySharedTopScore(t *testing.T) {
+	script, err := filepath.Abs(filepath.Join("..", "..", "game", "ants", "testdata", "testbot.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	mapFile := filepath.Join(out, "shared-top.map")
+	if err := os.WriteFile(mapFile, []byte(sharedTopMap), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, err := arena(t, "match", "ants", "--out", out, "--name", "tie", "--rounds", "1",
+		"--bot", "m1=python3 "+script+" east", "--bot", "h1=python3 "+script+" hold",
+		"--bot", "m2=python3 "+script+" east", "--bot", "h2=python3 "+script+" hold",
+		"--map", mapFile, "--scenario", "--food", "none", "--turns", "3", "--turntime", "5000", "--loadtime", "20000")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	summary, err := os.ReadFile(filepath.Join(out, "tie-summary.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// player games wins draws losses points ...
+	want := map[string]string{"m1": "1 0 1 0 0.5", "m2": "1 0 1 0 0.5", "h1": "1 0 0 1 0.0", "h2": "1 0 0 1 0.0"}
+	for _, line := range strings.Split(string(summary), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 6 || want[f[0]] == "" {
+			continue
+		}
+		if got := strings.Join(f[1:6], " "); got != want[f[0]] {
+			t.Errorf("%s: games wins draws losses points %q, want %q", f[0], got, want[f[0]])
+		}
+		delete(want, f[0])
+	}
+	if len(want) > 0 {
+		t.Errorf("summary lacks %v:\n%s", want, summary)
+	}
+}
