@@ -210,8 +210,11 @@ func (pb *ProcessBots) read(b int, deadline time.Time) Answer {
 		case errors.As(err, &exit):
 			// The engine logs what the bot wrote to stderr up to its
 			// end, and nothing of its own about the exit: the bot's
-			// last words are read in full once its stderr closes.
+			// last words are read in full once its stderr closes (a
+			// child it left behind, which could hold stderr open, is
+			// ended first).
 			a.Status = "crashed"
+			p.Kill()
 			p.WaitStderr(stderrGrace)
 			a.Errors = pb.stderrLines(b, true)
 			pb.markDead(b)
@@ -234,8 +237,8 @@ func (pb *ProcessBots) markDead(b int) {
 	pb.mu.Unlock()
 }
 
-// stderrGrace is how long a crashed bot's stderr may stay open (held by
-// a child, or not yet drained) before its error log is written.
+// stderrGrace is how long a crashed bot's stderr may take to be drained
+// before its error log is written.
 const stderrGrace = time.Second
 
 // stderrLines takes the lines bot b wrote to stderr since its last
