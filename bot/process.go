@@ -210,6 +210,7 @@ func drain(r *os.File, t *tail, log *Transcript) {
 		}
 		if err != nil {
 			r.Close()
+			t.end()
 			return
 		}
 	}

@@ -412,3 +412,40 @@ func TestPauseGraceEnds(t *testing.T) {
 	}
 	t.Fatal("the busy bot was not stopped")
 }
+
+// StderrSince hands out each part of stderr once, marks a part the tail
+// no longer keeps, and WaitStderr sees the stream end with the bot.
+func TestStderrSince(t *testing.T) {
+	tl := newTail(8)
+	steps := []struct {
+		write string
+		from  int64
+		want  string
+		next  int64
+	}{
+		{"", 0, "", 0},
+		{"ab\n", 0, "ab\n", 3},
+		{"cd", 3, "cd", 5},
+		{"", 5, "", 5},
+		{"efghijklmn", 5, "[...]ghijklmn", 15},
+		{"o", 14, "no", 16},
+	}
+	for i, s := range steps {
+		tl.Write([]byte(s.write))
+		got, next := tl.since(s.from)
+		if got != s.want || next != s.next {
+			t.Errorf("step %d: since(%d) = %q, %d; want %q, %d", i, s.from, got, next, s.want, s.next)
+		}
+	}
+	p, err := Start(Config{Args: []string{"/bin/sh", "-c", "echo last words >&2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if !p.WaitStderr(time.Minute) {
+		t.Fatal("stderr did not end with the bot")
+	}
+	if got, _ := p.StderrSince(0); got != "last words\n" {
+		t.Errorf("stderr %q", got)
+	}
+}

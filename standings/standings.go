@@ -211,7 +211,12 @@ func (t *Table) Add(g store.Game, faults []game.Reason) {
 	if g.Winner != nil && *g.Winner >= 0 && *g.Winner < len(idx) {
 		winner = idx[*g.Winner]
 	}
-	behind := behindTop(g, winner)
+	var behind []bool
+	if winner < 0 {
+		behind = BehindTop(nil, g.Scores, len(idx))
+	} else {
+		behind = make([]bool, len(idx))
+	}
 	for i, p := range idx {
 		tl := &t.tallies[p]
 		switch {
@@ -264,17 +269,18 @@ func (t *Table) pairScore(a, b int, score float64) {
 	}
 }
 
-// behindTop tells, for a game without a winner that keeps a score, which
-// players scored less than the best: a shared top score is a draw between
-// the players who share it and a loss for the others (four Ants players
-// scoring 7, 4, 7, 0: two draws and two losses).
-func behindTop(g store.Game, winner int) []bool {
-	behind := make([]bool, len(g.Players))
-	if winner >= 0 || len(g.Scores) != len(g.Players) || len(g.Scores) == 0 {
+// BehindTop tells, for a game without a winner (winner nil) that keeps
+// a score per player, which players scored less than the best: a shared
+// top score is a draw between the players who share it and a loss for
+// the others (four Ants players scoring 7, 4, 7, 0: two draws and two
+// losses). It is all false for a game with a winner or without scores.
+func BehindTop(winner *int, scores []int, players int) []bool {
+	behind := make([]bool, players)
+	if winner != nil || len(scores) != players || players == 0 {
 		return behind
 	}
-	top := slices.Max(g.Scores)
-	for i, s := range g.Scores {
+	top := slices.Max(scores)
+	for i, s := range scores {
 		behind[i] = s < top
 	}
 	return behind

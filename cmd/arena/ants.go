@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -34,10 +36,11 @@ and -E add the stream and the per-bot input, output and error logs. The
 replay names each bot as playgame.py does: after the last word of its
 command that is an existing path ("python3 HunterBot.py" is HunterBot.py).
 Without --map a symmetric map for the number of bots is generated.
-Time is the engine's: --turntime per turn and --loadtime for turn 0, wall
-clock, bots paused between turns (--ponder, --match-time, --tolerance and
---startup-time do not apply). A bot that crashes or times out is out of the
-game but its ants stay on the board, as in the official engine.`,
+Time is the engine's: --turntime per turn (or --turn-time as a Go
+duration, not both) and --loadtime for turn 0, wall clock, bots paused
+between turns. The options take playgame.py's forms: --food_rate 5 11 as
+two words, --serial without a value. A bot that crashes or times out is
+out of the game but its ants stay on the board, as in the official engine.`,
 		example: `  arena match ants --map maps/maze_p04_01.map --bot ./MyBot --bot "python3 HunterBot.py" --fill --turns 500
   arena match ants --bot builtin --bot "builtin --sample greedy" --engine_seed 42 --player_seed 42 -S -I -O -E
   arena match ants --map tutorial1.map --map maze.map --rounds 4 --turntime 500 --json`,
@@ -45,6 +48,7 @@ game but its ants stay on the board, as in the official engine.`,
 		// The engine keeps its own time (--turntime, --loadtime).
 		notShared:   []string{"ponder", "match-time", "tolerance", "startup-time"},
 		defaultBots: []string{"builtin", "builtin"},
+		args:        antsArgs,
 		flags:       antsFlags,
 		bot:         newAntsBotCmd,
 		commands:    antsCommands,
@@ -56,14 +60,18 @@ func antsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 	d := ants.DefaultOptions()
 	o := d
 	var (
-		maps                                  []string
-		engineSeed, playerSeed                int64
-		foodRate, foodTurn, foodStart, foodVi []int
-		endWait                               float64
-		fill, verbose                         bool
-		logStream, logInput, logOut, logErr   bool
-		logReplay                             bool
+		maps                                []string
+		engineSeed, playerSeed              int64
+		endWait                             float64
+		fill, verbose                       bool
+		logStream, logInput, logOut, logErr bool
+		logReplay                           bool
 	)
+	halves := new(int) // how many pair options were given their MIN alone
+	foodRate := &antsPair{name: "food_rate", v: d.FoodRate, given: halves}
+	foodTurn := &antsPair{name: "food_turn", v: d.FoodTurn, given: halves}
+	foodStart := &antsPair{name: "food_start", v: d.FoodStart, given: halves}
+	foodVi := &antsPair{name: "food_visible", v: d.FoodVisible, given: halves}
 	fl.StringArrayVarP(&maps, "map", "m", nil, "map file in the official .map format (repeat for several maps; default: a generated symmetric map)")
 	fl.IntVarP(&o.Turns, "turns", "t", d.Turns, "turn limit")
 	fl.IntVar(&o.TurnTime, "turntime", d.TurnTime, "milliseconds per turn (--turn-time gives it as a Go duration)")
@@ -73,15 +81,16 @@ func antsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 	fl.StringVar(&o.Food, "food", d.Food, "food placement: none, random, sections or symmetric")
 	fl.StringVar(&o.Attack, "attack", d.Attack, "battle resolution: focus, closest, support or damage")
 	fl.BoolVar(&o.Strict, "strict", false, "an invalid order eliminates the bot")
-	fl.IntVar(&o.Serial, "serial", 0, "time the bots this many at a time (0 = all at once; the official workers used 2)")
+	fl.IntVar(&o.Serial, "serial", 0, "run the bots one at a time (--serial), or N at a time (--serial=N); 0 = all at once")
+	fl.Lookup("serial").NoOptDefVal = "1" // playgame.py's --serial takes no value
 	fl.Float64Var(&endWait, "end_wait", 0, "seconds bots get to read the end message before they are killed")
 	fl.IntVar(&o.ViewRadius2, "viewradius2", d.ViewRadius2, "squared vision radius")
 	fl.IntVar(&o.AttackRadius2, "attackradius2", d.AttackRadius2, "squared attack radius")
 	fl.IntVar(&o.SpawnRadius2, "spawnradius2", d.SpawnRadius2, "squared food gathering radius")
-	fl.IntSliceVar(&foodRate, "food_rate", d.FoodRate[:], "food per player per food_turn turns: MIN,MAX (drawn per game)")
-	fl.IntSliceVar(&foodTurn, "food_turn", d.FoodTurn[:], "MIN,MAX turns for food_rate")
-	fl.IntSliceVar(&foodStart, "food_start", d.FoodStart[:], "MIN,MAX land squares per starting food")
-	fl.IntSliceVar(&foodVi, "food_visible", d.FoodVisible[:], "MIN,MAX starting food per player in sight of its hills")
+	fl.Var(foodRate, "food_rate", "food per player per food_turn turns, drawn per game from MIN..MAX")
+	fl.Var(foodTurn, "food_turn", "turns for food_rate, drawn from MIN..MAX")
+	fl.Var(foodStart, "food_start", "land squares per starting food, drawn from MIN..MAX")
+	fl.Var(foodVi, "food_visible", "starting food per player in sight of its hills, drawn from MIN..MAX")
 	fl.IntVar(&o.CutoffTurn, "cutoff_turn", d.CutoffTurn, "turns one player (or the food) must dominate to end the game")
 	fl.Float64Var(&o.CutoffPercent, "cutoff_percent", d.CutoffPercent, "share of ants and food that is dominance")
 	fl.BoolVar(&o.Scenario, "scenario", false, "take the ants and food from the map")
@@ -105,8 +114,24 @@ func antsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 		}
 		return prev(f, name)
 	})
+	// The shared options that mean nothing here are refused, not listed:
+	// the engine's clock is --turntime per turn, bots paused in between.
+	notForAnts := []string{"match-time", "tolerance", "startup-time", "ponder"}
+	for _, name := range notForAnts {
+		if fl.Lookup(name) != nil {
+			_ = fl.MarkHidden(name)
+		}
+	}
 	return func(env runEnv) (runner, error) {
-		if fl.Changed("turn-time") && !fl.Changed("turntime") {
+		for _, name := range notForAnts {
+			if fl.Changed(name) {
+				return nil, fmt.Errorf("--%s does not apply to Ants: the official engine gives each turn --turntime and pauses the bots in between", name)
+			}
+		}
+		switch {
+		case fl.Changed("turn-time") && fl.Changed("turntime"):
+			return nil, fmt.Errorf("--turntime and --turn-time both set the time per turn: give one of them")
+		case fl.Changed("turn-time"):
 			o.TurnTime = int(env.clock.Turn.Milliseconds())
 		}
 		if o.TurnTime <= 0 || o.LoadTime <= 0 {
@@ -116,14 +141,16 @@ func antsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 			return nil, fmt.Errorf("--turns %d: must not be negative", o.Turns)
 		}
 		for _, r := range []struct {
-			name string
-			v    []int
+			pair *antsPair
 			dst  *[2]int
-		}{{"food_rate", foodRate, &o.FoodRate}, {"food_turn", foodTurn, &o.FoodTurn}, {"food_start", foodStart, &o.FoodStart}, {"food_visible", foodVi, &o.FoodVisible}} {
-			if len(r.v) != 2 || r.v[0] > r.v[1] || r.v[0] < 0 {
-				return nil, fmt.Errorf("--%s %v: want MIN,MAX with 0 <= MIN <= MAX", r.name, r.v)
+		}{{foodRate, &o.FoodRate}, {foodTurn, &o.FoodTurn}, {foodStart, &o.FoodStart}, {foodVi, &o.FoodVisible}} {
+			if r.pair.half {
+				return nil, fmt.Errorf("--%s %d: want two numbers, MIN MAX", r.pair.name, r.pair.v[0])
 			}
-			*r.dst = [2]int{r.v[0], r.v[1]}
+			if r.pair.v[0] > r.pair.v[1] || r.pair.v[0] < 0 {
+				return nil, fmt.Errorf("--%s %d %d: want MIN MAX with 0 <= MIN <= MAX", r.pair.name, r.pair.v[0], r.pair.v[1])
+			}
+			*r.dst = r.pair.v
 		}
 		if o.FoodTurn[0] == 0 {
 			return nil, fmt.Errorf("--food_turn: must be at least 1")
@@ -164,6 +191,71 @@ func antsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 		}
 		return r, nil
 	}
+}
+
+// antsPair is a playgame.py option of two numbers, MIN and MAX, given as
+// two words as optparse's nargs=2 takes them (--food_rate 5 11), or as
+// MIN,MAX in one. A flag parser hands the option one word: Set takes MIN
+// and antsArgs takes MAX from the words left over, in the order the
+// options were given.
+type antsPair struct {
+	name  string
+	v     [2]int
+	half  bool // MIN given alone: MAX is still to come
+	order int  // when it was given alone, counted by *given
+	given *int
+}
+
+func (p *antsPair) String() string { return fmt.Sprintf("%d %d", p.v[0], p.v[1]) }
+
+// Type is what the help shows after the option's name.
+func (p *antsPair) Type() string { return "MIN MAX" }
+
+func (p *antsPair) Set(s string) error {
+	if lo, hi, ok := strings.Cut(s, ","); ok {
+		a, errA := strconv.Atoi(strings.TrimSpace(lo))
+		b, errB := strconv.Atoi(strings.TrimSpace(hi))
+		if errA != nil || errB != nil {
+			return fmt.Errorf("want two numbers, MIN MAX")
+		}
+		p.v, p.half = [2]int{a, b}, false
+		return nil
+	}
+	a, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return fmt.Errorf("want two numbers, MIN MAX")
+	}
+	*p.given++
+	p.v[0], p.half, p.order = a, true, *p.given
+	return nil
+}
+
+// antsArgs takes the words a command line of "arena match ants" or
+// "arena tournament ants" leaves after its flags: the MAX of each pair
+// option given as two words, in order. Any other word is an error, as for
+// every other game.
+func antsArgs(cmd *cobra.Command, args []string) error {
+	var halves []*antsPair
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if p, ok := f.Value.(*antsPair); ok && p.half {
+			halves = append(halves, p)
+		}
+	})
+	slices.SortFunc(halves, func(a, b *antsPair) int { return a.order - b.order })
+	for i, p := range halves {
+		if i >= len(args) {
+			return fmt.Errorf("--%s %d: want two numbers, MIN MAX", p.name, p.v[0])
+		}
+		hi, err := strconv.Atoi(args[i])
+		if err != nil {
+			return fmt.Errorf("--%s %d %s: want two numbers, MIN MAX", p.name, p.v[0], args[i])
+		}
+		p.v[1], p.half = hi, false
+	}
+	if len(args) > len(halves) {
+		return fmt.Errorf("unexpected argument %q for %q", args[len(halves)], cmd.CommandPath())
+	}
+	return nil
 }
 
 type antsMap struct {

@@ -383,3 +383,157 @@ func TestAntsSharedTopScoreIsADraw(t *testing.T) {
 		t.Errorf("ratings %v: want m1 = m2 > h1 = h2", ordinal)
 	}
 }
+
+// The official option forms of playgame.py work as the engine takes
+// them, checked in the options each game's record keeps: --food_rate 5 11
+// as two words (or MIN,MAX), --serial without a value (or --serial=N),
+// --turntime in milliseconds or --turn-time as a duration.
+func TestAntsOfficialFlagForms(t *testing.T) {
+	cases := []struct {
+		name     string
+		args     []string
+		foodRate [2]int
+		foodTurn [2]int
+		serial   int
+		turnTime int
+	}{
+		{"playgame.py forms", []string{"--food_rate", "4", "9", "--food_turn", "20", "30", "--serial", "--turntime", "700"}, [2]int{4, 9}, [2]int{20, 30}, 1, 700},
+		{"pairs in one word, serial with a value", []string{"--food_rate=4,9", "--serial=2", "--turn-time", "300ms"}, [2]int{4, 9}, [2]int{19, 37}, 2, 300},
+		{"pairs among other flags", []string{"--food_turn", "21", "22", "--turns", "1", "--food_rate", "6", "7"}, [2]int{6, 7}, [2]int{21, 22}, 0, 1000},
+		{"defaults", nil, [2]int{5, 11}, [2]int{19, 37}, 0, 1000},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := t.TempDir()
+			args := append([]string{"match", "ants", "--bot", "builtin", "--bot", "builtin --sample hold", "--turns", "1",
+				"--rounds", "1", "--engine_seed", "2", "--out", out, "--json"}, c.args...)
+			stdout, stderr, err := arena(t, args...)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			games := decodeLines(t, stdout)
+			if len(games) != 1 {
+				t.Fatalf("summary %v", games)
+			}
+			data, err := os.ReadFile(games[0]["record"].(string))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rec struct {
+				Options struct {
+					FoodRate [2]int `json:"food_rate"`
+					FoodTurn [2]int `json:"food_turn"`
+					Serial   int    `json:"serial"`
+					TurnTime int    `json:"turntime"`
+				} `json:"options"`
+			}
+			if err := json.Unmarshal(data, &rec); err != nil {
+				t.Fatal(err)
+			}
+			o := rec.Options
+			if o.FoodRate != c.foodRate || o.FoodTurn != c.foodTurn || o.Serial != c.serial || o.TurnTime != c.turnTime {
+				t.Errorf("options %+v, want food_rate %v food_turn %v serial %d turntime %d", o, c.foodRate, c.foodTurn, c.serial, c.turnTime)
+			}
+		})
+	}
+}
+
+// Wrong uses of the Ants options fail at once with a one-line error that
+// names the option, and the shared options that do not apply to Ants are
+// refused.
+func TestAntsFlagErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--turntime", "500", "--turn-time", "1s"}, []string{"--turntime", "--turn-time"}},
+		{[]string{"--food_rate", "5"}, []string{"--food_rate 5: want two numbers"}},
+		{[]string{"--food_rate", "5", "many"}, []string{"--food_rate 5 many: want two numbers"}},
+		{[]string{"--food_rate", "5", "11", "12"}, []string{`unexpected argument "12"`}},
+		{[]string{"--food_start", "x"}, []string{"--food_start", "want two numbers"}},
+		{[]string{"--serial", "2"}, []string{`unexpected argument "2"`}},
+		{[]string{"--ponder"}, []string{"--ponder does not apply to Ants"}},
+		{[]string{"--match-time", "1m"}, []string{"--match-time does not apply to Ants"}},
+		{[]string{"--tolerance", "2s"}, []string{"--tolerance does not apply to Ants"}},
+		{[]string{"--startup-time", "5s"}, []string{"--startup-time does not apply to Ants"}},
+	}
+	for _, c := range cases {
+		for _, command := range []string{"match", "tournament"} {
+			args := append([]string{command, "ants", "--bot", "builtin", "--bot", "builtin", "--turns", "1", "--out", t.TempDir()}, c.args...)
+			_, _, err := arena(t, args...)
+			if err == nil {
+				t.Errorf("%s %v: no error", command, c.args)
+				continue
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%s %v: error %q does not say %q", command, c.args, err, w)
+				}
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("%s %v: error is not one line: %q", command, c.args, err)
+			}
+		}
+	}
+}
+
+// The help of Ants lists the official forms and none of the shared
+// options that do not apply to Ants.
+func TestAntsHelpListsOnlyAntsFlags(t *testing.T) {
+	for _, command := range []string{"match", "tournament"} {
+		stdout, _, err := arena(t, command, "ants", "--help")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"--food_rate MIN MAX", "--serial int[=1]", "--turntime int", "--turn-time duration"} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("%s ants --help does not list %q", command, want)
+			}
+		}
+		for _, unwanted := range []string{"--ponder", "--match-time", "--tolerance", "--startup-time"} {
+			if strings.Contains(stdout, unwanted+" ") {
+				t.Errorf("%s ants --help lists %s, which does not apply to Ants", command, unwanted)
+			}
+		}
+	}
+}
+
+// The summary of an "arena match ants" whose top score is shared counts a
+// draw for the players who share it and a loss for the others.
+func TestAntsMatchSummarySharedTopScore(t *testing.T) {
+	script, err := filepath.Abs(filepath.Join("..", "..", "game", "ants", "testdata", "testbot.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	mapFile := filepath.Join(out, "shared-top.map")
+	if err := os.WriteFile(mapFile, []byte(sharedTopMap), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, err := arena(t, "match", "ants", "--out", out, "--name", "tie", "--rounds", "1",
+		"--bot", "m1=python3 "+script+" east", "--bot", "h1=python3 "+script+" hold",
+		"--bot", "m2=python3 "+script+" east", "--bot", "h2=python3 "+script+" hold",
+		"--map", mapFile, "--scenario", "--food", "none", "--turns", "3", "--turntime", "5000", "--loadtime", "20000")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	summary, err := os.ReadFile(filepath.Join(out, "tie-summary.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// player games wins draws losses points ...
+	want := map[string]string{"m1": "1 0 1 0 0.5", "m2": "1 0 1 0 0.5", "h1": "1 0 0 1 0.0", "h2": "1 0 0 1 0.0"}
+	for _, line := range strings.Split(string(summary), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 6 || want[f[0]] == "" {
+			continue
+		}
+		if got := strings.Join(f[1:6], " "); got != want[f[0]] {
+			t.Errorf("%s: games wins draws losses points %q, want %q", f[0], got, want[f[0]])
+		}
+		delete(want, f[0])
+	}
+	if len(want) > 0 {
+		t.Errorf("summary lacks %v:\n%s", want, summary)
+	}
+}

@@ -38,6 +38,10 @@ type driver struct {
 	flags func(fs *pflag.FlagSet) func(env runEnv) (runner, error)
 	// defaultBots are the --bot values used when none are given.
 	defaultBots []string
+	// args checks the words left after the flags of "arena match GAME"
+	// and "arena tournament GAME" (Ants: the MAX of --food_rate 5 11);
+	// nil: there must be none.
+	args cobra.PositionalArgs
 	// bot is "arena bot GAME": arena's own player for the game.
 	bot func() *cobra.Command
 	// commands are extra top-level commands of the game ("arena ants ...").
@@ -141,7 +145,7 @@ func newMatchGameCmd(d driver) *cobra.Command {
 		Short:   d.short,
 		Long:    d.long,
 		Example: d.example,
-		Args:    cobra.NoArgs,
+		Args:    d.positionalArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			env, r, cleanup, err := f.runner(d, build)
 			if err != nil {
@@ -244,6 +248,14 @@ func claimRunName(out, base string, now time.Time) (string, error) {
 		return name, nil
 	}
 	return "", fmt.Errorf("--out: %s holds %d runs named %s: choose another --name", out, tries, base)
+}
+
+// positionalArgs is the check of the words left after the flags.
+func (d driver) positionalArgs() cobra.PositionalArgs {
+	if d.args != nil {
+		return d.args
+	}
+	return cobra.NoArgs
 }
 
 // matchSeats seats the players of game i of a match: two players swap

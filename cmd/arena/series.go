@@ -14,6 +14,7 @@ import (
 
 	"arena/game"
 	"arena/rating"
+	"arena/standings"
 )
 
 // series plays a number of games between the same players, one after the
@@ -154,13 +155,14 @@ func (s *series) writeSummary(tallies []tally, head string) error {
 }
 
 func (s *series) count(tallies []tally, rec *game.Record) {
+	behind := standings.BehindTop(rec.Winner, rec.Scores, len(s.players))
 	for pi := range s.players {
 		t := &tallies[pi]
 		switch {
-		case rec.Winner == nil:
-			t.Draws++
-		case *rec.Winner == pi:
+		case rec.Winner != nil && *rec.Winner == pi:
 			t.Wins++
+		case rec.Winner == nil && !behind[pi]:
+			t.Draws++
 		default:
 			t.Losses++
 		}

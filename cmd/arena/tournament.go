@@ -156,7 +156,7 @@ other), swiss (--rounds rounds paired by score, no rematches, byes) and
 knockout (seeded by the order of --bot; a drawn match plays up to %d more
 pairs of games, then the higher seed advances). A pairing plays
 --games-per-pair games on every opening, colours swapped each game.`, d.info.Title, d.info.Name, tournament.DefaultTieBreaks),
-		Args: cobra.NoArgs,
+		Args: d.positionalArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runTournament(cmd, tc)
 		},

@@ -1,6 +1,7 @@
 package ants
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,5 +83,26 @@ func TestReplayNameOnFiles(t *testing.T) {
 		if got := c.p.ReplayName(); got != c.want {
 			t.Errorf("%v: replay name %q, want %q", c.p.Args, got, c.want)
 		}
+	}
+}
+
+// A game whose last bot fills the seats left over (--fill) names each bot
+// once in the replay, as playgame.py names each command it was given.
+func TestReplayNamesWithFill(t *testing.T) {
+	m, err := os.ReadFile(filepath.Join("..", "..", "testdata", "conformance", "ants", "v5_maze_p04_03_4p", "map.map"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := quickOptions(2)
+	g := Game{ID: "fill", Players: []Player{testPlayer(t, "a", "hold", 99), testPlayer(t, "b", "hold", 99)}, Seats: []int{0, 1, 1, 1}}
+	played, err := PlayGame(context.Background(), MatchConfig{Options: opt, MapText: string(m), WorkDir: t.TempDir()}, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"playernames": ["testbot.py", "testbot.py"]}`; !strings.HasSuffix(string(played.Replay), want) {
+		t.Errorf("replay ends %q, want %q", played.Replay[max(0, len(played.Replay)-80):], want)
+	}
+	if n := len(played.Result.Score); n != 4 {
+		t.Errorf("%d scores, want one per seat", n)
 	}
 }

@@ -189,17 +189,22 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*Played, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The error logs hold what the engine read during the turns; what a
+	// bot wrote after its last answer stays in the record only.
 	for b := 0; b < n; b++ {
 		if msg := bots.StartError(b); msg != "" && mc.Error {
 			errl[b].WriteString("bot did not start: " + msg + "\n")
 		}
-		if p := bots.Process(b); p != nil && mc.Error {
-			errl[b].WriteString(p.Stderr())
-		}
 	}
-	names := make([]string, n)
-	for seat, pi := range g.Seats {
-		names[seat] = g.Players[pi].ReplayName()
+	// playgame.py names each bot it was given once, in order: seats that
+	// --fill gives the last bot again add no name.
+	var names []string
+	named := map[int]bool{}
+	for _, pi := range g.Seats {
+		if !named[pi] {
+			named[pi] = true
+			names = append(names, g.Players[pi].ReplayName())
+		}
 	}
 	played := &Played{Result: res, Replay: ReplayJSON(res, names)}
 	if mc.Stream {

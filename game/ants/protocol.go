@@ -54,6 +54,9 @@ type ProcessBots struct {
 	dead    []bool
 	moves   []game.MoveRecord // one per bot and turn it was asked
 	closed  bool
+	// errRead counts the bytes of each bot's stderr already taken into
+	// its answers; only the bot's own reader touches its entry.
+	errRead []int64
 }
 
 // ProcessConfig says how to start the bots.
@@ -69,7 +72,8 @@ type ProcessConfig struct {
 // ("crashed 0").
 func StartProcesses(cfg ProcessConfig) *ProcessBots {
 	n := len(cfg.Players)
-	pb := &ProcessBots{procs: make([]*bot.Process, n), errs: make([]string, n), thought: make([]time.Duration, n), dead: make([]bool, n)}
+	pb := &ProcessBots{procs: make([]*bot.Process, n), errs: make([]string, n), thought: make([]time.Duration, n), dead: make([]bool, n),
+		errRead: make([]int64, n)}
 	pb.inbox = make([]chan string, n)
 	for b, pl := range cfg.Players {
 		bc := bot.Config{Args: pl.Args, MemoryLimit: cfg.MemoryLimit, Interactive: true}
@@ -180,6 +184,7 @@ func (pb *ProcessBots) read(b int, deadline time.Time) Answer {
 		if err == nil {
 			if keep(line) {
 				p.Pause()
+				a.Errors = pb.stderrLines(b, false)
 				return a
 			}
 			continue
@@ -195,23 +200,30 @@ func (pb *ProcessBots) read(b int, deadline time.Time) Answer {
 					break
 				}
 				if keep(line) {
+					a.Errors = pb.stderrLines(b, false)
 					return a
 				}
 			}
 			a.Status = "timeout"
-			a.Errors = append(a.Errors, tailLines(p.Stderr())...)
+			a.Errors = pb.stderrLines(b, false)
 			return a
 		case errors.As(err, &exit):
+			// The engine logs what the bot wrote to stderr up to its
+			// end, and nothing of its own about the exit: the bot's
+			// last words are read in full once its stderr closes (a
+			// child it left behind, which could hold stderr open, is
+			// ended first).
 			a.Status = "crashed"
-			a.Errors = append(a.Errors, tailLines(p.Stderr())...)
-			a.Errors = append(a.Errors, "exit: "+exit.Error())
+			p.Kill()
+			p.WaitStderr(stderrGrace)
+			a.Errors = pb.stderrLines(b, true)
 			pb.markDead(b)
 			return a
 		default:
 			// A line longer than the arena accepts: the bot is cut off
 			// as a crash, since the engine could not read it either.
 			a.Status = "crashed"
-			a.Errors = append(a.Errors, fmt.Sprintf("protocol: %v", err))
+			a.Errors = append(pb.stderrLines(b, false), fmt.Sprintf("protocol: %v", err))
 			pb.markDead(b)
 			p.Kill()
 			return a
@@ -225,12 +237,32 @@ func (pb *ProcessBots) markDead(b int) {
 	pb.mu.Unlock()
 }
 
-func tailLines(s string) []string {
-	s = strings.TrimRight(s, "\n")
-	if s == "" {
+// stderrGrace is how long a crashed bot's stderr may take to be drained
+// before its error log is written.
+const stderrGrace = time.Second
+
+// stderrLines takes the lines bot b wrote to stderr since its last
+// answer, as the engine reads them during the turn: whole lines without
+// their ends, a partial last line left for later unless the bot is gone
+// (all). What a bot writes after its last answer (after the end message)
+// is never taken, as the engine never reads it.
+func (pb *ProcessBots) stderrLines(b int, all bool) []string {
+	text, total := pb.procs[b].StderrSince(pb.errRead[b])
+	if !all {
+		whole := strings.LastIndexByte(text, '\n') + 1
+		total -= int64(len(text) - whole)
+		text = text[:whole]
+	}
+	pb.errRead[b] = total
+	text = strings.TrimSuffix(text, "\n")
+	if text == "" {
 		return nil
 	}
-	return strings.Split(s, "\n")
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
 }
 
 // Resume lets bot b run.
