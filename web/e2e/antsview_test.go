@@ -215,37 +215,39 @@ func TestAntsGraphsOfficialReplay(t *testing.T) {
 	checkSeek(t, b, r)
 }
 
-// thinkingAntsBot writes an Ants bot that keeps its ants at home and
-// takes 50 ms over every turn, so that a game between arena's bots lasts
-// long enough to be watched turn by turn, and returns its path.
-func thinkingAntsBot(t *testing.T) string {
+// slowAntsBot writes a bot command that plays as arena's own Ants bot
+// but takes 80 ms more over every turn, so that a game lasts long enough
+// to be watched turn by turn: a Python script between the engine and
+// "arena bot ants" that holds each "go" back a while.
+func slowAntsBot(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "thinker.py")
-	const script = `import sys, time
+	path := filepath.Join(t.TempDir(), "slow.py")
+	const script = `import subprocess, sys, time
+bot = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, text=True)
 for line in sys.stdin:
-    word = line.split()[:1]
-    if word == ["ready"] or word == ["go"]:
-        time.sleep(0.05)
-        sys.stdout.write("go\n")
-        sys.stdout.flush()
-    elif word == ["end"]:
-        break
+    if line.split()[:1] in (["ready"], ["go"]):
+        time.sleep(0.08)
+    bot.stdin.write(line)
+    bot.stdin.flush()
+bot.stdin.close()
+bot.wait()
 `
 	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return path
+	return "python3 " + path + " " + arenaBinary(t) + " bot ants"
 }
 
 // TestAntsGraphsLive watches an Ants game between arena's bots: the
 // graphs grow turn by turn while it runs, and at its end (and in the
 // stored game's replay) they hold every turn of the replay arena wrote.
 func TestAntsGraphsLive(t *testing.T) {
-	srv := startServer(t, "--bot", "ants:thinker=python3 "+thinkingAntsBot(t), "--options", "ants:--turns 60")
+	chromium(t) // before building anything
+	srv := startServer(t, "--bot", "ants:slow="+slowAntsBot(t), "--options", "ants:--turns 60")
 	b := newBrowser(t, srv)
 	b.open("#/")
 	b.waitFor("#live-list", 10*time.Second)
-	id := startMatch(t, srv, map[string]any{"game": "ants", "bots": []string{"builtin", "thinker"}, "games": 1, "turn_time": "500ms"})
+	id := startMatch(t, srv, map[string]any{"game": "ants", "bots": []string{"slow", "slow"}, "games": 1, "turn_time": "1s"})
 	b.open("#/watch/" + id)
 	b.waitFor(`.board[data-game="ants"] svg.ants-graph`, 20*time.Second)
 
