@@ -498,6 +498,23 @@ func TestAntsZoomAndPan(t *testing.T) {
 	if want := pinched.X - 40/box[2]*float64(cols)/pinched.Zoom; math.Abs(slid.X-want) > 0.01 || slid.Y != pinched.Y {
 		t.Errorf("a finger sliding 40 pixels right took the view from %+v to %+v, want x %.3f", pinched, slid, want)
 	}
+	// The next turn keeps the zoom.
+	ply := b.boardPly()
+	b.control("next")
+	b.waitPly("next", ply+1)
+	if v := b.antsViewport(); v != slid {
+		t.Errorf("the next turn moved the view from %+v to %+v", slid, v)
+	}
+	// A pinch works from the whole map too (where a vertical swipe is the
+	// page's, to scroll).
+	b.click(`.ants-zoom button[data-zoom="fit"]`)
+	b.wait("fit", "document.querySelector('.ants-canvas').dataset.zoom === '1'", "document.querySelector('.ants-canvas').dataset.zoom", 5*time.Second)
+	touch("two fingers down on the whole map", input.DispatchTouchEventTypeTouchStart, [2]float64{cx - 40, cy}, [2]float64{cx + 40, cy})
+	touch("spread them", input.DispatchTouchEventTypeTouchMove, [2]float64{cx - 70, cy}, [2]float64{cx + 70, cy})
+	touch("lift them", input.DispatchTouchEventTypeTouchEnd)
+	if v := b.antsViewport(); math.Abs(v.Zoom-1.75) > 0.01 {
+		t.Errorf("spreading two fingers from 80 to 140 pixels apart on the whole map zoomed to %.3f, want 1.75", v.Zoom)
+	}
 
 	// show() from the middle of the game, where 1,000+ ants live: at the
 	// pinch's zoom (most of the map skipped as out of view), the whole map
