@@ -20,7 +20,7 @@ import { el } from "./shared.js";
 export const METRICS = ["ants", "hills", "score"];
 const WIDTH = 1000;
 const HEIGHT = 100;
-export const PAD = 4;
+const PAD = 4;
 
 // createGraphs draws series (per metric, per seat, a value per turn) into
 // a new element; colour(seat) is a player's colour, seek(turn) goes to a
