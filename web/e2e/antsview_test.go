@@ -216,7 +216,7 @@ func TestAntsGraphsOfficialReplay(t *testing.T) {
 }
 
 // slowAntsBot writes a bot command that plays as arena's own Ants bot
-// but takes 80 ms more over every turn, so that a game lasts long enough
+// but takes 120 ms more over every turn, so that a game lasts long enough
 // to be watched turn by turn: a Python script between the engine and
 // "arena bot ants" that holds each "go" back a while.
 func slowAntsBot(t *testing.T) string {
@@ -226,7 +226,7 @@ func slowAntsBot(t *testing.T) string {
 bot = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, text=True)
 for line in sys.stdin:
     if line.split()[:1] in (["ready"], ["go"]):
-        time.sleep(0.08)
+        time.sleep(0.12)
     bot.stdin.write(line)
     bot.stdin.flush()
 bot.stdin.close()
