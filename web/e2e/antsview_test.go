@@ -193,26 +193,40 @@ func checkSeek(t *testing.T, b *browser, r *antsReplayData) {
 	}
 }
 
-// TestAntsGraphsOfficialReplay opens a four-player replay the official
-// engine wrote: a graph per measure with a line per player and a point
-// per turn, showing the replay's values, and a click goes to a turn.
+// TestAntsGraphsOfficialReplay opens replays the official engine wrote:
+// a graph per measure with a line per player and a point per turn,
+// showing the replay's values (also around the turn a hill is razed),
+// and a click goes to a turn.
 func TestAntsGraphsOfficialReplay(t *testing.T) {
-	path := officialReplay(t, "v5_maze_p04_03_4p")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := parseAntsReplay(t, data)
+	for _, tc := range []struct{ name, game string }{
+		{"four players", "v5_maze_p04_03_4p"},
+		{"a hill razed", "v3_cell_maze_p02_08_greedy_hunter"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := officialReplay(t, tc.game)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := parseAntsReplay(t, data)
+			last := r.GameLength
+			turns := []int{0, 1, last / 4, last / 2, 3 * last / 4, last - 1, last}
+			for _, h := range r.Data.Hills {
+				if h[3] <= last {
+					turns = append(turns, h[3]-1, h[3])
+				}
+			}
 
-	srv := startServer(t)
-	b := newBrowser(t, srv)
-	b.open("#/file")
-	b.waitFor("#replay-file", 10*time.Second)
-	b.do("choose the replay file", chromedp.SetUploadFiles(chromedp.CSS("#replay-file"), []string{path}))
-	b.waitFor(`.board[data-game="ants"] svg.ants-graph`, 10*time.Second)
-	last := r.GameLength
-	checkGraphs(t, b.graphs(), r, []int{0, 1, last / 4, last / 2, 3 * last / 4, last - 1, last})
-	checkSeek(t, b, r)
+			srv := startServer(t)
+			b := newBrowser(t, srv)
+			b.open("#/file")
+			b.waitFor("#replay-file", 10*time.Second)
+			b.do("choose the replay file", chromedp.SetUploadFiles(chromedp.CSS("#replay-file"), []string{path}))
+			b.waitFor(`.board[data-game="ants"] svg.ants-graph`, 10*time.Second)
+			checkGraphs(t, b.graphs(), r, turns)
+			checkSeek(t, b, r)
+		})
+	}
 }
 
 // slowAntsBot writes a bot command that plays as arena's own Ants bot
