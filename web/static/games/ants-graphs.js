@@ -58,7 +58,7 @@ export function createGraphs(series, colour, seek) {
         svg,
       ),
     );
-    const mark = el("line", { class: "ants-graph-mark", x1: 0, x2: 0, y1: 0, y2: HEIGHT, stroke: "currentColor", "stroke-width": 1, "vector-effect": "non-scaling-stroke" }, svg);
+    const mark = el("line", { class: "ants-graph-mark", x1: 0, x2: 0, y1: 0, y2: HEIGHT, stroke: "currentColor", "stroke-width": 1, opacity: 0.6, "vector-effect": "non-scaling-stroke" }, svg);
     box.append(svg, label);
     root.appendChild(box);
     return { metric, svg, lines, mark, label };
