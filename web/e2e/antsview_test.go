@@ -193,59 +193,75 @@ func checkSeek(t *testing.T, b *browser, r *antsReplayData) {
 	}
 }
 
-// TestAntsGraphsOfficialReplay opens a four-player replay the official
-// engine wrote: a graph per measure with a line per player and a point
-// per turn, showing the replay's values, and a click goes to a turn.
+// TestAntsGraphsOfficialReplay opens replays the official engine wrote:
+// a graph per measure with a line per player and a point per turn,
+// showing the replay's values (also around the turn a hill is razed),
+// and a click goes to a turn.
 func TestAntsGraphsOfficialReplay(t *testing.T) {
-	path := officialReplay(t, "v5_maze_p04_03_4p")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := parseAntsReplay(t, data)
+	for _, tc := range []struct{ name, game string }{
+		{"four players", "v5_maze_p04_03_4p"},
+		{"a hill razed", "v3_cell_maze_p02_08_greedy_hunter"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := officialReplay(t, tc.game)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := parseAntsReplay(t, data)
+			last := r.GameLength
+			turns := []int{0, 1, last / 4, last / 2, 3 * last / 4, last - 1, last}
+			for _, h := range r.Data.Hills {
+				if h[3] <= last {
+					turns = append(turns, h[3]-1, h[3])
+				}
+			}
 
-	srv := startServer(t)
-	b := newBrowser(t, srv)
-	b.open("#/file")
-	b.waitFor("#replay-file", 10*time.Second)
-	b.do("choose the replay file", chromedp.SetUploadFiles(chromedp.CSS("#replay-file"), []string{path}))
-	b.waitFor(`.board[data-game="ants"] svg.ants-graph`, 10*time.Second)
-	last := r.GameLength
-	checkGraphs(t, b.graphs(), r, []int{0, 1, last / 4, last / 2, 3 * last / 4, last - 1, last})
-	checkSeek(t, b, r)
+			srv := startServer(t)
+			b := newBrowser(t, srv)
+			b.open("#/file")
+			b.waitFor("#replay-file", 10*time.Second)
+			b.do("choose the replay file", chromedp.SetUploadFiles(chromedp.CSS("#replay-file"), []string{path}))
+			b.waitFor(`.board[data-game="ants"] svg.ants-graph`, 10*time.Second)
+			checkGraphs(t, b.graphs(), r, turns)
+			checkSeek(t, b, r)
+		})
+	}
 }
 
-// thinkingAntsBot writes an Ants bot that keeps its ants at home and
-// takes 50 ms over every turn, so that a game between arena's bots lasts
-// long enough to be watched turn by turn, and returns its path.
-func thinkingAntsBot(t *testing.T) string {
+// slowAntsBot writes a bot command that plays as arena's own Ants bot
+// but takes 120 ms more over every turn, so that a game lasts long enough
+// to be watched turn by turn: a Python script between the engine and
+// "arena bot ants" that holds each "go" back a while.
+func slowAntsBot(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "thinker.py")
-	const script = `import sys, time
+	path := filepath.Join(t.TempDir(), "slow.py")
+	const script = `import subprocess, sys, time
+bot = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, text=True)
 for line in sys.stdin:
-    word = line.split()[:1]
-    if word == ["ready"] or word == ["go"]:
-        time.sleep(0.05)
-        sys.stdout.write("go\n")
-        sys.stdout.flush()
-    elif word == ["end"]:
-        break
+    if line.split()[:1] in (["ready"], ["go"]):
+        time.sleep(0.12)
+    bot.stdin.write(line)
+    bot.stdin.flush()
+bot.stdin.close()
+bot.wait()
 `
 	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return path
+	return "python3 " + path + " " + arenaBinary(t) + " bot ants"
 }
 
 // TestAntsGraphsLive watches an Ants game between arena's bots: the
 // graphs grow turn by turn while it runs, and at its end (and in the
 // stored game's replay) they hold every turn of the replay arena wrote.
 func TestAntsGraphsLive(t *testing.T) {
-	srv := startServer(t, "--bot", "ants:thinker=python3 "+thinkingAntsBot(t), "--options", "ants:--turns 60")
+	chromium(t) // before building anything
+	srv := startServer(t, "--bot", "ants:slow="+slowAntsBot(t), "--options", "ants:--turns 60")
 	b := newBrowser(t, srv)
 	b.open("#/")
 	b.waitFor("#live-list", 10*time.Second)
-	id := startMatch(t, srv, map[string]any{"game": "ants", "bots": []string{"builtin", "thinker"}, "games": 1, "turn_time": "500ms"})
+	id := startMatch(t, srv, map[string]any{"game": "ants", "bots": []string{"slow", "slow"}, "games": 1, "turn_time": "1s"})
 	b.open("#/watch/" + id)
 	b.waitFor(`.board[data-game="ants"] svg.ants-graph`, 20*time.Second)
 
@@ -495,6 +511,23 @@ func TestAntsZoomAndPan(t *testing.T) {
 	slid := b.antsViewport()
 	if want := pinched.X - 40/box[2]*float64(cols)/pinched.Zoom; math.Abs(slid.X-want) > 0.01 || slid.Y != pinched.Y {
 		t.Errorf("a finger sliding 40 pixels right took the view from %+v to %+v, want x %.3f", pinched, slid, want)
+	}
+	// The next turn keeps the zoom.
+	ply := b.boardPly()
+	b.control("next")
+	b.waitPly("next", ply+1)
+	if v := b.antsViewport(); v != slid {
+		t.Errorf("the next turn moved the view from %+v to %+v", slid, v)
+	}
+	// A pinch works from the whole map too (where a vertical swipe is the
+	// page's, to scroll).
+	b.click(`.ants-zoom button[data-zoom="fit"]`)
+	b.wait("fit", "document.querySelector('.ants-canvas').dataset.zoom === '1'", "document.querySelector('.ants-canvas').dataset.zoom", 5*time.Second)
+	touch("two fingers down on the whole map", input.DispatchTouchEventTypeTouchStart, [2]float64{cx - 40, cy}, [2]float64{cx + 40, cy})
+	touch("spread them", input.DispatchTouchEventTypeTouchMove, [2]float64{cx - 70, cy}, [2]float64{cx + 70, cy})
+	touch("lift them", input.DispatchTouchEventTypeTouchEnd)
+	if v := b.antsViewport(); math.Abs(v.Zoom-1.75) > 0.01 {
+		t.Errorf("spreading two fingers from 80 to 140 pixels apart on the whole map zoomed to %.3f, want 1.75", v.Zoom)
 	}
 
 	// show() from the middle of the game, where 1,000+ ants live: at the

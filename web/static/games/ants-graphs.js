@@ -20,7 +20,7 @@ import { el } from "./shared.js";
 export const METRICS = ["ants", "hills", "score"];
 const WIDTH = 1000;
 const HEIGHT = 100;
-export const PAD = 4;
+const PAD = 4;
 
 // createGraphs draws series (per metric, per seat, a value per turn) into
 // a new element; colour(seat) is a player's colour, seek(turn) goes to a
@@ -58,7 +58,7 @@ export function createGraphs(series, colour, seek) {
         svg,
       ),
     );
-    const mark = el("line", { class: "ants-graph-mark", x1: 0, x2: 0, y1: 0, y2: HEIGHT, stroke: "currentColor", "stroke-width": 1, "vector-effect": "non-scaling-stroke" }, svg);
+    const mark = el("line", { class: "ants-graph-mark", x1: 0, x2: 0, y1: 0, y2: HEIGHT, stroke: "currentColor", "stroke-width": 1, opacity: 0.6, "vector-effect": "non-scaling-stroke" }, svg);
     box.append(svg, label);
     root.appendChild(box);
     return { metric, svg, lines, mark, label };

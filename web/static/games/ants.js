@@ -1,7 +1,10 @@
 // Ants view: the map on a <canvas> (water, land seen or not yet seen, the
 // fog of war of one player or the full view), food, hills (razed ones
 // crossed out), the ants in their players' colours, the ants that died in
-// the shown turn as crosses, and a score line per player.
+// the shown turn as crosses, a line per player with its score, ants and
+// hills, and under the map the graphs of those over the turns
+// (ants-graphs.js), where a click goes to a turn through the screen's
+// seek (create's third argument). The map zooms and pans (ants-zoom.js).
 //
 // Two inputs, one model (a frame per turn, position n = after turn n):
 //
@@ -31,18 +34,21 @@
 //     a finished game is shown from its replay.
 //
 // Hooks for tests: the canvas carries data-rows and data-cols (a square is
-// canvas.width/cols pixels wide), each player's legend entry
+// canvas.width/cols pixels wide at zoom 1; ants-zoom.js names the zoom's
+// hooks, ants-graphs.js the graphs'), each player's legend entry
 // .ants-player[data-seat=S] starts with a swatch of its colour, and
 // view._frame(n) is the model of turn n ({ants, own, dead, deadOwn, food,
 // hills: [[square, owner, razed]], scores}).
 //
 // show(n) paints the land as one cols x rows image scaled up (one
-// drawImage); where a square is under 6 pixels (big maps) the food and the
-// ants are pixels of that image too, else rectangles batched by colour;
-// then the hills and the crosses. The fog of war marks the squares in
-// sight of the viewer's ants (viewradius2) and remembers which squares it
-// has ever seen, growing that memory turn by turn from the squares its
-// ants first stood on.
+// drawImage); where a square is under 6 pixels (big maps, little zoom) the
+// food and the ants are pixels of that image too, else rectangles batched
+// by colour, those outside the zoomed view skipped; then the hills and
+// the crosses. A zoom or a pan draws the shown turn again (paint), with
+// the same image unless the squares crossed those 6 pixels. The fog of
+// war marks the squares in sight of the viewer's ants (viewradius2) and
+// remembers which squares it has ever seen, growing that memory turn by
+// turn from the squares its ants first stood on.
 
 import { parseJSON } from "./shared.js";
 import { createGraphs, METRICS } from "./ants-graphs.js";
