@@ -46,12 +46,14 @@ out of the game but its ants stay on the board, as in the official engine.`,
   arena match ants --map tutorial1.map --map maze.map --rounds 4 --turntime 500 --json`,
 		turnTime: time.Second, matchTime: 0,
 		// The engine keeps its own time (--turntime, --loadtime).
-		notShared:   []string{"ponder", "match-time", "tolerance", "startup-time"},
-		defaultBots: []string{"builtin", "builtin"},
-		args:        antsArgs,
-		flags:       antsFlags,
-		bot:         newAntsBotCmd,
-		commands:    antsCommands,
+		// The shared options that mean nothing here are refused, not listed.
+		notShared:    []string{"ponder", "match-time", "tolerance", "startup-time"},
+		notSharedWhy: "the official engine gives each turn --turntime and pauses the bots in between",
+		defaultBots:  []string{"builtin", "builtin"},
+		args:         antsArgs,
+		flags:        antsFlags,
+		bot:          newAntsBotCmd,
+		commands:     antsCommands,
 	}
 }
 
@@ -114,20 +116,7 @@ func antsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 		}
 		return prev(f, name)
 	})
-	// The shared options that mean nothing here are refused, not listed:
-	// the engine's clock is --turntime per turn, bots paused in between.
-	notForAnts := []string{"match-time", "tolerance", "startup-time", "ponder"}
-	for _, name := range notForAnts {
-		if fl.Lookup(name) != nil {
-			_ = fl.MarkHidden(name)
-		}
-	}
 	return func(env runEnv) (runner, error) {
-		for _, name := range notForAnts {
-			if fl.Changed(name) {
-				return nil, fmt.Errorf("--%s does not apply to Ants: the official engine gives each turn --turntime and pauses the bots in between", name)
-			}
-		}
 		switch {
 		case fl.Changed("turn-time") && fl.Changed("turntime"):
 			return nil, fmt.Errorf("--turntime and --turn-time both set the time per turn: give one of them")

@@ -32,6 +32,8 @@ type driver struct {
 	// nothing in this game, such as clocks a game that keeps its own
 	// time does not use; its commands do not offer them.
 	notShared []string
+	// notSharedWhy says why, in the error for a notShared flag.
+	notSharedWhy string
 	// flags registers the game's own options (board size, rule, map ...)
 	// on a match or tournament command. The returned function runs after
 	// the flags are parsed and builds the runner that plays the games.

@@ -59,6 +59,19 @@ func (f *matchFlags) register(cmd *cobra.Command, d driver, omit ...string) {
 			cmd.Flags().AddFlag(flag)
 		}
 	})
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return notSharedError(d, err) })
+}
+
+// notSharedError says why a shared flag that d's games leave out was
+// refused, where err is the parser's "unknown flag" for it.
+func notSharedError(d driver, err error) error {
+	for _, name := range d.notShared {
+		if err.Error() == "unknown flag: --"+name {
+			game, _, _ := strings.Cut(d.info.Title, " (") // "Ants", not "Ants (AI Challenge 2011)"
+			return fmt.Errorf("--%s does not apply to %s: %s", name, game, d.notSharedWhy)
+		}
+	}
+	return err
 }
 
 func (f *matchFlags) clock() (match.Clock, error) {

@@ -163,6 +163,7 @@ pairs of games, then the higher seed advances). A pairing plays
 	}
 	tc = registerTournamentFlags(cmd, d)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		err = notSharedError(d, err)
 		if err.Error() == "unknown flag: --games" {
 			return fmt.Errorf("%w: a tournament counts games per pairing (--games-per-pair)", err)
 		}
