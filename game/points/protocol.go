@@ -251,8 +251,8 @@ type Seat struct {
 	v6       bool
 	nextID   int
 	commands []string
-	last  string // the last status line
-	buf   []byte
+	last     string // the last status line
+	buf      []byte
 }
 
 // NewSeat prepares a seat for colour me of the game in state (read, never

@@ -102,7 +102,9 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			continue
 		}
-		ok := func(args ...string) { say(points.V6Reply{OK: true, ID: req.ID, Command: req.Command, Args: args}.String()) }
+		ok := func(args ...string) {
+			say(points.V6Reply{OK: true, ID: req.ID, Command: req.Command, Args: args}.String())
+		}
 		refuse := func() { say(points.V6Reply{ID: req.ID, Command: req.Command}.String()) }
 		switch req.Command {
 		case "list_commands":
