@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -11,6 +12,8 @@ import (
 
 	"arena/game"
 	"arena/game/points"
+	"arena/store"
+	"arena/web"
 )
 
 var (
@@ -295,5 +298,35 @@ func TestSplitProtocols(t *testing.T) {
 		if (err != nil) != tt.err || (!tt.err && strings.Join(got, "|") != tt.want) {
 			t.Errorf("%q: %q, %v; want %q", tt.in, got, err, tt.want)
 		}
+	}
+}
+
+// TestPointsV6RegisteredBot: a v6 engine registered on the page ("arena
+// serve --bot points:eng=...") is found to speak v6 and plays its games.
+func TestPointsV6RegisteredBot(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.Open(context.Background(), filepath.Join(dir, "arena.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	bots, err := registerBots([]string{"points:eng=" + v6TestEngine(t) + " --policy=greedy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newLauncher(st, bots, dir, t.TempDir(), 1)
+	if l.options, err = gameOptions([]string{"points:--size 7x6 --increment 200ms"}); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := l.Play(context.Background(), web.PlayRequest{ID: "web-v6", Game: "points",
+		Players: []web.Entrant{{Bot: "eng"}, {Bot: "builtin"}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Reason != points.ReasonScore && rec.Reason != game.ReasonDraw {
+		t.Errorf("ended by %s: %s", rec.Reason, rec.Detail)
+	}
+	if rec.Players[0].About != "v6test 1.0" {
+		t.Errorf("the engine says %q, want its v6 name and version", rec.Players[0].About)
 	}
 }

@@ -261,6 +261,7 @@ func TestV6Misbehaving(t *testing.T) {
 		{"wrongcolour", game.ReasonProtocol, "colour"},
 		{"refuse", game.ReasonProtocol, "refused to move"},
 		{"refuseplay", game.ReasonProtocol, "a legal dot"},
+		{"flood", game.ReasonProtocol, "line too long"},
 		{"occupied", game.ReasonIllegal, "holds a dot"},
 		{"offboard", game.ReasonIllegal, "off the field"},
 	}

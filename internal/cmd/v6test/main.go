@@ -26,6 +26,7 @@
 //	occupied    answer gen_move with a point that holds a dot
 //	offboard    answer gen_move with a point off the field
 //	refuseplay  answer "?" to every play after that move
+//	flood       answer gen_move with an 8 MiB line
 //	mute        answer nothing at all, from the start
 //
 // With --log every line received is appended to FILE, and "START" and
@@ -165,6 +166,9 @@ func main() {
 					continue
 				case "refuse":
 					refuse()
+					continue
+				case "flood":
+					say("= " + strconv.Itoa(req.ID) + " " + req.Command + " " + strings.Repeat("9", 8<<20))
 					continue
 				case "occupied":
 					ok(points.V6Move(e.last, c)...)
