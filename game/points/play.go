@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"path/filepath"
+	"slices"
 
 	"arena/bot"
 	"arena/game"
@@ -116,6 +117,12 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 	})
 	if out.Canceled {
 		return nil, ctx.Err()
+	}
+	g.Players = slices.Clone(g.Players) // the caller's players still ask
+	for side, pi := range seating {
+		if seat, ok := seats[side].(*Seat); ok && g.Players[pi].Protocol.Kind == Probe {
+			g.Players[pi].Protocol.Kind = seat.Spoken()
+		}
 	}
 	return makeRecord(mc, g, seating, state, out), nil
 }

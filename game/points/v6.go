@@ -313,6 +313,20 @@ func (s *Seat) moveV6(req match.Request) (match.Reply[Point], error) {
 	return match.Reply[Point]{Move: p, Output: s.out.Take()}, err
 }
 
+// Spoken is the protocol the seat speaks: for a seat told to ask, what
+// the bot's first line showed (Probe until it has been read).
+func (s *Seat) Spoken() ProtocolKind {
+	switch {
+	case s.v6:
+		return AIProtocol6
+	case s.opts.Protocol.Kind != Probe:
+		return s.opts.Protocol.Kind
+	case s.name != "":
+		return PointsBattle
+	}
+	return Probe
+}
+
 // probe sends "1 list_commands" and reads the first line the bot prints:
 // its answer if it speaks v6 (then listed is set), else a Points Battle
 // name line.

@@ -3,6 +3,7 @@ package points
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"os"
@@ -320,6 +321,10 @@ func TestProbe(t *testing.T) {
 			}
 			if rec.Reason != ReasonMaxMoves || rec.Players[0].About != tt.about {
 				t.Fatalf("ended by %s (%s), about %q; want max-moves, %q", rec.Reason, rec.Detail, rec.Players[0].About, tt.about)
+			}
+			var o Options
+			if err := json.Unmarshal(rec.Options, &o); err != nil || !strings.HasPrefix(o.Protocols[0], tt.name+",") || o.Protocols[1] != "base=0,time_unit=ms" {
+				t.Errorf("record's protocols %q (%v): want the one found, %s", o.Protocols, err, tt.name)
 			}
 			lines := readLog(t, logf)
 			if lines[1] != "1 list_commands" {
