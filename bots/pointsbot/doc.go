@@ -1,5 +1,6 @@
 // Package pointsbot is the arena's built-in Points player ("arena bot
-// points"). It speaks the Points Battle protocol (RunPipe) and can be used
+// points"). It speaks the Points Battle protocol (RunPipe) or, with
+// --proto v6, Points AI Protocol v6 (RunV6), and can be used
 // in-process (Engine).
 //
 // How it thinks: Monte Carlo tree search over points.Field, the referee's

@@ -25,10 +25,14 @@ type Options struct {
 
 // RunPipe speaks the Points Battle protocol on in and out until "quit"
 // or the end of input: it prints its name, follows "new", "increment",
-// "move", "time" and "otime", and answers "go" with "move X Y".
+// "move", "time" and "otime", and answers "go" with "move X Y". With
+// opts.Protocol.Kind v6 it speaks Points AI Protocol v6 instead (RunV6).
 func RunPipe(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 	if opts.Name == "" {
 		opts.Name = "arena-points"
+	}
+	if opts.Protocol.Kind == points.AIProtocol6 {
+		return RunV6(ctx, in, out, opts)
 	}
 	unit := opts.Protocol.TimeUnit
 	if unit == "" {
@@ -126,19 +130,16 @@ type brain struct {
 	timeLeft  time.Duration // -1 = not announced or unlimited
 }
 
-// limits decides the time for the next move: most of the increment plus
-// a twentieth of the time saved, never more than a third of the clock,
-// less a margin for the pipes and the process being paused and resumed.
+// limits decides the time for the next move by points.MoveTime (most of
+// the increment plus a twentieth of the time saved, never more than a
+// third of the clock, less a reserve), the rule arena also uses for the
+// time it gives v6 engines; a second when the clock is unknown.
 func (b *brain) limits() Limits {
 	lim := Limits{Playouts: b.opts.Playouts}
-	t := b.timeLeft
-	if t < 0 {
+	if b.timeLeft < 0 {
 		lim.Time = time.Second
 		return lim
 	}
-	saved := max(t-b.increment, 0)
-	budget := min(b.increment*7/10+saved/20, t/3)
-	margin := 30*time.Millisecond + budget/10
-	lim.Time = max(budget-margin, time.Millisecond)
+	lim.Time = points.MoveTime(b.timeLeft, b.increment)
 	return lim
 }

@@ -21,7 +21,7 @@ import (
 func pointsDriver() driver {
 	return driver{
 		info:  points.Info(),
-		short: "Play Points (the dots game) between two bots speaking the Points Battle protocol",
+		short: "Play Points (the dots game) between two bots speaking Points Battle or Points AI Protocol v6",
 		long: `Play Points (dots, "точки") between two programs speaking the Points Battle
 protocol: the bot prints its name first; it receives "new H W", "increment I" (seconds),
 "move X Y" for every dot it has not seen (odd dots red, even blue), "time T"
@@ -29,6 +29,16 @@ and "otime T" before every "go", answers "move X Y", and gets "quit" at the
 end. Coordinates are 0-based and times in milliseconds unless --proto says
 otherwise for a bot. Red (the first bot of a game) moves first; colours
 alternate from game to game.
+
+Engines speaking Points AI Protocol v6 (kurnevsky's opai, oppai-rs before
+2024) run as they are: arena sends "ID COMMAND ARGS" and reads "= ID ..." or
+"? ID ...": list_commands, name, version, "init W H SEED", a "play X Y
+COLOUR" for every dot of both sides (the opening crosses too; colour 0 is
+red), "gen_move_with_time COLOUR MS" (MS from the clock by the rule arena's
+own player budgets by; plain gen_move without a clock) and quit.
+--proto v6 or pb says which a bot speaks; without it arena asks: it sends
+"1 list_commands" at start, and a bot whose first line is "= 1 list_commands
+..." speaks v6, else that line is a Points Battle bot's name.
 
 Clocks: as in Points Battle, --increment (default 10s) is added to a bot's
 clock before each of its moves. --match-time is the time on each clock at
@@ -39,7 +49,8 @@ there is no clock. --turn-time, if set, also limits every move.
 Without --bot, arena's own player plays itself.`,
 		example: `  arena match points --bot ./mybot --bot builtin --games 10
   arena match points --bot "python3 -u bot.py" --bot builtin --size 20x20 --opening random --seed 7 --increment 2s --json
-  arena match points --bot old.exe --bot builtin --proto base=1,time_unit=s --proto "" --surround always`,
+  arena match points --bot old.exe --bot builtin --proto base=1,time_unit=s --proto "" --surround always
+  arena match points --bot ./opai --bot builtin --proto v6,pb`,
 		turnTime: 0, matchTime: 0,
 		defaultBots: []string{"builtin", "builtin"},
 		flags:       pointsFlags,
@@ -122,7 +133,7 @@ func pointsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 	fl.BoolVar(&grounding, "grounding", false, "end the game when a player could ground (give up its dots not connected to the edge) and still win")
 	fl.IntVar(&maxMoves, "max-moves", 0, "end the game after this many moves, scored as it stands (0 = none)")
 	fl.IntVar(&positions, "positions", 1, "--opening random: distinct random positions a tournament cycles through, each played with colours swapped (a match draws new crosses for every pair of games)")
-	fl.StringArrayVar(&protos, "proto", nil, `protocol options per bot, e.g. "base=1,time_unit=s" (base 0|1, time_unit ms|s|cs); one for all or one per --bot`)
+	fl.StringArrayVar(&protos, "proto", nil, `protocol per bot: pb (Points Battle), v6 (Points AI Protocol v6) or auto (ask the bot: the default), with Points Battle's options, e.g. "pb,base=1,time_unit=s" (base 0|1, time_unit ms|s|cs); one for all or one per --bot; one value naming several protocols ("v6,pb") gives them to the bots in order`)
 	return func(env runEnv) (runner, error) {
 		w, h, err := parseFieldSize(size)
 		if err != nil {
@@ -148,6 +159,9 @@ func pointsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 		}
 		if increment < 0 {
 			return nil, fmt.Errorf("--increment %v: must not be negative", increment)
+		}
+		if protos, err = splitProtocols(protos); err != nil {
+			return nil, fmt.Errorf("--proto: %w", err)
 		}
 		if len(protos) > 1 && len(protos) != len(env.players) {
 			return nil, fmt.Errorf("--proto: give one value or one per --bot (%d), got %d", len(env.players), len(protos))
@@ -176,6 +190,12 @@ func pointsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 			if p.BotsFile != "" && p.Clock != (match.Clock{}) {
 				p.Clock.Increment = increment // time odds keep the game's increment
 			}
+			switch {
+			case p.Builtin && (proto.Kind == "" || proto.Kind == points.Probe):
+				proto.Kind = points.PointsBattle // arena's own player: no need to ask
+			case proto.Kind == "":
+				proto.Kind = points.Probe
+			}
 			if p.Builtin {
 				p.Args = builtinPointsArgs(p.Args, proto, s)
 			}
@@ -184,6 +204,42 @@ func pointsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 		r.config = points.MatchConfig{Config: cfg, Opening: op, Clock: clock, Ponder: env.ponder, MemoryLimit: env.memory, WorkDir: env.work}
 		return r, nil
 	}
+}
+
+// splitProtocols turns a --proto value that names several protocols
+// ("v6,pb", "v6,pb,base=1") into one value per bot, in order: each name
+// starts the next bot's value and the options after it are that bot's.
+// Other values are kept as they are.
+func splitProtocols(values []string) ([]string, error) {
+	if len(values) != 1 {
+		return values, nil
+	}
+	parts := strings.Split(values[0], ",")
+	isName := func(part string) bool {
+		_, ok := points.ParseProtocolKind(part)
+		return ok
+	}
+	names := 0
+	for _, part := range parts {
+		if isName(part) {
+			names++
+		}
+	}
+	if names < 2 {
+		return values, nil
+	}
+	if !isName(parts[0]) {
+		return nil, fmt.Errorf("%q: options before the first protocol name belong to no bot", values[0])
+	}
+	var out []string
+	for _, part := range parts {
+		if isName(part) {
+			out = append(out, strings.TrimSpace(part))
+		} else {
+			out[len(out)-1] += "," + part
+		}
+	}
+	return out, nil
 }
 
 // parseFieldSize reads "WxH" or "N".
@@ -270,7 +326,7 @@ func newPointsBotCmd() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "points",
-		Short: "arena's Points player: the Points Battle protocol on stdin/stdout",
+		Short: "arena's Points player: the Points Battle protocol (or, with --proto v6, Points AI Protocol v6) on stdin/stdout",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var err error
@@ -292,7 +348,7 @@ func newPointsBotCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Name, "name", "arena-points", "name line")
-	fl.StringVar(&proto, "proto", "", `protocol options: "base=0|1,time_unit=ms|s|cs" (default 0-based, ms)`)
+	fl.StringVar(&proto, "proto", "", `protocol: pb (Points Battle, the default) with its options "base=0|1,time_unit=ms|s|cs" (default 0-based, ms), or v6 (Points AI Protocol v6, for v6 GUIs and managers)`)
 	fl.StringVar(&surround, "surround", "standard", "the game's empty-enclosure rule: standard, always or always-enemy")
 	fl.Uint64Var(&seed, "seed", 0, "random seed of the search (0 = random)")
 	fl.IntVar(&opts.Playouts, "playouts", 0, "fixed number of playouts per move (0 = as the clock allows)")

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +12,8 @@ import (
 
 	"arena/game"
 	"arena/game/points"
+	"arena/store"
+	"arena/web"
 )
 
 var (
@@ -166,5 +170,163 @@ func TestPointsBuiltinInTime(t *testing.T) {
 	g := decodeLines(t, stdout)
 	if len(g) != 1 || g[0]["winner"] != float64(0) {
 		t.Fatalf("want the builtin player to win: %v", g)
+	}
+}
+
+var (
+	v6EngineOnce sync.Once
+	v6EnginePath string
+	v6EngineErr  error
+)
+
+// v6TestEngine builds arena/internal/cmd/v6test (a scripted Points AI
+// Protocol v6 engine) once.
+func v6TestEngine(t *testing.T) string {
+	t.Helper()
+	v6EngineOnce.Do(func() {
+		v6EnginePath = filepath.Join(testBrain(t), "v6test")
+		if out, err := exec.Command("go", "build", "-o", v6EnginePath, "arena/internal/cmd/v6test").CombinedOutput(); err != nil {
+			v6EngineErr = &buildError{string(out), err}
+		}
+	})
+	if v6EngineErr != nil {
+		t.Fatal(v6EngineErr)
+	}
+	return v6EnginePath
+}
+
+// TestPointsV6AgainstPointsBattle plays "arena bot points --proto v6"
+// against "arena bot points" (Points Battle) through arena, both ways
+// round, and checks the records and the v6 player's transcript.
+func TestPointsV6AgainstPointsBattle(t *testing.T) {
+	out := t.TempDir()
+	stdout, stderr, err := arena(t, "match", "points",
+		"--bot", "six=builtin --playouts=100", "--bot", "battle=builtin --playouts=100", "--proto", "v6,pb",
+		"--games", "2", "--size", "8x7", "--increment", "200ms", "--match-time", "2s", "--out", out, "--json", "--debug")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	games := decodeLines(t, stdout)
+	if len(games) != 2 {
+		t.Fatalf("want 2 games:\n%s", stdout)
+	}
+	for i, g := range games {
+		rec, err := game.ReadRecord(g["record"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Reason != points.ReasonScore && rec.Reason != game.ReasonDraw {
+			t.Errorf("game %d ended by %s: %s", i, rec.Reason, rec.Detail)
+		}
+		if _, err := points.Replay(rec, nil); err != nil {
+			t.Errorf("game %d: %v", i, err)
+		}
+		var o points.Options
+		if err := json.Unmarshal(rec.Options, &o); err != nil || strings.Join(o.Protocols, " ") != "v6,base=0,time_unit=ms pb,base=0,time_unit=ms" {
+			t.Errorf("game %d: protocols %q, %v", i, o.Protocols, err)
+		}
+		if !strings.HasPrefix(rec.Players[0].About, "arena-points ") || rec.Players[1].About != "arena-points" {
+			t.Errorf("game %d: about %q %q, want the v6 name and version, then the name line", i, rec.Players[0].About, rec.Players[1].About)
+		}
+		log, err := os.ReadFile(filepath.Join(out, rec.ID+"-six.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cross, _ := points.Cross.Points(8, 7, 0)
+		first := strings.Join(points.V6Move(cross[0], points.Red), " ")
+		for _, want := range []string{"> 1 list_commands", " init 8 7 ", " play " + first, "gen_move_with_time ", " quit"} {
+			if !strings.Contains(string(log), want) {
+				t.Errorf("game %d: the v6 transcript has no %q", i, want)
+			}
+		}
+	}
+}
+
+// TestPointsV6Engine runs the scripted v6 engine as a user would: without
+// --proto (arena asks it), and from a bots file saying "proto": "v6".
+func TestPointsV6Engine(t *testing.T) {
+	engine := v6TestEngine(t)
+	dir := t.TempDir()
+	bots := writeBotsFile(t, dir, `[{"name": "eng", "cmd": "`+engine+` --policy=greedy", "proto": "v6"}, {"name": "me", "cmd": "builtin --playouts=50"}]`)
+	runs := [][]string{
+		{"match", "points", "--bot", engine + " --policy=greedy", "--bot", "builtin --playouts=50", "--games", "1"},
+		{"tournament", "points", "--bots", bots, "--games-per-pair", "1"},
+	}
+	for _, args := range runs {
+		out := t.TempDir()
+		args = append(args, "--size", "7x7", "--increment", "200ms", "--out", out, "--json")
+		stdout, stderr, err := arena(t, args...)
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, stderr)
+		}
+		// Whatever the command prints, each game leaves its record in out.
+		paths, _ := filepath.Glob(filepath.Join(out, "*.json"))
+		if len(paths) != 1 {
+			t.Fatalf("%v: records %q:\n%s", args, paths, stdout)
+		}
+		for _, path := range paths {
+			rec, err := game.ReadRecord(path)
+			if err != nil {
+				t.Fatalf("%v: %v", args, err)
+			}
+			if rec.Reason != points.ReasonScore && rec.Reason != game.ReasonDraw {
+				t.Errorf("%v: ended by %s: %s", args, rec.Reason, rec.Detail)
+			}
+			if rec.Players[0].About != "v6test 1.0" {
+				t.Errorf("%v: the engine says %q, want its v6 name and version", args, rec.Players[0].About)
+			}
+		}
+	}
+}
+
+func TestSplitProtocols(t *testing.T) {
+	tests := []struct {
+		in   []string
+		want string
+		err  bool
+	}{
+		{[]string{"v6,pb"}, "v6|pb", false},
+		{[]string{"V6 , pb,base=1,time_unit=s"}, "V6|pb,base=1,time_unit=s", false},
+		{[]string{"base=1,time_unit=s"}, "base=1,time_unit=s", false},
+		{[]string{"v6"}, "v6", false},
+		{[]string{"pb,base=1"}, "pb,base=1", false},
+		{[]string{"v6", "pb"}, "v6|pb", false},
+		{[]string{"base=1,v6,pb"}, "", true},
+	}
+	for _, tt := range tests {
+		got, err := splitProtocols(tt.in)
+		if (err != nil) != tt.err || (!tt.err && strings.Join(got, "|") != tt.want) {
+			t.Errorf("%q: %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+// TestPointsV6RegisteredBot: a v6 engine registered on the page ("arena
+// serve --bot points:eng=...") is found to speak v6 and plays its games.
+func TestPointsV6RegisteredBot(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.Open(context.Background(), filepath.Join(dir, "arena.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	bots, err := registerBots([]string{"points:eng=" + v6TestEngine(t) + " --policy=greedy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newLauncher(st, bots, dir, t.TempDir(), 1)
+	if l.options, err = gameOptions([]string{"points:--size 7x6 --increment 200ms"}); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := l.Play(context.Background(), web.PlayRequest{ID: "web-v6", Game: "points",
+		Players: []web.Entrant{{Bot: "eng"}, {Bot: "builtin"}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Reason != points.ReasonScore && rec.Reason != game.ReasonDraw {
+		t.Errorf("ended by %s: %s", rec.Reason, rec.Detail)
+	}
+	if rec.Players[0].About != "v6test 1.0" {
+		t.Errorf("the engine says %q, want its v6 name and version", rec.Players[0].About)
 	}
 }

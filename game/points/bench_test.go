@@ -97,4 +97,27 @@ func BenchmarkProtocolGame(b *testing.B) {
 		moves += len(rec.Moves)
 	}
 	b.ReportMetric(float64(moves)/b.Elapsed().Seconds(), "moves/s")
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(moves), "µs/move")
+}
+
+// BenchmarkV6ProtocolGame is BenchmarkProtocolGame over Points AI
+// Protocol v6 (two scripted v6 engines): each move is a play of the
+// opponent's dot, a play of the engine's own last dot and a
+// gen_move_with_time, sent together, and three answers.
+func BenchmarkV6ProtocolGame(b *testing.B) {
+	dir := b.TempDir()
+	mc := MatchConfig{Config: Config{Width: 10, Height: 10}, Opening: Cross, WorkDir: dir,
+		Clock: match.Clock{Match: time.Minute, Increment: time.Second, Tolerance: time.Second}}
+	g := Game{ID: "b", Players: []Player{v6Player(b, "a"), v6Player(b, "b", "--seed=2")}}
+	moves := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rec, err := PlayGame(context.Background(), mc, g)
+		if err != nil {
+			b.Fatal(err)
+		}
+		moves += len(rec.Moves)
+	}
+	b.ReportMetric(float64(moves)/b.Elapsed().Seconds(), "moves/s")
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(moves), "µs/move")
 }

@@ -1,7 +1,7 @@
 // Package points implements Points, the dots game (точки, kropki), as
 // Points Battle, zagram and playdots play it: the rules with a fast
-// incremental field, the starting crosses, the Points Battle bot protocol
-// (protocol.go), the referee the match loop drives (referee.go), and the
+// incremental field, the starting crosses, the bot protocols Points Battle
+// (protocol.go) and Points AI Protocol v6 (v6.go), the referee the match loop drives (referee.go), and the
 // records: arena's JSON with every capture and the score after each move,
 // and SGF with GM[40] (play.go, sgf.go).
 //

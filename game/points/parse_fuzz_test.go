@@ -82,3 +82,51 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// FuzzParseV6Reply: whatever an engine prints, the parser either refuses
+// it or reads an answer that writes back to itself; a move it reads
+// writes back to the same move.
+func FuzzParseV6Reply(f *testing.F) {
+	for _, s := range []string{"= 1 list_commands init play", "? 12 play", "= 5 gen_move_with_time 1 2 1", "=  7\tgen_move 3 4 0 ", "= 5", "= -1 play", "= 1e3 play", "", "move 1 2", "= 2 play a b c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		r, err := ParseV6Reply(line)
+		if err != nil {
+			return
+		}
+		q, err := ParseV6Reply(r.String())
+		if err != nil || q.String() != r.String() || q.OK != r.OK || q.ID != r.ID || q.Command != r.Command || len(q.Args) != len(r.Args) {
+			t.Fatalf("%q -> %+v -> %q -> %+v, %v", line, r, r.String(), q, err)
+		}
+		p, c, err := r.Move()
+		if err != nil {
+			return
+		}
+		col := Color(c + 1)
+		if c != 0 && c != 1 {
+			return
+		}
+		back := V6Reply{OK: true, ID: r.ID, Command: r.Command, Args: V6Move(p, col)}
+		if p2, c2, err := back.Move(); err != nil || p2 != p || c2 != c {
+			t.Fatalf("%q: move %v colour %d writes back as %v %d, %v", line, p, c, p2, c2, err)
+		}
+	})
+}
+
+// FuzzParseV6Request is the same for what a manager sends an engine.
+func FuzzParseV6Request(f *testing.F) {
+	for _, s := range []string{"1 list_commands", "4 init 39 32 0", " 5\tplay 1 2 0", "x play", "-1 quit", "7", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		r, err := ParseV6Request(line)
+		if err != nil {
+			return
+		}
+		q, err := ParseV6Request(r.String())
+		if err != nil || q.String() != r.String() || q.ID != r.ID || q.Command != r.Command {
+			t.Fatalf("%q -> %+v -> %q -> %+v, %v", line, r, r.String(), q, err)
+		}
+	})
+}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"path/filepath"
+	"slices"
 
 	"arena/bot"
 	"arena/game"
@@ -99,7 +101,7 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 		if err != nil {
 			return nil, err
 		}
-		opts := SeatOptions{Args: pl.Args, Env: pl.Env, Dir: dir, MemoryLimit: pl.Memory(mc.MemoryLimit), Protocol: pl.Protocol, Clocks: clocks}
+		opts := SeatOptions{Args: pl.Args, Env: pl.Env, Dir: dir, MemoryLimit: pl.Memory(mc.MemoryLimit), Protocol: pl.Protocol, Clocks: clocks, Seed: engineSeed(g)}
 		if mc.Transcripts != nil {
 			opts.Transcript = mc.Transcripts(g.ID, pi)
 		}
@@ -116,7 +118,22 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 	if out.Canceled {
 		return nil, ctx.Err()
 	}
+	g.Players = slices.Clone(g.Players) // the caller's players still ask
+	for side, pi := range seating {
+		if seat, ok := seats[side].(*Seat); ok && g.Players[pi].Protocol.Kind == Probe {
+			g.Players[pi].Protocol.Kind = seat.Spoken()
+		}
+	}
 	return makeRecord(mc, g, seating, state, out), nil
+}
+
+// engineSeed is the random seed a v6 engine is sent with init: the same
+// for the same game (its ID and opening seed), different between games.
+func engineSeed(g Game) int64 {
+	h := fnv.New32a()
+	h.Write([]byte(g.ID))
+	fmt.Fprint(h, g.Seed)
+	return int64(h.Sum32() & maxV6ID)
 }
 
 // header is the part of a game's record known before its first move:

@@ -39,16 +39,48 @@ const (
 	Centis  TimeUnit = "cs"
 )
 
-// ProtocolOptions are the per-bot choices of the protocol.
-type ProtocolOptions struct {
-	Base     int      // 0 or 1: the number of the first line
-	TimeUnit TimeUnit // "" = ms
+// ProtocolKind names the protocol a bot speaks.
+type ProtocolKind string
+
+// Protocols. The zero value is Points Battle.
+const (
+	PointsBattle ProtocolKind = "pb"   // seed 003's protocol (this file)
+	AIProtocol6  ProtocolKind = "v6"   // Points AI Protocol v6 (v6.go)
+	Probe        ProtocolKind = "auto" // ask the bot at start (Seat.Start)
+)
+
+// ParseProtocolKind reads "pb", "v6" or "auto" in any case.
+func ParseProtocolKind(s string) (ProtocolKind, bool) {
+	switch k := ProtocolKind(strings.ToLower(strings.TrimSpace(s))); k {
+	case PointsBattle, AIProtocol6, Probe:
+		return k, true
+	}
+	return "", false
 }
 
-// ParseProtocolOptions reads "base=0|1,time_unit=ms|s|cs" (either key may
-// be left out; "" is the default).
+// ProtocolOptions are the per-bot choices of the protocol.
+type ProtocolOptions struct {
+	Kind     ProtocolKind // "" = Points Battle
+	Base     int          // 0 or 1: the number of the first line (Points Battle)
+	TimeUnit TimeUnit     // "" = ms (Points Battle)
+}
+
+// ParseProtocolOptions reads "[pb|v6|auto,]base=0|1,time_unit=ms|s|cs"
+// (any part may be left out; "" is the default; the protocol may also be
+// written proto=v6).
 func ParseProtocolOptions(s string) (ProtocolOptions, error) {
 	o := ProtocolOptions{TimeUnit: Millis}
+	setKind := func(v string) error {
+		k, ok := ParseProtocolKind(v)
+		if !ok {
+			return fmt.Errorf("protocol %q: want pb, v6 or auto", v)
+		}
+		if o.Kind != "" && o.Kind != k {
+			return fmt.Errorf("protocols %s and %s: one protocol per bot", o.Kind, k)
+		}
+		o.Kind = k
+		return nil
+	}
 	for _, kv := range strings.Split(s, ",") {
 		kv = strings.TrimSpace(kv)
 		if kv == "" {
@@ -56,9 +88,19 @@ func ParseProtocolOptions(s string) (ProtocolOptions, error) {
 		}
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
-			return o, fmt.Errorf("protocol option %q: want key=value", kv)
+			if _, isKind := ParseProtocolKind(kv); isKind {
+				if err := setKind(kv); err != nil {
+					return o, err
+				}
+				continue
+			}
+			return o, fmt.Errorf("protocol option %q: want pb, v6, auto or key=value", kv)
 		}
 		switch strings.TrimSpace(k) {
+		case "proto", "protocol":
+			if err := setKind(v); err != nil {
+				return o, err
+			}
 		case "base":
 			switch strings.TrimSpace(v) {
 			case "0":
@@ -76,7 +118,7 @@ func ParseProtocolOptions(s string) (ProtocolOptions, error) {
 				return o, fmt.Errorf("protocol option time_unit=%s: want ms, s or cs", v)
 			}
 		default:
-			return o, fmt.Errorf("protocol option %q: known options are base and time_unit", k)
+			return o, fmt.Errorf("protocol option %q: known options are proto, base and time_unit", k)
 		}
 	}
 	return o, nil
@@ -88,7 +130,11 @@ func (o ProtocolOptions) String() string {
 	if u == "" {
 		u = Millis
 	}
-	return "base=" + strconv.Itoa(o.Base) + ",time_unit=" + string(u)
+	kind := ""
+	if o.Kind != "" {
+		kind = string(o.Kind) + ","
+	}
+	return kind + "base=" + strconv.Itoa(o.Base) + ",time_unit=" + string(u)
 }
 
 // Count converts a duration to the unit (rounded down).
@@ -176,6 +222,8 @@ type SeatOptions struct {
 	MaxLine     int    // longest accepted line (bytes); 0 = bot's default
 	MaxOutput   int    // status lines kept per move (0 = 1000)
 	Protocol    ProtocolOptions
+	// Seed is sent to a v6 engine with init (its random seed).
+	Seed int64
 	// Clocks is shared by the two seats of a game (nil: otime is the
 	// bot's own clock).
 	Clocks *Clocks
@@ -187,7 +235,8 @@ type SeatOptions struct {
 const unlimitedCount = 2147483647
 
 // Seat plays one side of a game of Points with a bot speaking the Points
-// Battle protocol over its stdin and stdout.
+// Battle protocol or Points AI Protocol v6 (v6.go) over its stdin and
+// stdout, as its options say or, for Probe, as the bot answers at start.
 type Seat struct {
 	state *State
 	me    Color
@@ -197,8 +246,13 @@ type Seat struct {
 	run   bot.Holder   // the same, for Kill from elsewhere
 	known int          // dots the bot knows of
 	name  string
-	last  string // the last status line
-	buf   []byte
+	// v6 is set once the bot is known to speak Points AI Protocol v6;
+	// then nextID is the last request's ID and commands what it listed.
+	v6       bool
+	nextID   int
+	commands []string
+	last     string // the last status line
+	buf      []byte
 }
 
 // NewSeat prepares a seat for colour me of the game in state (read, never
@@ -214,8 +268,9 @@ func NewSeat(state *State, me Color, opts SeatOptions) *Seat {
 	return &Seat{state: state, me: me, opts: opts, out: bot.Output{Max: max}}
 }
 
-// Start launches the bot, reads its name (the first line it prints) and
-// sends "new" and "increment".
+// Start launches the bot and greets it: over Points Battle it reads the
+// name (the first line the bot prints) and sends "new" and "increment";
+// over v6 see startV6; Probe decides between them (v6.go).
 func (s *Seat) Start(ctx context.Context, req match.Request) (match.Greeting, error) {
 	p, err := bot.Start(bot.Config{
 		Args: s.opts.Args, Env: s.opts.Env, Dir: s.opts.Dir, MemoryLimit: s.opts.MemoryLimit,
@@ -226,6 +281,21 @@ func (s *Seat) Start(ctx context.Context, req match.Request) (match.Greeting, er
 	}
 	s.proc = p
 	s.run.Set(p)
+	switch s.opts.Protocol.Kind {
+	case AIProtocol6:
+		err := s.startV6(req.Deadline, nil)
+		return s.greeting(), err
+	case Probe:
+		first, listed, err := s.probe(req.Deadline)
+		if err != nil {
+			return s.greeting(), err
+		}
+		if listed != nil {
+			err := s.startV6(req.Deadline, listed)
+			return s.greeting(), err
+		}
+		s.name = strings.TrimSpace(first)
+	}
 	for s.name == "" {
 		line, err := p.ReadLine(req.Deadline)
 		if err != nil {
@@ -247,6 +317,9 @@ func (s *Seat) greeting() match.Greeting {
 // Move sends the dots the bot has not seen, the clocks and "go", and
 // reads status lines until "move X Y".
 func (s *Seat) Move(ctx context.Context, req match.Request) (match.Reply[Point], error) {
+	if s.v6 {
+		return s.moveV6(req)
+	}
 	moves := s.state.Moves()
 	lines := make([]string, 0, len(moves)-s.known+3)
 	for _, m := range moves[s.known:] {
@@ -273,7 +346,20 @@ func (s *Seat) Move(ctx context.Context, req match.Request) (match.Reply[Point],
 // take and the opponent's clock.
 func (s *Seat) times(req match.Request) (own, opp int64) {
 	unit := s.opts.Protocol.TimeUnit
-	limit, oppLeft := time.Duration(-1), time.Duration(-1)
+	limit, oppLeft := s.clocks(req)
+	count := func(d time.Duration) int64 {
+		if d < 0 {
+			return unlimitedCount
+		}
+		return unit.Count(d)
+	}
+	return count(limit), count(oppLeft)
+}
+
+// clocks returns the time this move may take and the opponent's clock;
+// -1 when nothing limits them.
+func (s *Seat) clocks(req match.Request) (limit, oppLeft time.Duration) {
+	limit, oppLeft = time.Duration(-1), time.Duration(-1)
 	if !req.Unlimited {
 		limit = req.TimeLeft
 		oppLeft = req.Clock.Match
@@ -291,13 +377,7 @@ func (s *Seat) times(req match.Request) (own, opp int64) {
 			oppLeft = req.TurnLimit
 		}
 	}
-	count := func(d time.Duration) int64 {
-		if d < 0 {
-			return unlimitedCount
-		}
-		return unit.Count(d)
-	}
-	return count(limit), count(oppLeft)
+	return limit, oppLeft
 }
 
 // readMove reads until a move line; other lines are status text.
@@ -354,6 +434,9 @@ func (s *Seat) send(deadline time.Time, lines ...string) error {
 func (s *Seat) Finish(ctx context.Context, res game.Result, grace time.Duration) match.Farewell {
 	if s.proc == nil {
 		return match.Farewell{}
+	}
+	if s.v6 {
+		return s.finishV6(grace)
 	}
 	deadline := time.Now().Add(grace)
 	sent := s.send(deadline, "quit") == nil
