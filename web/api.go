@@ -82,27 +82,39 @@ func (s *Server) handleRecords(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// handleRecord serves a stored record, or with the suffix /replay an Ants
-// game's official replay file. IDs may hold slashes (a tournament's
-// games do), hence one catch-all route.
-func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	wantReplay := false
-	if rest, ok := strings.CutSuffix(id, "/replay"); ok {
-		// An ID that itself ends in /replay is served as a record.
-		if _, err := s.cfg.Store.Game(r.Context(), id); err != nil {
-			id, wantReplay = rest, true
+// storedGame finds the stored game a request's path names, answering 404
+// or 500 itself when it cannot (ok false). The path may end in suffix
+// ("/replay", "/download"): then the game is the one the path names
+// without it, and withSuffix is true — unless a game's ID itself ends in
+// the suffix, as IDs may hold slashes.
+func (s *Server) storedGame(w http.ResponseWriter, r *http.Request, path, suffix string) (g store.Game, withSuffix, ok bool) {
+	id := path
+	if rest, cut := strings.CutSuffix(path, suffix); cut {
+		if _, err := s.cfg.Store.Game(r.Context(), path); err != nil {
+			id, withSuffix = rest, true
 		}
 	}
 	g, err := s.cfg.Store.Game(r.Context(), id)
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, "no stored game "+strconv.Quote(id))
-		return
+		return store.Game{}, false, false
 	}
 	if err != nil {
 		s.internalError(w, r, err)
+		return store.Game{}, false, false
+	}
+	return g, withSuffix, true
+}
+
+// handleRecord serves a stored record, or with the suffix /replay an Ants
+// game's official replay file. IDs may hold slashes (a tournament's
+// games do), hence one catch-all route.
+func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
+	g, wantReplay, ok := s.storedGame(w, r, r.PathValue("id"), "/replay")
+	if !ok {
 		return
 	}
+	id := g.ID
 	if !wantReplay {
 		if len(g.Record) == 0 {
 			writeError(w, http.StatusNotFound, "game "+strconv.Quote(id)+" has no record")

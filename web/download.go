@@ -50,22 +50,8 @@ type gameFiles struct {
 }
 
 func (s *Server) handleGameFiles(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("path")
-	wantFile := false
-	if rest, ok := strings.CutSuffix(id, "/download"); ok {
-		// An ID that itself ends in /download is listed, as
-		// handleRecord serves one that ends in /replay.
-		if _, err := s.cfg.Store.Game(r.Context(), id); err != nil {
-			id, wantFile = rest, true
-		}
-	}
-	g, err := s.cfg.Store.Game(r.Context(), id)
-	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusNotFound, "no stored game "+strconv.Quote(id))
-		return
-	}
-	if err != nil {
-		s.internalError(w, r, err)
+	g, wantFile, ok := s.storedGame(w, r, r.PathValue("path"), "/download")
+	if !ok {
 		return
 	}
 	gameName := recordGame(g.Record)
