@@ -37,11 +37,11 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"arena/game/points"
 	"arena/internal/pointsref"
+	"arena/internal/testbrain"
 )
 
 func main() {
@@ -55,22 +55,7 @@ func main() {
 	delay := flag.Duration("delay", 0, "wait before each answer")
 	flag.Parse()
 
-	if pf := os.Getenv("TESTBRAIN_PIDFILE"); pf != "" {
-		if f, err := os.OpenFile(pf, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
-			fmt.Fprintf(f, "%d %d\n", os.Getpid(), syscall.Getpgrp())
-			f.Close()
-		}
-	}
-	var log *os.File
-	if *logFile != "" {
-		var err error
-		log, err = os.OpenFile(*logFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(2)
-		}
-		fmt.Fprintln(log, "START")
-	}
+	log := testbrain.NoteStart(*logFile)
 	out := bufio.NewWriter(os.Stdout)
 	say := func(s string) {
 		out.WriteString(s + "\n")

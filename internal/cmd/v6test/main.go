@@ -43,10 +43,10 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"arena/game/points"
 	"arena/internal/pointsref"
+	"arena/internal/testbrain"
 )
 
 // commands is what the engine answers list_commands with.
@@ -62,22 +62,7 @@ func main() {
 	pbName := flag.Bool("pbname", false, "print a name line first")
 	flag.Parse()
 
-	if pf := os.Getenv("TESTBRAIN_PIDFILE"); pf != "" {
-		if f, err := os.OpenFile(pf, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
-			fmt.Fprintf(f, "%d %d\n", os.Getpid(), syscall.Getpgrp())
-			f.Close()
-		}
-	}
-	var log *os.File
-	if *logFile != "" {
-		var err error
-		log, err = os.OpenFile(*logFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(2)
-		}
-		fmt.Fprintln(log, "START")
-	}
+	log := testbrain.NoteStart(*logFile)
 	out := bufio.NewWriter(os.Stdout)
 	say := func(s string) {
 		out.WriteString(s + "\n")
