@@ -8,13 +8,26 @@ import (
 	"arena/game"
 )
 
-// Player is what every two-player game package knows of a player before
-// its own protocol options: who it is and how it plays, a bot's command
-// or a person's seat, and a clock of its own if it has one.
+// Player is one player as every game takes it, whether it came from a
+// --bot flag, a bots file or the web page: who it is and how it plays, a
+// bot's command or a person's seat, a clock of its own if it has one,
+// and the protocol settings of its own a game may read.
 type Player struct {
 	Name    string
 	Command string   // as the user wrote it
 	Args    []string // resolved command (Args[0] absolute)
+	// Builtin says the command is arena's own bot for the game ("arena
+	// bot GAME", Args[1:3]), which a game may tell what its protocol
+	// does not (Khet's turn time).
+	Builtin bool
+	// Proto is the bot's own protocol setting from a bots file (the
+	// value --proto takes for one bot); "" leaves it to the game's.
+	Proto string
+	// Options are a bots file's extra settings, as key and value, in
+	// order of key: Gomoku's extra INFO lines, Points' protocol options.
+	Options [][2]string
+	// BotsFile is the bots file the bot comes from; "" otherwise.
+	BotsFile string
 	// Human, when set, seats a person playing in the web page instead of
 	// a process (Command and Args are then unused).
 	Human *Human

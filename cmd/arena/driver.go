@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,136 +19,117 @@ import (
 	"arena/match"
 )
 
-// A driver is everything the generic commands (match, tournament, bot,
-// games) need to know about one game. Each game has one file in this
-// package that builds its driver (gomoku.go, khet.go, ...); nothing else
-// in the CLI names a game.
+// A driver is a game as the CLI plays it: the game's contract
+// (match.Game), its description, and the commands that go with it, arena's
+// own bot ("arena bot GAME") and the game's tools ("arena ants ...").
+// The list of drivers is in games.go; nothing else in the CLI names a
+// game.
 type driver struct {
+	match.Game
 	info game.Info
-	// short and long describe "arena match GAME"; example shows it used.
-	short, long, example string
-	// turnTime and matchTime are the game's default clocks.
-	turnTime, matchTime time.Duration
-	// notShared names the shared match flags (matchFlags) that do
-	// nothing in this game, such as clocks a game that keeps its own
-	// time does not use; its commands do not offer them.
-	notShared []string
-	// flags registers the game's own options (board size, rule, map ...)
-	// on a match or tournament command. The returned function runs after
-	// the flags are parsed and builds the runner that plays the games.
-	flags func(fs *pflag.FlagSet) func(env runEnv) (runner, error)
-	// defaultBots are the --bot values used when none are given.
-	defaultBots []string
-	// args checks the words left after the flags of "arena match GAME"
-	// and "arena tournament GAME" (Ants: the MAX of --food_rate 5 11);
-	// nil: there must be none.
-	args cobra.PositionalArgs
 	// bot is "arena bot GAME": arena's own player for the game.
 	bot func() *cobra.Command
 	// commands are extra top-level commands of the game ("arena ants ...").
 	commands func() []*cobra.Command
-	// human says whether the game's runner seats a person (player.Human)
-	// as well as bots, so that the web page can offer it.
-	human bool
-	// toldClock says whether the game's protocol tells a bot its clock,
-	// so that a person may give the bot opposite a time of its own (a
-	// bot that is not told would be judged on a clock it never saw).
-	toldClock bool
-	// botFields are the optional fields of a --bots file entry that
-	// the game's runner honours (fieldDir, ...); others are refused.
-	botFields []string
 }
+
+// games is the registry of the games this arena plays, built once from
+// the list in games.go and never changed.
+var games = sync.OnceValue(func() *game.Registry[driver] {
+	ds := gameEntries()
+	for i := range ds {
+		ds[i].info = ds[i].Info()
+	}
+	r, err := game.NewRegistry(ds...)
+	if err != nil {
+		panic(err) // two games of one name is a programming error
+	}
+	return r
+})
 
 // drivers lists every game arena plays.
-func drivers() []driver {
-	return []driver{gomokuDriver(), khetDriver(), antsDriver(), pointsDriver()}
+func drivers() []driver { return games().All() }
+
+// driverByName finds the driver of a game.
+func driverByName(name string) (driver, bool) { return games().Lookup(name) }
+
+// gameNames lists the games' names in the order of drivers.
+func gameNames() []string {
+	var names []string
+	for _, d := range drivers() {
+		names = append(names, d.info.Name)
+	}
+	return names
 }
 
-// games is the registry of the games this arena plays.
-func games() *game.Registry {
-	var r game.Registry
-	for _, d := range drivers() {
-		if err := r.Register(d.info); err != nil {
-			panic(err) // two games of one name is a programming error
+// flags registers the game's own options on fs.
+func (d driver) flags(fs *pflag.FlagSet) *boundOptions {
+	opts := d.NewOptions()
+	opts.Bind(fs)
+	return &boundOptions{d: d, opts: opts, fs: fs}
+}
+
+// boundOptions are a game's options bound to the flags of one command.
+type boundOptions struct {
+	d    driver
+	opts game.Options
+	fs   *pflag.FlagSet
+}
+
+// build runs after the flags are parsed: it checks the options and
+// builds the runner that plays the games.
+func (b *boundOptions) build(env runEnv) (runner, error) {
+	if fc, ok := b.opts.(game.FlagChecker); ok {
+		if err := fc.CheckFlags(b.fs); err != nil {
+			return nil, err
 		}
 	}
-	return &r
+	if err := b.opts.Validate(); err != nil {
+		return nil, err
+	}
+	return b.d.NewRunner(b.opts, env)
 }
 
-// gameFormats maps each game's name to its own file formats, which the
-// web page offers stored games in.
-func gameFormats() map[string][]game.Format {
-	m := map[string][]game.Format{}
-	for _, d := range drivers() {
-		m[d.info.Name] = d.info.Formats
+// args checks the words left after the flags: the game's options may
+// take some (game.ArgsTaker), others none.
+func (b *boundOptions) args(cmd *cobra.Command, args []string) error {
+	t, ok := b.opts.(game.ArgsTaker)
+	if !ok {
+		return cobra.NoArgs(cmd, args)
 	}
-	return m
+	rest, err := t.TakeArgs(args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("unexpected argument %q for %q", rest[0], cmd.CommandPath())
+	}
+	return nil
 }
 
 // runEnv is what the shared flags say, handed to a game's runner.
-type runEnv struct {
-	// players are all bots of the match or tournament; a job picks
-	// which of them play one game.
-	players []player
-	clock   match.Clock
-	memory  int64 // bytes per bot, 0 = none
-	ponder  bool
-	seed    int64
-	out     string // absolute folder for records, created
-	work    string // scratch folder for bots' working folders, created, removed at the end
-	debug   bool
-}
+type runEnv = match.Env
 
 // A runner plays single games of one game with options fixed by flags.
-// Runners are safe for concurrent use: a tournament plays several
-// games at once.
-type runner interface {
-	// Openings is how many distinct starting positions (openings, maps,
-	// setups) the runner cycles through; at least 1.
-	Openings() int
-	// Play plays one game to its end, writes its files into env.out
-	// and returns its record and the path of its JSON record. An error
-	// means the game could not be played or saved (never a bot's
-	// fault: that is a result).
-	Play(ctx context.Context, job job) (*game.Record, string, error)
-}
+type runner = match.Runner
 
 // job is one game to play.
-type job struct {
-	ID string
-	// Seats maps seat to player index (into runEnv.players). For
-	// two-player games seat 0 moves first.
-	Seats []int
-	// Opening is the index of the starting position, taken modulo
-	// Openings().
-	Opening int
-	// Seed makes the game's random choices (Ants' engine seed, random
-	// crosses ...) repeatable; 0 lets the runner choose.
-	Seed int64
-	// OnMove, if set, is called after every move or turn with its
-	// number and, where the game has one, a short account of the
-	// position ("a 12 ants 3 points, b ...") for progress bars.
-	OnMove func(ply int, status string)
-	// Transcripts, if set, gives each player's debug transcript.
-	Transcripts func(player int) *bot.Transcript
-	// Listener, if set, follows the game live (the web page).
-	Listener game.Listener
-}
+type job = match.Job
 
 // newMatchGameCmd builds "arena match GAME" for a driver: a series of
 // games between the same bots, colours (seats) alternating.
 func newMatchGameCmd(d driver) *cobra.Command {
 	var f matchFlags
 	var concurrency int
-	var build func(env runEnv) (runner, error)
+	var opts *boundOptions
 	cmd := &cobra.Command{
 		Use:     d.info.Name,
-		Short:   d.short,
-		Long:    d.long,
-		Example: d.example,
-		Args:    d.positionalArgs(),
+		Short:   d.info.Help.Short,
+		Long:    d.info.Help.Long,
+		Example: d.info.Help.Example,
+		Args:    func(cmd *cobra.Command, args []string) error { return opts.args(cmd, args) },
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			env, r, cleanup, err := f.runner(d, build)
+			env, r, cleanup, err := f.runner(d, opts.build)
 			if err != nil {
 				return err
 			}
@@ -156,18 +138,18 @@ func newMatchGameCmd(d driver) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			name, err := claimRunName(env.out, f.matchName(d.info.Name), time.Now())
+			name, err := claimRunName(env.Out, f.matchName(d.info.Name), time.Now())
 			if err != nil {
 				return err
 			}
 			if f.name != "" && name != f.name {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s already holds a match %s: this one is %s\n", env.out, f.name, name)
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s already holds a match %s: this one is %s\n", env.Out, f.name, name)
 			}
 			s := &series{
-				game: d.info.Name, players: env.players, games: f.games, json: f.json,
+				game: d.info.Name, players: env.Players, games: f.games, json: f.json,
 				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(),
 				terminal:    writesToTerminal(cmd.ErrOrStderr()),
-				summaryFile: filepath.Join(env.out, name+"-summary.txt"),
+				summaryFile: filepath.Join(env.Out, name+"-summary.txt"),
 				concurrency: conc,
 			}
 			if !f.json {
@@ -176,15 +158,15 @@ func newMatchGameCmd(d driver) *cobra.Command {
 			s.play = func(ctx context.Context, i int, prog *progress) (*game.Record, string, error) {
 				j := job{
 					ID:      fmt.Sprintf("%s-%03d", name, i+1),
-					Seats:   matchSeats(len(env.players), i),
-					Opening: i / len(env.players),
+					Seats:   matchSeats(len(env.Players), i),
+					Opening: i / len(env.Players),
 				}
 				j.OnMove = prog.follow(j.ID, fmt.Sprintf("#%d", i+1))
-				if env.seed != 0 {
-					j.Seed = env.seed + int64(i)
+				if env.Seed != 0 {
+					j.Seed = env.Seed + int64(i)
 				}
-				if env.debug {
-					logs, closeLogs, err := openTranscripts(env.out, j.ID, env.players)
+				if env.Debug {
+					logs, closeLogs, err := openTranscripts(env.Out, j.ID, env.Players)
 					if err != nil {
 						return nil, "", err
 					}
@@ -202,7 +184,7 @@ func newMatchGameCmd(d driver) *cobra.Command {
 	}
 	f.register(cmd, d)
 	cmd.Flags().IntVar(&concurrency, "concurrency", 1, "games at once (0 = as many as the cores allow, one thinking bot per core)")
-	build = d.flags(cmd.Flags())
+	opts = d.flags(cmd.Flags())
 	return cmd
 }
 
@@ -248,14 +230,6 @@ func claimRunName(out, base string, now time.Time) (string, error) {
 		return name, nil
 	}
 	return "", fmt.Errorf("--out: %s holds %d runs named %s: choose another --name", out, tries, base)
-}
-
-// positionalArgs is the check of the words left after the flags.
-func (d driver) positionalArgs() cobra.PositionalArgs {
-	if d.args != nil {
-		return d.args
-	}
-	return cobra.NoArgs
 }
 
 // matchSeats seats the players of game i of a match: two players swap
@@ -312,59 +286,8 @@ func (f *matchFlags) env(d driver) (runEnv, func(), error) {
 		return runEnv{}, nil, fmt.Errorf("--work-dir: %w", err)
 	}
 	env := runEnv{
-		players: players, clock: clock, memory: memory, ponder: f.ponder, seed: f.seed,
-		out: out, work: work, debug: f.debug,
+		Players: players, Clock: clock, Memory: memory, Ponder: f.ponder, Seed: f.seed,
+		Out: out, Work: work, Debug: f.debug,
 	}
 	return env, func() { os.RemoveAll(work) }, nil
-}
-
-// participants turns a job's seating into the players of one game's
-// record: order lists the seated players by their index in the match or
-// tournament (the order of a record's Players), and seats maps each seat
-// to a position in order (a record's Seats).
-func participants(jobSeats []int) (order, seats []int) {
-	order = append([]int(nil), jobSeats...)
-	slices.Sort(order)
-	seats = make([]int, len(jobSeats))
-	for s, pi := range jobSeats {
-		seats[s] = slices.Index(order, pi)
-	}
-	return order, seats
-}
-
-// gameSetup is what a runner of a game played through match.Run takes
-// from a job: who plays and where, and the per-game hooks of its match
-// configuration.
-type gameSetup struct {
-	order []int // the seated players by their index, as the record lists them
-	first int   // the position in order of the player who moves first
-	// workDir is the game's own working folder: a tournament plays
-	// several games of one bot at once.
-	workDir     string
-	onMove      func(match.MoveEvent)
-	transcripts func(gameID string, player int) *bot.Transcript
-	listener    game.Listener // the job's, nil: nobody follows the game live
-}
-
-// setup prepares a game of the job under workRoot; done removes its
-// working folder.
-func (j job) setup(workRoot string) (g gameSetup, done func()) {
-	order, seats := participants(j.Seats)
-	g = gameSetup{order: order, first: seats[0], workDir: filepath.Join(workRoot, j.ID), listener: j.Listener}
-	if j.OnMove != nil {
-		g.onMove = func(ev match.MoveEvent) { j.OnMove(ev.Ply, "") }
-	}
-	if j.Transcripts != nil {
-		g.transcripts = func(_ string, pi int) *bot.Transcript { return j.Transcripts(order[pi]) }
-	}
-	return g, func() { os.RemoveAll(g.workDir) }
-}
-
-// pick returns the elements of all at the given indexes.
-func pick[T any](all []T, indexes []int) []T {
-	out := make([]T, len(indexes))
-	for i, k := range indexes {
-		out[i] = all[k]
-	}
-	return out
 }

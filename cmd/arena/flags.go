@@ -42,8 +42,8 @@ func (f *matchFlags) register(cmd *cobra.Command, d driver, omit ...string) {
 	fl.StringArrayVar(&f.bots, "bot", nil, `a bot: "CMD" or "NAME=CMD" (repeat per player; "builtin" is arena's own bot)`)
 	fl.StringVar(&f.botsFile, "bots", "", botsFlag)
 	fl.IntVarP(&f.games, "games", "n", 2, "number of games (colours alternate)")
-	fl.DurationVar(&f.turnTime, "turn-time", d.turnTime, "time limit per move (0 = none)")
-	fl.DurationVar(&f.matchTime, "match-time", d.matchTime, "time limit per player for a whole game (0 = none)")
+	fl.DurationVar(&f.turnTime, "turn-time", d.info.TurnTime, "time limit per move (0 = none)")
+	fl.DurationVar(&f.matchTime, "match-time", d.info.MatchTime, "time limit per player for a whole game (0 = none)")
 	fl.DurationVar(&f.tolerance, "tolerance", time.Second, "grace after a limit before a move counts as late")
 	fl.DurationVar(&f.startup, "startup-time", 30*time.Second, "time limit for a bot to start (counts against its match time)")
 	fl.StringVar(&f.memory, "memory", "0", "memory limit per bot, e.g. 350MB or 1GiB (0 = none)")
@@ -55,7 +55,7 @@ func (f *matchFlags) register(cmd *cobra.Command, d driver, omit ...string) {
 	fl.BoolVar(&f.debug, "debug", false, "write every line to and from each bot, with times, to OUT/ID-PLAYER.log")
 	fl.StringVar(&f.workDir, "work-dir", "", "where the bots' working folders go (default: /dev/shm when it is a memory file system, else OUT)")
 	fl.VisitAll(func(flag *pflag.Flag) {
-		if !slices.Contains(d.notShared, flag.Name) && !slices.Contains(omit, flag.Name) {
+		if !slices.Contains(d.info.Unused, flag.Name) && !slices.Contains(omit, flag.Name) {
 			cmd.Flags().AddFlag(flag)
 		}
 	})

@@ -109,7 +109,7 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	l := newLauncher(st, bots, out, work, f.concurrency)
 	l.options = options
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
-	srv, err := web.New(web.Config{Launcher: l, Store: st, Token: token, Logger: logger, Version: version.String(), Formats: gameFormats()})
+	srv, err := web.New(web.Config{Launcher: l, Store: st, Token: token, Logger: logger, Version: version.String(), Formats: games().Formats()})
 	if err != nil {
 		return err
 	}
@@ -216,14 +216,6 @@ func gameOptions(specs []string) (map[string][]string, error) {
 	return out, nil
 }
 
-func gameNames() []string {
-	var names []string
-	for _, d := range drivers() {
-		names = append(names, d.info.Name)
-	}
-	return names
-}
-
 // launcher plays the web page's games with the drivers, as "arena match"
 // would with each game's default options, and stores them.
 type launcher struct {
@@ -257,8 +249,10 @@ func (l *launcher) Games() []web.GameInfo {
 	var out []web.GameInfo
 	for _, d := range l.drivers {
 		gi := web.GameInfo{
-			Name: d.info.Name, Title: d.info.Title, Players: d.info.Players, Human: d.human,
-			TurnTime: d.turnTime.String(), MatchTime: d.matchTime.String(), BotTime: d.human && d.toldClock,
+			Name: d.info.Name, Title: d.info.Title, Players: d.info.Players, Human: d.info.Human,
+			TurnTime: d.info.TurnTime.String(), MatchTime: d.info.MatchTime.String(), BotTime: d.info.Human && d.info.ToldClock,
+			Simultaneous: d.info.Simultaneous,
+			Replay:       slices.ContainsFunc(d.info.Formats, func(f game.Format) bool { return f.Name == "replay" && f.Write == nil }),
 		}
 		for _, p := range l.bots[d.info.Name] {
 			gi.Bots = append(gi.Bots, p.Name)
@@ -291,7 +285,7 @@ func (l *launcher) Play(ctx context.Context, req web.PlayRequest, listener game.
 	if bots < len(players) && turnTime == 0 && matchTime == 0 {
 		turnTime = personTurnTime // the games' defaults are bots' seconds
 	}
-	clock, err := serveClock(orDefault(turnTime, d.turnTime), orDefault(matchTime, d.matchTime))
+	clock, err := serveClock(orDefault(turnTime, d.info.TurnTime), orDefault(matchTime, d.info.MatchTime))
 	if err != nil {
 		return nil, fmt.Errorf("play %s: %w", req.ID, err)
 	}
@@ -305,7 +299,7 @@ func (l *launcher) Play(ctx context.Context, req web.PlayRequest, listener game.
 		}
 	}
 	if bots > 0 && bots < len(players) {
-		if clock, err = serveClock(d.turnTime, d.matchTime); err != nil {
+		if clock, err = serveClock(d.info.TurnTime, d.info.MatchTime); err != nil {
 			return nil, fmt.Errorf("play %s: %w", req.ID, err)
 		}
 		// Unless the person chose the bot's time a move (a quicker
@@ -314,7 +308,7 @@ func (l *launcher) Play(ctx context.Context, req web.PlayRequest, listener game.
 			if e.Bot == "" || e.TurnTime == 0 {
 				continue
 			}
-			if !d.toldClock {
+			if !d.info.ToldClock {
 				return nil, fmt.Errorf("play %s: %s bots are not told their clock: a bot's own time cannot be set", req.ID, d.info.Name)
 			}
 			if players[i].Clock, err = serveClock(e.TurnTime, 0); err != nil {
@@ -324,11 +318,11 @@ func (l *launcher) Play(ctx context.Context, req web.PlayRequest, listener game.
 	}
 	fs := pflag.NewFlagSet(d.info.Name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	build := d.flags(fs)
+	opts := d.flags(fs)
 	if err := fs.Parse(l.options[d.info.Name]); err != nil {
 		return nil, fmt.Errorf("play %s: %w", req.ID, err)
 	}
-	r, err := build(runEnv{players: players, clock: clock, out: l.out, work: l.work})
+	r, err := opts.build(runEnv{Players: players, Clock: clock, Out: l.out, Work: l.work})
 	if err != nil {
 		return nil, fmt.Errorf("play %s: %w", req.ID, err)
 	}
@@ -420,10 +414,10 @@ func (l *launcher) entrants(d driver, es []web.Entrant) (players []player, bots 
 			p = l.bots[d.info.Name][i]
 			bots++
 		case e.Human != nil:
-			if !d.human {
+			if !d.info.Human {
 				return nil, 0, fmt.Errorf("%s cannot seat a person", d.info.Name)
 			}
-			p = player{Player: match.Player{Name: e.Name, Human: e.Human}}
+			p = player{Name: e.Name, Human: e.Human}
 			if p.Name == "" {
 				p.Name = "person"
 			}

@@ -132,7 +132,7 @@ func TestServeLauncherPlay(t *testing.T) {
 					TurnMs int64 `json:"turn_ms"`
 				}
 				json.Unmarshal(rec.Options, &opts)
-				if p := rec.Players[0]; p.TurnMs != 2000 || opts.TurnMs != khetDriver().turnTime.Milliseconds() || rec.Players[1].TurnMs != 0 {
+				if p := rec.Players[0]; p.TurnMs != 2000 || opts.TurnMs != mustDriver(t, "khet").info.TurnTime.Milliseconds() || rec.Players[1].TurnMs != 0 {
 					t.Errorf("person's clock %d ms, game's %d ms, bot's own %d ms", p.TurnMs, opts.TurnMs, rec.Players[1].TurnMs)
 				}
 			}

@@ -112,13 +112,3 @@ func playTournament(ctx context.Context, st *store.Store, req web.TournamentRequ
 	}
 	return nil
 }
-
-// driverByName finds the driver of a game.
-func driverByName(name string) (driver, bool) {
-	for _, d := range drivers() {
-		if d.info.Name == name {
-			return d, true
-		}
-	}
-	return driver{}, false
-}

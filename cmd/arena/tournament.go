@@ -22,6 +22,7 @@ import (
 
 	"arena/bot"
 	"arena/game"
+	"arena/match"
 	"arena/standings"
 	"arena/store"
 	"arena/tournament"
@@ -121,17 +122,17 @@ with the same --name again, or "arena tournament --resume NAME". Without
 // page's tournaments fill the same flags, so both run one code path and
 // store the same command line.
 type tournamentCLI struct {
-	d     driver
-	f     matchFlags
-	tf    tournamentFlags
-	build func(env runEnv) (runner, error)
+	d    driver
+	f    matchFlags
+	tf   tournamentFlags
+	opts *boundOptions
 }
 
 // registerTournamentFlags adds the flags of a tournament of d to cmd.
 func registerTournamentFlags(cmd *cobra.Command, d driver) *tournamentCLI {
 	tc := &tournamentCLI{d: d}
 	tc.f.register(cmd, d, "games") // a tournament counts games per pairing
-	tc.build = d.flags(cmd.Flags())
+	tc.opts = d.flags(cmd.Flags())
 	fl := cmd.Flags()
 	fl.Lookup("name").Usage = "name of the tournament, to resume it, and the prefix of its game IDs (default: game and a hash of the settings)"
 	fl.StringVar(&tc.tf.format, "format", "round-robin", "round-robin, gauntlet, swiss or knockout")
@@ -156,7 +157,7 @@ other), swiss (--rounds rounds paired by score, no rematches, byes) and
 knockout (seeded by the order of --bot; a drawn match plays up to %d more
 pairs of games, then the higher seed advances). A pairing plays
 --games-per-pair games on every opening, colours swapped each game.`, d.info.Title, d.info.Name, tournament.DefaultTieBreaks),
-		Args: d.positionalArgs(),
+		Args: func(cmd *cobra.Command, args []string) error { return tc.opts.args(cmd, args) },
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runTournament(cmd, tc)
 		},
@@ -244,12 +245,6 @@ func defaultConcurrency(cores, seats int, simultaneous, ponder bool) (games, thi
 	return max(1, cores/thinkers), thinkers
 }
 
-// seatCounter is implemented by runners of N-player games whose maps fix
-// the number of players; other N-player runners seat every bot.
-type seatCounter interface {
-	Seats() int
-}
-
 // tournamentRun is one running tournament: the games it stores and the
 // standings it keeps.
 type tournamentRun struct {
@@ -305,7 +300,7 @@ func runTournament(cmd *cobra.Command, tc *tournamentCLI) error {
 	defer cleanup()
 	spec.dsn = tc.tf.db
 	if spec.dsn == "" {
-		spec.dsn = filepath.Join(spec.env.out, "arena.db")
+		spec.dsn = filepath.Join(spec.env.Out, "arena.db")
 	}
 	st, err := openStore(cmd.Context(), spec.dsn)
 	if err != nil {
@@ -355,13 +350,13 @@ func prepareTournament(cmd *cobra.Command, tc *tournamentCLI, players []player) 
 		return nil, nil, err
 	}
 	if players != nil {
-		if len(players) != len(env.players) {
+		if len(players) != len(env.Players) {
 			cleanup()
-			return nil, nil, fmt.Errorf("--bot: %d bots for %d players", len(env.players), len(players))
+			return nil, nil, fmt.Errorf("--bot: %d bots for %d players", len(env.Players), len(players))
 		}
-		env.players = players
+		env.Players = players
 	}
-	r, err := tc.build(env)
+	r, err := tc.opts.build(env)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -386,19 +381,19 @@ func prepareTournament(cmd *cobra.Command, tc *tournamentCLI, players []player) 
 func (spec *tournamentSpec) run(ctx context.Context) (standings.Report, error) {
 	d, env, r, st, name, format, tf := spec.d, spec.env, spec.r, spec.st, spec.name, spec.format, spec.tf
 	stderr := spec.stderr
-	// N-player games (Ants) are the simultaneous ones: all seats think
-	// at once. Their groups take every bot unless the runner says how
-	// many seats its maps have.
+	// In games whose players move at once all seats think at once.
+	// N-player games seat every bot in each game (up to the game's most)
+	// unless the runner says how many seats its maps have.
 	seats := 2
-	simultaneous := d.info.Players[1] > 2
-	if simultaneous {
-		seats = min(len(env.players), d.info.Players[1])
-		if sc, ok := r.(seatCounter); ok {
+	simultaneous := d.info.Simultaneous
+	if d.info.Players[1] > 2 {
+		seats = min(len(env.Players), d.info.Players[1])
+		if sc, ok := r.(match.SeatCounter); ok {
 			seats = sc.Seats()
 		}
 	}
 	sched, err := tournament.New(tournament.Config{
-		Name: name, Format: format, Players: len(env.players), Seats: seats,
+		Name: name, Format: format, Players: len(env.Players), Seats: seats,
 		GamesPerPair: tf.gamesPerPair, Openings: r.Openings(), Rounds: tf.rounds,
 	})
 	if err != nil {
@@ -406,7 +401,7 @@ func (spec *tournamentSpec) run(ctx context.Context) (standings.Report, error) {
 	}
 
 	cores := runtime.NumCPU()
-	auto, thinkers := defaultConcurrency(cores, seats, simultaneous, env.ponder)
+	auto, thinkers := defaultConcurrency(cores, seats, simultaneous, env.Ponder)
 	conc := tf.concurrency
 	if conc == 0 {
 		conc = auto
@@ -415,7 +410,7 @@ func (spec *tournamentSpec) run(ctx context.Context) (standings.Report, error) {
 			conc, conc*thinkers, cores)
 	}
 
-	unlock, err := lockTournament(env.out, name)
+	unlock, err := lockTournament(env.Out, name)
 	if err != nil {
 		return standings.Report{}, err
 	}
@@ -432,7 +427,7 @@ func (spec *tournamentSpec) run(ctx context.Context) (standings.Report, error) {
 		name: name, game: d.info.Name, env: env, r: r, st: st, json: spec.json, stdout: spec.stdout,
 		total: sched.Total(), finished: map[string]playedGame{},
 		interval: tf.interval, stderr: stderr, format: string(format), listen: spec.listen,
-		table: standings.New(playerNames(env.players)),
+		table: standings.New(playerNames(env.Players)),
 	}
 	if !spec.json {
 		t.stdout = stderr
@@ -442,13 +437,13 @@ func (spec *tournamentSpec) run(ctx context.Context) (standings.Report, error) {
 		t.table.Add(g, standings.RecordFaults(g))
 		results[g.ID] = outcomeOf(g, t.table)
 	}
-	t.prog = newProgress(stderr, spec.terminal, t.total, env.players)
+	t.prog = newProgress(stderr, spec.terminal, t.total, env.Players)
 	t.prog.resume(len(stored))
 	if len(stored) > 0 {
 		fmt.Fprintf(stderr, "tournament %s: %d of %d games already played, continuing\n", name, len(stored), t.total)
 	} else {
 		fmt.Fprintf(stderr, "tournament %s: %s, %d bots, %d games, %d at once, store %s\n",
-			name, format, len(env.players), t.total, conc, st)
+			name, format, len(env.Players), t.total, conc, st)
 	}
 
 	runErr := tournament.Run(ctx, sched, results, conc, t.play, t.report)
@@ -473,7 +468,7 @@ func (spec *tournamentSpec) run(ctx context.Context) (standings.Report, error) {
 	}
 	var b strings.Builder
 	printStandings(&b, rep)
-	if err := game.WriteFileAtomic(filepath.Join(env.out, name+"-standings.txt"), []byte(b.String())); err != nil {
+	if err := game.WriteFileAtomic(filepath.Join(env.Out, name+"-standings.txt"), []byte(b.String())); err != nil {
 		return rep, err
 	}
 	return rep, nil
@@ -544,18 +539,18 @@ func (t *tournamentRun) play(ctx context.Context, g tournament.Game) (tournament
 	if t.listen != nil {
 		j.Listener = t.listen(g.ID)
 	}
-	if t.env.seed != 0 {
+	if t.env.Seed != 0 {
 		h := fnv.New64a()
 		h.Write([]byte(g.ID))
-		j.Seed = t.env.seed ^ int64(h.Sum64()>>1)
+		j.Seed = t.env.Seed ^ int64(h.Sum64()>>1)
 	}
-	if t.env.debug {
-		order, _ := participants(g.Seats)
+	if t.env.Debug {
+		order, _ := match.Participants(g.Seats)
 		var ps []player
 		for _, pi := range order {
-			ps = append(ps, t.env.players[pi])
+			ps = append(ps, t.env.Players[pi])
 		}
-		logs, closeLogs, err := openTranscripts(t.env.out, j.ID, ps)
+		logs, closeLogs, err := openTranscripts(t.env.Out, j.ID, ps)
 		if err != nil {
 			return tournament.Outcome{}, err
 		}
@@ -570,7 +565,7 @@ func (t *tournamentRun) play(ctx context.Context, g tournament.Game) (tournament
 	t.mu.Lock()
 	t.finished[g.ID] = playedGame{rec: rec, path: path, listener: j.Listener}
 	t.mu.Unlock()
-	order, _ := participants(g.Seats)
+	order, _ := match.Participants(g.Seats)
 	if rec.Winner == nil || *rec.Winner < 0 || *rec.Winner >= len(order) {
 		return tournament.Draw, nil
 	}
@@ -616,7 +611,7 @@ func (t *tournamentRun) report(g tournament.Game, _ tournament.Outcome) error {
 	// progress bar must never run past its end.
 	played := t.table.Played()
 	total := t.prog.grow(played)
-	t.prog.gameOver(played, rec, progressTallies(t.table.Tallies()[:len(t.env.players)]))
+	t.prog.gameOver(played, rec, progressTallies(t.table.Tallies()[:len(t.env.Players)]))
 	if t.interval > 0 && played%t.interval == 0 {
 		t.prog.clear()
 		rep := t.table.Compute()

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"arena/game"
+	"arena/match"
 	"arena/rating"
 	"arena/tournament"
 )
@@ -30,7 +31,7 @@ type sprtFlags struct {
 func newSprtCmd() *cobra.Command {
 	var cmd *cobra.Command
 	for _, d := range drivers() {
-		if d.info.Name == "gomoku" {
+		if d.info.Name == sprtDefault {
 			cmd = newSprtGameCmd(d)
 		}
 	}
@@ -65,7 +66,7 @@ H0 (elo0), in fishtest's logistic-Elo GSPRT. It stops when the LLR leaves
 		},
 	}
 	f.register(cmd, d, "games") // the SPRT decides how many games
-	build = d.flags(cmd.Flags())
+	build = d.flags(cmd.Flags()).build
 	fl := cmd.Flags()
 	fl.Lookup("name").Usage = "name of this SPRT, the prefix of its game IDs (default: sprt, game and time; a name already used in --out gets -2, -3 ...)"
 	fl.Float64Var(&sf.elo0, "elo0", 0, "H0: A is this much stronger than B (logistic Elo)")
@@ -211,11 +212,11 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 		return err
 	}
 	defer cleanup()
-	if len(env.players) != 2 {
-		return fmt.Errorf("--bot/--bots: an SPRT compares exactly 2 bots (A and B), got %d", len(env.players))
+	if len(env.Players) != 2 {
+		return fmt.Errorf("--bot/--bots: an SPRT compares exactly 2 bots (A and B), got %d", len(env.Players))
 	}
 	cores := runtime.NumCPU()
-	auto, thinkers := defaultConcurrency(cores, 2, false, env.ponder)
+	auto, thinkers := defaultConcurrency(cores, 2, false, env.Ponder)
 	conc := sf.concurrency
 	if conc == 0 {
 		conc = auto
@@ -228,25 +229,25 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 	if base == "" {
 		base = "sprt-" + d.info.Name + "-" + time.Now().Format("20060102-150405")
 	}
-	name, err := claimRunName(env.out, base, time.Now())
+	name, err := claimRunName(env.Out, base, time.Now())
 	if err != nil {
 		return err
 	}
 	if f.name != "" && name != f.name {
-		fmt.Fprintf(stderr, "%s already holds a run %s: this one is %s\n", env.out, f.name, name)
+		fmt.Fprintf(stderr, "%s already holds a run %s: this one is %s\n", env.Out, f.name, name)
 	}
 	plan := &sprtPlan{
 		name: name, openings: r.Openings(), maxPairs: (sf.maxGames + 1) / 2, window: 2 * conc,
 		elo0: sf.elo0, elo1: sf.elo1, lower: lower, upper: upper, half: map[int]float64{},
 	}
-	a, b := env.players[0].Name, env.players[1].Name
+	a, b := env.Players[0].Name, env.Players[1].Name
 	fmt.Fprintf(stderr, "SPRT %s vs %s: H0 elo %g, H1 elo %g, alpha %g, beta %g, LLR bounds [%.2f, %.2f], %d games at once\n",
 		a, b, sf.elo0, sf.elo1, sf.alpha, sf.beta, lower, upper, conc)
 
 	var mu sync.Mutex
 	recs := map[string]playedGame{}
 	play := func(ctx context.Context, g tournament.Game) (tournament.Outcome, error) {
-		rec, path, err := r.Play(ctx, job{ID: g.ID, Seats: g.Seats, Opening: g.Opening, Seed: sprtSeed(env.seed, g)})
+		rec, path, err := r.Play(ctx, job{ID: g.ID, Seats: g.Seats, Opening: g.Opening, Seed: sprtSeed(env.Seed, g)})
 		if err != nil {
 			return tournament.Outcome{}, err
 		}
@@ -256,7 +257,7 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 		if rec.Winner == nil {
 			return tournament.Draw, nil
 		}
-		order, _ := participants(g.Seats)
+		order, _ := match.Participants(g.Seats)
 		return tournament.Outcome{Winner: order[*rec.Winner]}, nil
 	}
 	report := func(g tournament.Game, o tournament.Outcome) error {
@@ -298,7 +299,7 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 	var summary strings.Builder
 	printLLR(&summary, plan)
 	summary.WriteString(verdict)
-	if werr := game.WriteFileAtomic(filepath.Join(env.out, name+"-summary.txt"), []byte(summary.String())); werr != nil && err == nil {
+	if werr := game.WriteFileAtomic(filepath.Join(env.Out, name+"-summary.txt"), []byte(summary.String())); werr != nil && err == nil {
 		err = werr
 	}
 	if f.json {

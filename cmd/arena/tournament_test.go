@@ -668,7 +668,7 @@ type instantRunner struct{}
 func (instantRunner) Openings() int { return 1 }
 
 func (instantRunner) Play(_ context.Context, j job) (*game.Record, string, error) {
-	order, seats := participants(j.Seats)
+	order, seats := match.Participants(j.Seats)
 	winner := 0
 	rec := &game.Record{ID: j.ID, Game: "gomoku", Seats: seats, Winner: &winner, Reason: "five",
 		Moves: make([]game.MoveRecord, 40), Start: time.Now(), End: time.Now()}
@@ -690,7 +690,7 @@ func BenchmarkTournamentOverhead(b *testing.B) {
 	defer st.Close()
 	players := make([]player, 8)
 	for i := range players {
-		players[i] = player{Player: match.Player{Name: fmt.Sprint("b", i)}}
+		players[i] = player{Name: fmt.Sprint("b", i)}
 	}
 	games := 0
 	b.ResetTimer()
@@ -703,7 +703,7 @@ func BenchmarkTournamentOverhead(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		t := &tournamentRun{name: name, game: "gomoku", env: runEnv{players: players}, r: instantRunner{}, st: st,
+		t := &tournamentRun{name: name, game: "gomoku", env: runEnv{Players: players}, r: instantRunner{}, st: st,
 			stdout: io.Discard, finished: map[string]playedGame{}, table: standings.New(playerNames(players))}
 		t.prog = newProgress(io.Discard, false, sched.Total(), players)
 		if err := tournament.Run(context.Background(), sched, map[string]tournament.Outcome{}, 2, t.play, t.report); err != nil {
