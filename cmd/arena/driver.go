@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -77,17 +78,77 @@ type boundOptions struct {
 }
 
 // build runs after the flags are parsed: it checks the options and
-// builds the runner that plays the games.
+// builds the runner that plays the games, as specs of one match (see
+// specRunner).
 func (b *boundOptions) build(env runEnv) (runner, error) {
+	tmpl, err := b.spec(env)
+	if err != nil {
+		return nil, err
+	}
+	r := specRunner{rs: match.NewRunners(registryOf(games()), env.Out, env.Work), tmpl: tmpl}
+	// The runner is built now, so that a bad option stops the command
+	// before any game.
+	if _, err := r.rs.Openings(tmpl); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// spec writes the match part of a spec from the parsed flags: the game,
+// its options, the players, the clock and the seed.
+func (b *boundOptions) spec(env runEnv) (match.Spec, error) {
 	if fc, ok := b.opts.(game.FlagChecker); ok {
 		if err := fc.CheckFlags(b.fs); err != nil {
-			return nil, err
+			return match.Spec{}, err
 		}
 	}
 	if err := b.opts.Validate(); err != nil {
-		return nil, err
+		return match.Spec{}, err
 	}
-	return b.d.NewRunner(b.opts, env)
+	data, err := json.Marshal(b.opts)
+	if err != nil {
+		return match.Spec{}, fmt.Errorf("%s options: %w", b.d.info.Name, err)
+	}
+	return match.Spec{
+		Game: b.d.info.Name, Options: data, Players: env.Players,
+		Clock: env.Clock, Memory: env.Memory, Ponder: env.Ponder, Seed: env.Seed,
+	}, nil
+}
+
+// specRunner plays the jobs of one match or tournament as specs: tmpl
+// is the match part, each job fills in the game's.
+type specRunner struct {
+	rs   *match.Runners
+	tmpl match.Spec
+}
+
+func (r specRunner) Openings() int {
+	n, err := r.rs.Openings(r.tmpl)
+	if err != nil {
+		return 1 // build made the runner: it cannot fail now
+	}
+	return n
+}
+
+// spec is the whole spec of a job.
+func (r specRunner) spec(j job) match.Spec {
+	s := r.tmpl
+	s.ID, s.Seats, s.Opening, s.GameSeed = j.ID, j.Seats, j.Opening, j.Seed
+	return s
+}
+
+func (r specRunner) Play(ctx context.Context, j job) (*game.Record, string, error) {
+	return r.rs.Play(ctx, r.spec(j), match.Local{OnMove: j.OnMove, Transcripts: j.Transcripts, Listener: j.Listener})
+}
+
+// registryOf is the registry as match.Play looks games up.
+func registryOf(r *game.Registry[driver]) match.Games { return gameLookup{r} }
+
+type gameLookup struct{ r *game.Registry[driver] }
+
+func (l gameLookup) Lookup(name string) (match.Game, bool) {
+	d, ok := l.r.Lookup(name)
+	return d, ok
 }
 
 // args checks the words left after the flags: the game's options may
@@ -116,25 +177,38 @@ type runner = match.Runner
 // job is one game to play.
 type job = match.Job
 
+// matchCLI is "arena match GAME" for a driver, its flags parsed into f
+// and opts.
+type matchCLI struct {
+	d           driver
+	f           matchFlags
+	concurrency int
+	opts        *boundOptions
+}
+
 // newMatchGameCmd builds "arena match GAME" for a driver: a series of
 // games between the same bots, colours (seats) alternating.
 func newMatchGameCmd(d driver) *cobra.Command {
-	var f matchFlags
-	var concurrency int
-	var opts *boundOptions
+	return newMatchCLI(d).cmd()
+}
+
+func newMatchCLI(d driver) *matchCLI { return &matchCLI{d: d} }
+
+func (m *matchCLI) cmd() *cobra.Command {
+	d, f := m.d, &m.f
 	cmd := &cobra.Command{
 		Use:     d.info.Name,
 		Short:   d.info.Help.Short,
 		Long:    d.info.Help.Long,
 		Example: d.info.Help.Example,
-		Args:    func(cmd *cobra.Command, args []string) error { return opts.args(cmd, args) },
+		Args:    func(cmd *cobra.Command, args []string) error { return m.opts.args(cmd, args) },
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			env, r, cleanup, err := f.runner(d, opts.build)
+			env, r, cleanup, err := f.runner(d, m.opts.build)
 			if err != nil {
 				return err
 			}
 			defer cleanup()
-			conc, err := matchConcurrency(cmd.ErrOrStderr(), concurrency, d, env)
+			conc, err := matchConcurrency(cmd.ErrOrStderr(), m.concurrency, d, env)
 			if err != nil {
 				return err
 			}
@@ -156,15 +230,8 @@ func newMatchGameCmd(d driver) *cobra.Command {
 				s.stdout = cmd.ErrOrStderr()
 			}
 			s.play = func(ctx context.Context, i int, prog *progress) (*game.Record, string, error) {
-				j := job{
-					ID:      fmt.Sprintf("%s-%03d", name, i+1),
-					Seats:   matchSeats(len(env.Players), i),
-					Opening: i / len(env.Players),
-				}
+				j := matchJob(name, i, env)
 				j.OnMove = prog.follow(j.ID, fmt.Sprintf("#%d", i+1))
-				if env.Seed != 0 {
-					j.Seed = env.Seed + int64(i)
-				}
 				if env.Debug {
 					logs, closeLogs, err := openTranscripts(env.Out, j.ID, env.Players)
 					if err != nil {
@@ -183,9 +250,23 @@ func newMatchGameCmd(d driver) *cobra.Command {
 		},
 	}
 	f.register(cmd, d)
-	cmd.Flags().IntVar(&concurrency, "concurrency", 1, "games at once (0 = as many as the cores allow, one thinking bot per core)")
-	opts = d.flags(cmd.Flags())
+	cmd.Flags().IntVar(&m.concurrency, "concurrency", 1, "games at once (0 = as many as the cores allow, one thinking bot per core)")
+	m.opts = d.flags(cmd.Flags())
 	return cmd
+}
+
+// matchJob is game i (from 0) of the match name: its ID, the players'
+// seats (rotating), its opening (one per round of seatings) and seed.
+func matchJob(name string, i int, env runEnv) job {
+	j := job{
+		ID:      fmt.Sprintf("%s-%03d", name, i+1),
+		Seats:   matchSeats(len(env.Players), i),
+		Opening: i / len(env.Players),
+	}
+	if env.Seed != 0 {
+		j.Seed = env.Seed + int64(i)
+	}
+	return j
 }
 
 // claimRunName claims a name for a match or SPRT in the folder out,

@@ -86,37 +86,25 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 	}
 	seating := []int{g.Red, 1 - g.Red} // side -> player
 	clocks := &Clocks{}
-	sideClocks := make([]match.Clock, 2)
-	seats := make([]match.Seat[Point], 2)
-	for side, pi := range seating {
-		pl := g.Players[pi]
-		sideClocks[side] = pl.Clock
-		if pl.Human != nil {
-			seats[side] = humanSeat(pl.Human, state, side, clocks)
-			continue
-		}
-		dir, err := pl.WorkDir(mc.WorkDir, pi)
-		if err != nil {
-			return nil, err
-		}
-		opts := SeatOptions{Args: pl.Args, Env: pl.Env, Dir: dir, MemoryLimit: pl.Memory(mc.MemoryLimit), Protocol: pl.Protocol, Clocks: clocks}
-		if mc.Transcripts != nil {
-			opts.Transcript = mc.Transcripts(g.ID, pi)
-		}
-		seats[side] = NewSeat(state, ColorOf(side), opts)
-	}
-	if mc.Listener != nil {
-		mc.Listener.Started(header(mc, g, seating, state))
-	}
 	var effects []Effect
-	out := match.Run[Point](ctx, Referee{State: state, Effects: &effects}, seats, match.Config{
-		Clock: mc.Clock, Clocks: sideClocks, Ponder: mc.Ponder, OnMove: match.Listen(mc.OnMove, mc.Listener),
-		OnAsk: match.Asks(mc.Listener),
-	})
-	if out.Canceled {
-		return nil, ctx.Err()
+	players := make([]match.Player, len(g.Players))
+	for i, p := range g.Players {
+		players[i] = p.Player
 	}
-	return makeRecord(mc, g, seating, state, out), nil
+	return match.Table[Point]{
+		ID: g.ID, Referee: Referee{State: state, Effects: &effects}, Players: players, Seating: seating,
+		Clock: mc.Clock, Ponder: mc.Ponder, Memory: mc.MemoryLimit, WorkDir: mc.WorkDir,
+		Seat: func(side, pi int, dir string, memory int64, tr *bot.Transcript) match.Seat[Point] {
+			pl := g.Players[pi]
+			return NewSeat(state, ColorOf(side), SeatOptions{Args: pl.Args, Env: pl.Env, Dir: dir, MemoryLimit: memory,
+				Protocol: pl.Protocol, Clocks: clocks, Transcript: tr})
+		},
+		Human:       func(side int, h *match.Human) match.Seat[Point] { return humanSeat(h, state, side, clocks) },
+		Header:      func() *game.Record { return header(mc, g, seating, state) },
+		OnMove:      mc.OnMove,
+		Listener:    mc.Listener,
+		Transcripts: mc.Transcripts,
+	}.Play(ctx)
 }
 
 // header is the part of a game's record known before its first move:
@@ -141,27 +129,6 @@ func header(mc MatchConfig, g Game, seating []int, state *State) *game.Record {
 	rec.Players = make([]game.PlayerRecord, len(g.Players))
 	for pi, p := range g.Players {
 		rec.Players[pi] = p.Record("pointsbattle")
-	}
-	return rec
-}
-
-// makeRecord completes the header with the game played. Each move's
-// effect was filled in by the match loop as the move was played (see
-// Referee.Effect).
-func makeRecord(mc MatchConfig, g Game, seating []int, state *State, out match.Outcome) *game.Record {
-	rec := header(mc, g, seating, state)
-	rec.Moves, rec.Reason, rec.Detail = out.Moves, out.Result.Reason, out.Result.Detail
-	rec.Start, rec.End = out.Start, out.End
-	out.RecordSides(rec)
-	if !out.Result.Draw() {
-		w := seating[out.Result.Winner]
-		rec.Winner = &w
-	}
-	if out.Result.Scores != nil {
-		rec.Scores = make([]int, len(g.Players))
-		for side, sc := range out.Result.Scores {
-			rec.Scores[seating[side]] = sc
-		}
 	}
 	return rec
 }
