@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"arena/bot"
+	"arena/engine"
 	"arena/game"
 	"arena/match"
 )
@@ -85,10 +86,10 @@ func (b *boundOptions) build(env runEnv) (runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := specRunner{rs: match.NewRunners(registryOf(games()), env.Out, env.Work), tmpl: tmpl}
+	r := specRunner{run: engine.NewLocal(registryOf(games()), env.Out, env.Work), tmpl: tmpl}
 	// The runner is built now, so that a bad option stops the command
 	// before any game.
-	if _, err := r.rs.Openings(tmpl); err != nil {
+	if _, err := r.run.Openings(tmpl); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -118,12 +119,12 @@ func (b *boundOptions) spec(env runEnv) (match.Spec, error) {
 // specRunner plays the jobs of one match or tournament as specs: tmpl
 // is the match part, each job fills in the game's.
 type specRunner struct {
-	rs   *match.Runners
+	run  engine.Runner
 	tmpl match.Spec
 }
 
 func (r specRunner) Openings() int {
-	n, err := r.rs.Openings(r.tmpl)
+	n, err := r.run.Openings(r.tmpl)
 	if err != nil {
 		return 1 // build made the runner: it cannot fail now
 	}
@@ -138,7 +139,7 @@ func (r specRunner) spec(j job) match.Spec {
 }
 
 func (r specRunner) Play(ctx context.Context, j job) (*game.Record, string, error) {
-	return r.rs.Play(ctx, r.spec(j), match.Local{OnMove: j.OnMove, Transcripts: j.Transcripts, Listener: j.Listener})
+	return r.run.Run(ctx, r.spec(j), match.Local{OnMove: j.OnMove, Transcripts: j.Transcripts, Listener: j.Listener})
 }
 
 // registryOf is the registry as match.Play looks games up.

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"arena/engine"
 	"arena/game"
 	"arena/internal/syncbuf"
 	"arena/internal/version"
@@ -400,7 +401,7 @@ func TestServeLauncherKeepsEarlierGames(t *testing.T) {
 	// when it did.
 	for _, wrote := range []bool{false, true} {
 		id := fmt.Sprintf("web-claim-%v", wrote)
-		release, err := claimGameID(context.Background(), st, l.out, id)
+		release, err := engine.ClaimGameID(context.Background(), st, l.out, id)
 		if err != nil {
 			t.Fatal(err)
 		}
