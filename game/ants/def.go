@@ -275,9 +275,7 @@ func (Def) NewRunner(opts game.Options, env match.Env) (match.Runner, error) {
 		}
 		r.maps = append(r.maps, gameMap{name: path, text: string(text), players: m.Players})
 	}
-	for _, p := range env.Players {
-		r.players = append(r.players, Player{Name: p.Name, Command: p.Command, Args: p.Args})
-	}
+	r.players = env.Players
 	return r, nil
 }
 
