@@ -230,22 +230,21 @@ func (m *matchCLI) cmd() *cobra.Command {
 			if !f.json {
 				s.stdout = cmd.ErrOrStderr()
 			}
-			s.play = func(ctx context.Context, i int, prog *progress) (*game.Record, string, error) {
-				j := matchJob(name, i, env)
-				j.OnMove = prog.follow(j.ID, fmt.Sprintf("#%d", i+1))
-				if env.Debug {
-					logs, closeLogs, err := openTranscripts(env.Out, j.ID, env.Players)
-					if err != nil {
-						return nil, "", err
-					}
-					defer closeLogs()
-					j.Transcripts = func(pi int) *bot.Transcript { return logs[pi] }
+			sr, ok := r.(specRunner)
+			if !ok {
+				return fmt.Errorf("match: a runner of type %T", r)
+			}
+			s.runner = sr.run
+			s.spec = func(i int) match.Spec { return sr.spec(matchJob(name, i, env)) }
+			s.follow = func(_ int, spec match.Spec) (match.Local, func(), error) {
+				if !env.Debug {
+					return match.Local{}, func() {}, nil
 				}
-				rec, path, err := r.Play(ctx, j)
+				logs, closeLogs, err := openTranscripts(env.Out, spec.ID, env.Players)
 				if err != nil {
-					prog.forget(j.ID)
+					return match.Local{}, nil, err
 				}
-				return rec, path, err
+				return match.Local{Transcripts: func(pi int) *bot.Transcript { return logs[pi] }}, closeLogs, nil
 			}
 			return s.run(cmd.Context())
 		},
