@@ -52,12 +52,6 @@ type Runner interface {
 	Play(ctx context.Context, job Job) (*game.Record, string, error)
 }
 
-// SeatCounter is implemented by runners of N-player games whose maps fix
-// the number of players; other N-player runners seat every player.
-type SeatCounter interface {
-	Seats() int
-}
-
 // Job is one game to play.
 type Job struct {
 	ID string
