@@ -33,7 +33,7 @@ type matchFlags struct {
 }
 
 // register adds the shared flags that apply to d's games to cmd, with
-// d's default clocks, leaving out d's notShared flags and those named in
+// d's default clocks, leaving out the game's Unused settings and those named in
 // omit (a tournament counts games per pairing, not --games): a flag that
 // does nothing is neither listed in the help nor accepted. Left-out flags
 // keep their defaults.
