@@ -27,7 +27,7 @@ var _ match.Game = Def{}
 func (Def) Info() game.Info {
 	return game.Info{
 		Name: "nim", Title: "Nim", Players: [2]int{2, 2}, Human: true,
-		TurnTime: time.Second,
+		TurnTime:       time.Second,
 		PlayerSettings: []string{"dir", "env", "memory", "turn_time", "match_time"},
 		Help:           game.Help{Short: "Play Nim: take 1 to max_take stones, whoever takes the last wins"},
 	}
