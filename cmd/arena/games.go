@@ -22,7 +22,10 @@ import (
 // This file and gametools.go are the only ones of the CLI that name a
 // game: the list of games arena plays, each with arena's own bot for it
 // ("arena bot GAME") and its tools ("arena ants ..."). Everything else
-// takes a game from the registry.
+// takes a game from the registry. A game's built-in bot is paired with
+// it here rather than in the game's package because the bot uses the
+// game's rules (bots/gomokubot imports game/gomoku): the game cannot
+// import its bot.
 
 // gameEntries lists every game arena plays, in the order the help lists
 // them, with its bot and tool commands.
