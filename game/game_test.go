@@ -55,15 +55,22 @@ func TestReadRecordErrors(t *testing.T) {
 	}
 }
 
+// info is a game with nothing but a name, for the registry's tests.
+type info string
+
+func (i info) Info() Info          { return Info{Name: string(i)} }
+func (i info) NewOptions() Options { return nil }
+
 func TestRegistry(t *testing.T) {
-	var r Registry
-	for _, n := range []string{"khet", "gomoku"} {
-		if err := r.Register(Info{Name: n}); err != nil {
-			t.Fatal(err)
-		}
+	r, err := NewRegistry[Game](info("khet"), info("gomoku"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err := r.Register(Info{Name: "gomoku"}); err == nil {
+	if _, err := NewRegistry[Game](info("khet"), info("gomoku"), info("gomoku")); err == nil {
 		t.Fatal("registered a game twice")
+	}
+	if _, err := NewRegistry[Game](info("")); err == nil {
+		t.Fatal("registered a game without a name")
 	}
 	if _, ok := r.Lookup("gomoku"); !ok {
 		t.Fatal("gomoku not found")
@@ -73,6 +80,13 @@ func TestRegistry(t *testing.T) {
 	}
 	if got := r.Names(); !reflect.DeepEqual(got, []string{"gomoku", "khet"}) {
 		t.Fatalf("names %v", got)
+	}
+	var order []string
+	for _, g := range r.All() {
+		order = append(order, g.Info().Name)
+	}
+	if !reflect.DeepEqual(order, []string{"khet", "gomoku"}) {
+		t.Fatalf("All in order %v, want the order given", order)
 	}
 }
 

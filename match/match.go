@@ -97,12 +97,13 @@ type Farewell struct {
 }
 
 // Clock holds the time controls of a game, applied to each side.
+// In JSON the durations are nanoseconds.
 type Clock struct {
-	Turn      time.Duration // per move; 0 = none
-	Match     time.Duration // per side for the whole game; 0 = none
-	Increment time.Duration // added to a side's match time before each of its moves
-	Tolerance time.Duration // grace after a limit before the move counts as late
-	Startup   time.Duration // limit for start-up; 0 = DefaultStartup
+	Turn      time.Duration `json:"turn,omitempty"`      // per move; 0 = none
+	Match     time.Duration `json:"match,omitempty"`     // per side for the whole game; 0 = none
+	Increment time.Duration `json:"increment,omitempty"` // added to a side's match time before each of its moves
+	Tolerance time.Duration `json:"tolerance,omitempty"` // grace after a limit before the move counts as late
+	Startup   time.Duration `json:"startup,omitempty"`   // limit for start-up; 0 = DefaultStartup
 }
 
 // counting reports whether each side has a running game clock: a base

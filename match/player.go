@@ -8,29 +8,44 @@ import (
 	"arena/game"
 )
 
-// Player is what every two-player game package knows of a player before
-// its own protocol options: who it is and how it plays, a bot's command
-// or a person's seat, and a clock of its own if it has one.
+// Player is one player as every game takes it, whether it came from a
+// --bot flag, a bots file or the web page: who it is and how it plays, a
+// bot's command or a person's seat, a clock of its own if it has one,
+// and the protocol settings of its own a game may read. It is the one
+// description of a player from the flag to bot.Start, and part of a
+// Spec's JSON (a person's seat is not: it lives in this process).
 type Player struct {
-	Name    string
-	Command string   // as the user wrote it
-	Args    []string // resolved command (Args[0] absolute)
+	Name    string   `json:"name"`
+	Command string   `json:"command,omitempty"` // as the user wrote it
+	Args    []string `json:"args,omitempty"`    // resolved command (Args[0] absolute)
+	// Builtin says the command is arena's own bot for the game ("arena
+	// bot GAME", Args[1:3]), which a game may tell what its protocol
+	// does not (Khet's turn time).
+	Builtin bool `json:"builtin,omitempty"`
+	// Proto is the bot's own protocol setting from a bots file (the
+	// value --proto takes for one bot); "" leaves it to the game's.
+	Proto string `json:"proto,omitempty"`
+	// Options are a bots file's extra settings, as key and value, in
+	// order of key: Gomoku's extra INFO lines, Points' protocol options.
+	Options [][2]string `json:"options,omitempty"`
+	// BotsFile is the bots file the bot comes from; "" otherwise.
+	BotsFile string `json:"bots_file,omitempty"`
 	// Human, when set, seats a person playing in the web page instead of
 	// a process (Command and Args are then unused).
-	Human *Human
+	Human *Human `json:"-"`
 	// Clock, when set, is this player's own clock instead of the
 	// match's (a person may have minutes a move while the bot keeps
 	// seconds).
-	Clock Clock
+	Clock Clock `json:"clock,omitzero"`
 	// Env is added to the bot's environment, as "KEY=VALUE".
-	Env []string
+	Env []string `json:"env,omitempty"`
 	// MemoryLimit, when set, is this bot's own limit in bytes instead
 	// of the match's.
-	MemoryLimit int64
+	MemoryLimit int64 `json:"memory,omitempty"`
 	// Files, when set, is a folder whose contents are copied into the
 	// bot's fresh working folder before every game: the bot finds its
 	// data files beside it and cannot change the originals.
-	Files string
+	Files string `json:"files,omitempty"`
 }
 
 // Memory is the player's memory limit: its own, or else matchLimit.

@@ -129,12 +129,13 @@ func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 		Game string `json:"game"`
 	}
 	json.Unmarshal(g.Record, &head)
-	if head.Game != "ants" || g.RecordPath == "" {
-		writeError(w, http.StatusNotFound, "game "+strconv.Quote(id)+" has no replay file (Ants games only)")
+	f, ok := s.replayFormat(head.Game)
+	if !ok || g.RecordPath == "" {
+		writeError(w, http.StatusNotFound, "game "+strconv.Quote(id)+" has no replay file ("+s.replayGames()+" games only)")
 		return
 	}
 	// The files of a game sit beside its record: ID.json, ID.replay, ...
-	replay := strings.TrimSuffix(g.RecordPath, filepath.Ext(g.RecordPath)) + ".replay"
+	replay := strings.TrimSuffix(g.RecordPath, filepath.Ext(g.RecordPath)) + f.Ext
 	data, err := os.ReadFile(replay)
 	if errors.Is(err, os.ErrNotExist) {
 		writeError(w, http.StatusNotFound, "the replay file of game "+strconv.Quote(id)+" is gone")
@@ -147,6 +148,34 @@ func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Write(data)
+}
+
+// replayFormat is the replay file of a game's records: its format named
+// "replay" that is written beside the record by the game (no Write), as
+// the official visualizer of Ants reads it.
+func (s *Server) replayFormat(gameName string) (game.Format, bool) {
+	for _, f := range s.cfg.Formats[gameName] {
+		if f.Name == "replay" && f.Write == nil {
+			return f, true
+		}
+	}
+	return game.Format{}, false
+}
+
+// replayGames names the games whose records have a replay file, for
+// people: "Ants", "Ants or Foo".
+func (s *Server) replayGames() string {
+	var names []string
+	for name := range s.cfg.Formats {
+		if _, ok := s.replayFormat(name); ok && name != "" {
+			names = append(names, strings.ToUpper(name[:1])+name[1:])
+		}
+	}
+	if len(names) == 0 {
+		return "no"
+	}
+	slices.Sort(names)
+	return strings.Join(names, " or ")
 }
 
 type tournamentEntry struct {
@@ -298,7 +327,7 @@ func (s *Server) handleMatches(w http.ResponseWriter, r *http.Request) {
 		for _, b := range bots {
 			p.Players = append(p.Players, Entrant{Bot: b, Name: b})
 		}
-		g := s.hub.add(p.ID, info.Name, bots, shownClock(info, turn, match))
+		g := s.hub.add(p.ID, info, bots, shownClock(info, turn, match))
 		if g == nil {
 			s.internalError(w, r, fmt.Errorf("game ID %s taken", p.ID))
 			return
@@ -421,7 +450,7 @@ func (s *Server) handleNewTournament(w http.ResponseWriter, r *http.Request) {
 		var mu sync.Mutex // listen may be called from the tournament's pool
 		var listened []*liveGame
 		listen := func(id string) game.Listener {
-			g := s.hub.add(id, info.Name, nil, clock)
+			g := s.hub.add(id, info, nil, clock)
 			if g == nil {
 				return nil
 			}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"arena/game"
+	"arena/game/ants"
 	"arena/store"
 )
 
@@ -308,6 +309,8 @@ func storeGames(t *testing.T, st *store.Store) (dir string) {
 
 func TestRecords(t *testing.T) {
 	ts := newTestServer(t, &fakeLauncher{})
+	// Ants writes its replay file beside the record: its format says so.
+	ts.srv.cfg.Formats = map[string][]game.Format{"ants": ants.Info().Formats}
 	storeGames(t, ts.store)
 
 	var all []recordEntry

@@ -140,7 +140,7 @@ func (f *fakeLauncher) Games() []GameInfo {
 			Human: true, TurnTime: "1s", BotTime: true},
 		// quiet's bots are not told their clock (as Khet's).
 		{Name: "quiet", Title: "Quiet", Players: [2]int{2, 2}, Bots: []string{"builtin"}, Human: true, TurnTime: "1s"},
-		{Name: "ants", Title: "Ants", Players: [2]int{2, 4}, Bots: []string{"hunter", "greedy", "random"}},
+		{Name: "ants", Title: "Ants", Players: [2]int{2, 4}, Bots: []string{"hunter", "greedy", "random"}, Simultaneous: true, Replay: true},
 	}
 }
 

@@ -81,15 +81,15 @@ type gameClock struct {
 	turn, match time.Duration
 }
 
-// add registers a game that is about to be played. It returns nil if the
-// ID is taken.
-func (h *hub) add(id, gameName string, players []string, clock gameClock) *liveGame {
+// add registers a game of the game info that is about to be played. It
+// returns nil if the ID is taken.
+func (h *hub) add(id string, info GameInfo, players []string, clock gameClock) *liveGame {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if _, dup := h.games[id]; dup {
 		return nil
 	}
-	g := &liveGame{hub: h, id: id, game: gameName, players: players, clock: clock,
+	g := &liveGame{hub: h, id: id, game: info.Name, simultaneous: info.Simultaneous, players: players, clock: clock,
 		subs: map[*client]struct{}{}, tokens: map[string]int{}}
 	h.games[id] = g
 	h.changedLocked()
@@ -229,6 +229,8 @@ type liveGame struct {
 	hub   *hub
 	id    string
 	clock gameClock
+	// simultaneous: every seat moves at once, every turn (GameInfo).
+	simultaneous bool
 
 	mu      sync.Mutex
 	game    string   // known before the header
@@ -519,7 +521,7 @@ func (g *liveGame) clocksLocked() clocks {
 	}
 	if len(c.ToMove) == 0 {
 		switch {
-		case sides > 2 || g.game == "ants":
+		case sides > 2 || g.simultaneous:
 			for s := range sides {
 				c.ToMove = append(c.ToMove, s)
 			}

@@ -11,7 +11,7 @@ import (
 )
 
 func startedGame(h *hub, id string) *liveGame {
-	g := h.add(id, "gomoku", []string{"a", "b"}, gameClock{turn: time.Second, match: time.Minute})
+	g := h.add(id, GameInfo{Name: "gomoku"}, []string{"a", "b"}, gameClock{turn: time.Second, match: time.Minute})
 	g.Started(&game.Record{ID: id, Game: "gomoku", Players: []game.PlayerRecord{{Name: "a"}, {Name: "b"}}, Seats: []int{0, 1}})
 	return g
 }
@@ -179,7 +179,7 @@ func TestSideClocks(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHub()
 			defer h.close()
-			g := h.add("g", "gomoku", nil, gameClock{turn: time.Second, match: time.Minute})
+			g := h.add("g", GameInfo{Name: "gomoku"}, nil, gameClock{turn: time.Second, match: time.Minute})
 			g.Started(&game.Record{ID: "g", Game: "gomoku", Players: tc.players, Seats: tc.seats})
 			g.mu.Lock()
 			c := g.clocksLocked()

@@ -39,6 +39,12 @@ type GameInfo struct {
 	// BotTime says whether a person may choose how long the bot opposite
 	// thinks (Entrant.TurnTime): the game's protocol tells bots their clock.
 	BotTime bool `json:"bot_time"`
+	// Simultaneous says the players move at once, every turn: a game's
+	// length counts turns and every seat is to move at once.
+	Simultaneous bool `json:"simultaneous,omitempty"`
+	// Replay says a stored game has a replay file beside its record
+	// (/api/records/ID/replay), as the game's own viewer reads it.
+	Replay bool `json:"replay,omitempty"`
 }
 
 // PlayRequest is one game to play.

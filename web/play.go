@@ -178,7 +178,7 @@ func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request) {
 	if bot != "" {
 		clock = shownClock(info, 0, 0)
 	}
-	g := s.hub.add(preq.ID, info.Name, names, clock)
+	g := s.hub.add(preq.ID, info, names, clock)
 	if g == nil {
 		release()
 		s.internalError(w, r, fmt.Errorf("game ID %s taken", preq.ID))

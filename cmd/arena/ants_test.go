@@ -1,22 +1,16 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"arena/game"
-	"arena/game/ants"
-	"arena/match"
-
-	"github.com/spf13/pflag"
 )
 
 // antsConformanceRoot is the recorded official Ants games in the
@@ -238,63 +232,6 @@ func TestAntsJSONSeats(t *testing.T) {
 	}
 }
 
-// The progress bar names each seat's player with its ants and score.
-func TestAntsTurnStatus(t *testing.T) {
-	r := &antsRunner{players: []ants.Player{{Name: "a"}, {Name: "b"}, {Name: "c"}}}
-	ti := ants.TurnInfo{Turn: 7, Ants: []int{4, 0, 9}, Scores: []int{1, 0, 3}, Alive: []bool{true, false, true}}
-	got := r.turnStatus(ti, []int{2, 0, 1})
-	want := "c 4 ants 1 pts, a 0 ants 0 pts (out), b 9 ants 3 pts"
-	if got != want {
-		t.Errorf("status %q, want %q", got, want)
-	}
-}
-
-// countingListener counts what a job's Listener is told.
-type countingListener struct {
-	started bool
-	frames  []string
-}
-
-func (l *countingListener) Started(h *game.Record) {
-	l.started = h.Game == "ants" && len(h.Options) > 0
-}
-func (l *countingListener) Moved(ply int, m game.MoveRecord) {
-	l.frames = append(l.frames, fmt.Sprintf("%d %d %s %t", ply, m.Side, m.Move, len(m.Effect) > 0))
-}
-
-// A job's Listener reaches the game: the header, then a frame per turn.
-func TestAntsJobListener(t *testing.T) {
-	script, err := filepath.Abs(filepath.Join("..", "..", "game", "ants", "testdata", "testbot.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fl := pflag.NewFlagSet("ants", pflag.ContinueOnError)
-	build := antsFlags(fl)
-	if err := fl.Parse([]string{"--map", filepath.Join("..", "..", "game", "ants", "testdata", "tutorial1.map"), "--turns", "6", "--engine_seed", "2", "--turntime", "30000", "--loadtime", "30000"}); err != nil {
-		t.Fatal(err)
-	}
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var players []player
-	for _, name := range []string{"a", "b"} {
-		players = append(players, player{Player: match.Player{Name: name, Command: "python3 " + script + " random", Args: []string{py, script, "random"}}})
-	}
-	r, err := build(runEnv{players: players, out: t.TempDir(), work: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := &countingListener{}
-	rec, _, err := r.Play(context.Background(), job{ID: "listened", Seats: []int{0, 1}, Listener: l})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !l.started || len(l.frames) != rec.Turns || rec.Turns == 0 || l.frames[0] != "1 -1 turn 1 true" {
-		t.Fatalf("started %t, frames %q for %d turns", l.started, l.frames, rec.Turns)
-	}
-}
-
 // sharedTopMap is a four-player scenario on one open row: each seat's
 // only ant stands just west of the next seat's hill, far from every other
 // ant. A bot that moves east razes the next seat's hill on turn 1.
@@ -452,10 +389,10 @@ func TestAntsFlagErrors(t *testing.T) {
 		{[]string{"--food_rate", "5", "11", "12"}, []string{`unexpected argument "12"`}},
 		{[]string{"--food_start", "x"}, []string{"--food_start", "want two numbers"}},
 		{[]string{"--serial", "2"}, []string{`unexpected argument "2"`}},
-		{[]string{"--ponder"}, []string{"--ponder does not apply to Ants"}},
-		{[]string{"--match-time", "1m"}, []string{"--match-time does not apply to Ants"}},
-		{[]string{"--tolerance", "2s"}, []string{"--tolerance does not apply to Ants"}},
-		{[]string{"--startup-time", "5s"}, []string{"--startup-time does not apply to Ants"}},
+		{[]string{"--ponder"}, []string{"--ponder does not apply to Ants"}},                   // not offered: the engine keeps its own time
+		{[]string{"--match-time", "1m"}, []string{"--match-time does not apply to Ants"}},     // not offered: the engine keeps its own time
+		{[]string{"--tolerance", "2s"}, []string{"--tolerance does not apply to Ants"}},       // not offered: the engine keeps its own time
+		{[]string{"--startup-time", "5s"}, []string{"--startup-time does not apply to Ants"}}, // not offered: the engine keeps its own time
 	}
 	for _, c := range cases {
 		for _, command := range []string{"match", "tournament"} {

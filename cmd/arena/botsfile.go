@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"arena/bot"
-	"arena/game/points"
 	"arena/match"
 )
 
@@ -29,7 +28,7 @@ import (
 //	]
 //
 // name and cmd are required; every other field is optional and applies
-// only to the games whose runners honour it (driver.botFields).
+// only to the games whose runners honour it (game.Info.PlayerSettings).
 
 // Optional fields of a bots file entry, as spelled in the file.
 const (
@@ -309,14 +308,14 @@ const botsFlag = `JSON file listing bots with settings of their own: [{"name", "
 // checks that the game takes that many.
 func (f *matchFlags) players(d driver, clock match.Clock) ([]player, error) {
 	if len(f.bots) == 0 && f.botsFile == "" {
-		f.bots = d.defaultBots
+		f.bots = d.info.DefaultBots
 	}
 	players, err := parsePlayers(f.bots, d.info.Name)
 	if err != nil {
 		return nil, err
 	}
 	if f.botsFile != "" {
-		listed, err := readBotsFile(f.botsFile, d.info.Name, d.botFields, clock)
+		listed, err := readBotsFile(f.botsFile, d.info.Name, d.info.PlayerSettings, clock)
 		if err != nil {
 			return nil, err
 		}
@@ -338,37 +337,6 @@ func (f *matchFlags) players(d driver, clock match.Clock) ([]player, error) {
 		return nil, fmt.Errorf("%s: %s needs %d to %d bots, got %d", flag, d.info.Name, lo, hi, n)
 	}
 	return players, nil
-}
-
-// infoOptions turns a bots file's options into Gomoku INFO "key value"
-// pairs.
-func infoOptions(options [][2]string) []string {
-	var lines []string
-	for _, kv := range options {
-		lines = append(lines, kv[0]+" "+kv[1])
-	}
-	return lines
-}
-
-// pointsProtocol is the Points protocol options of p: its bots file's
-// proto and options (as "key=value" pairs) when it has them, else flag,
-// the --proto value for it.
-func pointsProtocol(p player, flag string) (string, error) {
-	if p.Proto == "" && len(p.Options) == 0 {
-		return flag, nil
-	}
-	parts := []string{}
-	if p.Proto != "" {
-		parts = append(parts, p.Proto)
-	}
-	for _, kv := range p.Options {
-		parts = append(parts, kv[0]+"="+kv[1])
-	}
-	joined := strings.Join(parts, ",")
-	if _, err := points.ParseProtocolOptions(joined); err != nil {
-		return "", fmt.Errorf("--bots %s: bot %q: proto/options: %w", p.BotsFile, p.Name, err)
-	}
-	return joined, nil
 }
 
 // appendBotsFileNames appends to names the names of the bots in the

@@ -251,7 +251,7 @@ func TestBotsFilePlayers(t *testing.T) {
 		"memory": "1MiB", "match_time": "5s"}]`)
 	f := matchFlags{bots: []string{"builtin"}, botsFile: path}
 	clock := match.Clock{Turn: time.Second, Match: time.Minute, Tolerance: time.Second}
-	players, err := f.players(gomokuDriver(), clock)
+	players, err := f.players(mustDriver(t, "gomoku"), clock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,4 +355,14 @@ func TestBotsFilePoints(t *testing.T) {
 	if p := rec.Players[0]; p.Name != "secs" || p.TurnMs != 4000 {
 		t.Errorf("player 0 %s with turn %d ms, want secs with 4000", p.Name, p.TurnMs)
 	}
+}
+
+// mustDriver is the driver of a game the arena plays.
+func mustDriver(t testing.TB, name string) driver {
+	t.Helper()
+	d, ok := driverByName(name)
+	if !ok {
+		t.Fatalf("no game %q", name)
+	}
+	return d
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"arena/engine"
 	"arena/internal/version"
 )
 
@@ -444,7 +445,7 @@ func TestTournamentRunsOnce(t *testing.T) {
 	}
 	before, _ := filepath.Glob(filepath.Join(out, "*"))
 
-	unlock, err := lockTournament(out, "cup")
+	unlock, err := engine.Lock(out, "cup")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,210 +2,271 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"arena/bot"
+	"arena/engine"
 	"arena/game"
 	"arena/match"
 )
 
-// A driver is everything the generic commands (match, tournament, bot,
-// games) need to know about one game. Each game has one file in this
-// package that builds its driver (gomoku.go, khet.go, ...); nothing else
-// in the CLI names a game.
+// A driver is a game as the CLI plays it: the game's contract
+// (match.Game), its description, and the commands that go with it, arena's
+// own bot ("arena bot GAME") and the game's tools ("arena ants ...").
+// The list of drivers is in games.go; nothing else in the CLI names a
+// game.
 type driver struct {
+	match.Game
 	info game.Info
-	// short and long describe "arena match GAME"; example shows it used.
-	short, long, example string
-	// turnTime and matchTime are the game's default clocks.
-	turnTime, matchTime time.Duration
-	// notShared names the shared match flags (matchFlags) that do
-	// nothing in this game, such as clocks a game that keeps its own
-	// time does not use; its commands do not offer them.
-	notShared []string
-	// notSharedWhy says why, in the error for a notShared flag.
-	notSharedWhy string
-	// flags registers the game's own options (board size, rule, map ...)
-	// on a match or tournament command. The returned function runs after
-	// the flags are parsed and builds the runner that plays the games.
-	flags func(fs *pflag.FlagSet) func(env runEnv) (runner, error)
-	// defaultBots are the --bot values used when none are given.
-	defaultBots []string
-	// args checks the words left after the flags of "arena match GAME"
-	// and "arena tournament GAME" (Ants: the MAX of --food_rate 5 11);
-	// nil: there must be none.
-	args cobra.PositionalArgs
 	// bot is "arena bot GAME": arena's own player for the game.
 	bot func() *cobra.Command
 	// commands are extra top-level commands of the game ("arena ants ...").
 	commands func() []*cobra.Command
-	// human says whether the game's runner seats a person (player.Human)
-	// as well as bots, so that the web page can offer it.
-	human bool
-	// toldClock says whether the game's protocol tells a bot its clock,
-	// so that a person may give the bot opposite a time of its own (a
-	// bot that is not told would be judged on a clock it never saw).
-	toldClock bool
-	// botFields are the optional fields of a --bots file entry that
-	// the game's runner honours (fieldDir, ...); others are refused.
-	botFields []string
 }
+
+// games is the registry of the games this arena plays, built once from
+// the list in games.go and never changed.
+var games = sync.OnceValue(func() *game.Registry[driver] {
+	ds := gameEntries()
+	for i := range ds {
+		ds[i].info = ds[i].Info()
+	}
+	r, err := game.NewRegistry(ds...)
+	if err != nil {
+		panic(err) // two games of one name is a programming error
+	}
+	return r
+})
 
 // drivers lists every game arena plays.
-func drivers() []driver {
-	return []driver{gomokuDriver(), khetDriver(), antsDriver(), pointsDriver()}
+func drivers() []driver { return games().All() }
+
+// driverByName finds the driver of a game.
+func driverByName(name string) (driver, bool) { return games().Lookup(name) }
+
+// gameNames lists the games' names in the order of drivers.
+func gameNames() []string {
+	var names []string
+	for _, d := range drivers() {
+		names = append(names, d.info.Name)
+	}
+	return names
 }
 
-// games is the registry of the games this arena plays.
-func games() *game.Registry {
-	var r game.Registry
-	for _, d := range drivers() {
-		if err := r.Register(d.info); err != nil {
-			panic(err) // two games of one name is a programming error
+// flags registers the game's own options on fs.
+func (d driver) flags(fs *pflag.FlagSet) *boundOptions {
+	opts := d.NewOptions()
+	opts.Bind(fs)
+	return &boundOptions{d: d, opts: opts, fs: fs}
+}
+
+// boundOptions are a game's options bound to the flags of one command.
+type boundOptions struct {
+	d    driver
+	opts game.Options
+	fs   *pflag.FlagSet
+}
+
+// build runs after the flags are parsed: it checks the options and
+// builds the runner that plays the games, as specs of one match (see
+// specRunner).
+func (b *boundOptions) build(env runEnv) (runner, error) {
+	tmpl, err := b.spec(env)
+	if err != nil {
+		return nil, err
+	}
+	r := specRunner{run: engine.NewLocal(registryOf(games()), env.Out, env.Work), tmpl: tmpl}
+	// The runner is built now, so that a bad option stops the command
+	// before any game.
+	if _, err := r.run.Openings(tmpl); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// spec writes the match part of a spec from the parsed flags: the game,
+// its options, the players, the clock and the seed.
+func (b *boundOptions) spec(env runEnv) (match.Spec, error) {
+	if fc, ok := b.opts.(game.FlagChecker); ok {
+		if err := fc.CheckFlags(b.fs); err != nil {
+			return match.Spec{}, err
 		}
 	}
-	return &r
+	if err := b.opts.Validate(); err != nil {
+		return match.Spec{}, err
+	}
+	data, err := json.Marshal(b.opts)
+	if err != nil {
+		return match.Spec{}, fmt.Errorf("%s options: %w", b.d.info.Name, err)
+	}
+	return match.Spec{
+		Game: b.d.info.Name, Options: data, Players: env.Players,
+		Clock: env.Clock, Memory: env.Memory, Ponder: env.Ponder, Seed: env.Seed,
+	}, nil
 }
 
-// gameFormats maps each game's name to its own file formats, which the
-// web page offers stored games in.
-func gameFormats() map[string][]game.Format {
-	m := map[string][]game.Format{}
-	for _, d := range drivers() {
-		m[d.info.Name] = d.info.Formats
+// specRunner plays the jobs of one match or tournament as specs: tmpl
+// is the match part, each job fills in the game's.
+type specRunner struct {
+	run  engine.Runner
+	tmpl match.Spec
+}
+
+func (r specRunner) Openings() int {
+	n, err := r.run.Openings(r.tmpl)
+	if err != nil {
+		return 1 // build made the runner: it cannot fail now
 	}
-	return m
+	return n
+}
+
+// spec is the whole spec of a job.
+func (r specRunner) spec(j job) match.Spec {
+	s := r.tmpl
+	s.ID, s.Seats, s.Opening, s.GameSeed = j.ID, j.Seats, j.Opening, j.Seed
+	return s
+}
+
+func (r specRunner) Play(ctx context.Context, j job) (*game.Record, string, error) {
+	return r.run.Run(ctx, r.spec(j), match.Local{OnMove: j.OnMove, Transcripts: j.Transcripts, Listener: j.Listener})
+}
+
+// registryOf is the registry as match.Play looks games up.
+func registryOf(r *game.Registry[driver]) match.Games { return gameLookup{r} }
+
+type gameLookup struct{ r *game.Registry[driver] }
+
+func (l gameLookup) Lookup(name string) (match.Game, bool) {
+	d, ok := l.r.Lookup(name)
+	return d, ok
+}
+
+// args checks the words left after the flags: the game's options may
+// take some (game.ArgsTaker), others none.
+func (b *boundOptions) args(cmd *cobra.Command, args []string) error {
+	t, ok := b.opts.(game.ArgsTaker)
+	if !ok {
+		return cobra.NoArgs(cmd, args)
+	}
+	rest, err := t.TakeArgs(args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("unexpected argument %q for %q", rest[0], cmd.CommandPath())
+	}
+	return nil
 }
 
 // runEnv is what the shared flags say, handed to a game's runner.
-type runEnv struct {
-	// players are all bots of the match or tournament; a job picks
-	// which of them play one game.
-	players []player
-	clock   match.Clock
-	memory  int64 // bytes per bot, 0 = none
-	ponder  bool
-	seed    int64
-	out     string // absolute folder for records, created
-	work    string // scratch folder for bots' working folders, created, removed at the end
-	debug   bool
-}
+type runEnv = match.Env
 
 // A runner plays single games of one game with options fixed by flags.
-// Runners are safe for concurrent use: a tournament plays several
-// games at once.
-type runner interface {
-	// Openings is how many distinct starting positions (openings, maps,
-	// setups) the runner cycles through; at least 1.
-	Openings() int
-	// Play plays one game to its end, writes its files into env.out
-	// and returns its record and the path of its JSON record. An error
-	// means the game could not be played or saved (never a bot's
-	// fault: that is a result).
-	Play(ctx context.Context, job job) (*game.Record, string, error)
-}
+type runner = match.Runner
 
 // job is one game to play.
-type job struct {
-	ID string
-	// Seats maps seat to player index (into runEnv.players). For
-	// two-player games seat 0 moves first.
-	Seats []int
-	// Opening is the index of the starting position, taken modulo
-	// Openings().
-	Opening int
-	// Seed makes the game's random choices (Ants' engine seed, random
-	// crosses ...) repeatable; 0 lets the runner choose.
-	Seed int64
-	// OnMove, if set, is called after every move or turn with its
-	// number and, where the game has one, a short account of the
-	// position ("a 12 ants 3 points, b ...") for progress bars.
-	OnMove func(ply int, status string)
-	// Transcripts, if set, gives each player's debug transcript.
-	Transcripts func(player int) *bot.Transcript
-	// Listener, if set, follows the game live (the web page).
-	Listener game.Listener
+type job = match.Job
+
+// matchCLI is "arena match GAME" for a driver, its flags parsed into f
+// and opts.
+type matchCLI struct {
+	d           driver
+	f           matchFlags
+	concurrency int
+	opts        *boundOptions
 }
 
 // newMatchGameCmd builds "arena match GAME" for a driver: a series of
 // games between the same bots, colours (seats) alternating.
 func newMatchGameCmd(d driver) *cobra.Command {
-	var f matchFlags
-	var concurrency int
-	var build func(env runEnv) (runner, error)
+	return newMatchCLI(d).cmd()
+}
+
+func newMatchCLI(d driver) *matchCLI { return &matchCLI{d: d} }
+
+func (m *matchCLI) cmd() *cobra.Command {
+	d, f := m.d, &m.f
 	cmd := &cobra.Command{
 		Use:     d.info.Name,
-		Short:   d.short,
-		Long:    d.long,
-		Example: d.example,
-		Args:    d.positionalArgs(),
+		Short:   d.info.Help.Short,
+		Long:    d.info.Help.Long,
+		Example: d.info.Help.Example,
+		Args:    func(cmd *cobra.Command, args []string) error { return m.opts.args(cmd, args) },
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			env, r, cleanup, err := f.runner(d, build)
+			env, r, cleanup, err := f.runner(d, m.opts.build)
 			if err != nil {
 				return err
 			}
 			defer cleanup()
-			conc, err := matchConcurrency(cmd.ErrOrStderr(), concurrency, d, env)
+			conc, err := matchConcurrency(cmd.ErrOrStderr(), m.concurrency, d, env)
 			if err != nil {
 				return err
 			}
-			name, err := claimRunName(env.out, f.matchName(d.info.Name), time.Now())
+			name, err := claimRunName(env.Out, f.matchName(d.info.Name), time.Now())
 			if err != nil {
 				return err
 			}
 			if f.name != "" && name != f.name {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s already holds a match %s: this one is %s\n", env.out, f.name, name)
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s already holds a match %s: this one is %s\n", env.Out, f.name, name)
 			}
 			s := &series{
-				game: d.info.Name, players: env.players, games: f.games, json: f.json,
+				game: d.info.Name, players: env.Players, games: f.games, json: f.json,
 				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(),
 				terminal:    writesToTerminal(cmd.ErrOrStderr()),
-				summaryFile: filepath.Join(env.out, name+"-summary.txt"),
+				summaryFile: filepath.Join(env.Out, name+"-summary.txt"),
 				concurrency: conc,
 			}
 			if !f.json {
 				s.stdout = cmd.ErrOrStderr()
 			}
-			s.play = func(ctx context.Context, i int, prog *progress) (*game.Record, string, error) {
-				j := job{
-					ID:      fmt.Sprintf("%s-%03d", name, i+1),
-					Seats:   matchSeats(len(env.players), i),
-					Opening: i / len(env.players),
+			sr, ok := r.(specRunner)
+			if !ok {
+				return fmt.Errorf("match: a runner of type %T", r)
+			}
+			s.runner = sr.run
+			s.spec = func(i int) match.Spec { return sr.spec(matchJob(name, i, env)) }
+			s.follow = func(_ int, spec match.Spec) (match.Local, func(), error) {
+				if !env.Debug {
+					return match.Local{}, func() {}, nil
 				}
-				j.OnMove = prog.follow(j.ID, fmt.Sprintf("#%d", i+1))
-				if env.seed != 0 {
-					j.Seed = env.seed + int64(i)
-				}
-				if env.debug {
-					logs, closeLogs, err := openTranscripts(env.out, j.ID, env.players)
-					if err != nil {
-						return nil, "", err
-					}
-					defer closeLogs()
-					j.Transcripts = func(pi int) *bot.Transcript { return logs[pi] }
-				}
-				rec, path, err := r.Play(ctx, j)
+				logs, closeLogs, err := openTranscripts(env.Out, spec.ID, env.Players)
 				if err != nil {
-					prog.forget(j.ID)
+					return match.Local{}, nil, err
 				}
-				return rec, path, err
+				return match.Local{Transcripts: func(pi int) *bot.Transcript { return logs[pi] }}, closeLogs, nil
 			}
 			return s.run(cmd.Context())
 		},
 	}
 	f.register(cmd, d)
-	cmd.Flags().IntVar(&concurrency, "concurrency", 1, "games at once (0 = as many as the cores allow, one thinking bot per core)")
-	build = d.flags(cmd.Flags())
+	cmd.Flags().IntVar(&m.concurrency, "concurrency", 1, "games at once (0 = as many as the cores allow, one thinking bot per core)")
+	m.opts = d.flags(cmd.Flags())
 	return cmd
+}
+
+// matchJob is game i (from 0) of the match name: its ID, the players'
+// seats (rotating), its opening (one per round of seatings) and seed.
+func matchJob(name string, i int, env runEnv) job {
+	j := job{
+		ID:      fmt.Sprintf("%s-%03d", name, i+1),
+		Seats:   matchSeats(len(env.Players), i),
+		Opening: i / len(env.Players),
+	}
+	if env.Seed != 0 {
+		j.Seed = env.Seed + int64(i)
+	}
+	return j
 }
 
 // claimRunName claims a name for a match or SPRT in the folder out,
@@ -250,14 +311,6 @@ func claimRunName(out, base string, now time.Time) (string, error) {
 		return name, nil
 	}
 	return "", fmt.Errorf("--out: %s holds %d runs named %s: choose another --name", out, tries, base)
-}
-
-// positionalArgs is the check of the words left after the flags.
-func (d driver) positionalArgs() cobra.PositionalArgs {
-	if d.args != nil {
-		return d.args
-	}
-	return cobra.NoArgs
 }
 
 // matchSeats seats the players of game i of a match: two players swap
@@ -314,59 +367,8 @@ func (f *matchFlags) env(d driver) (runEnv, func(), error) {
 		return runEnv{}, nil, fmt.Errorf("--work-dir: %w", err)
 	}
 	env := runEnv{
-		players: players, clock: clock, memory: memory, ponder: f.ponder, seed: f.seed,
-		out: out, work: work, debug: f.debug,
+		Players: players, Clock: clock, Memory: memory, Ponder: f.ponder, Seed: f.seed,
+		Out: out, Work: work, Debug: f.debug,
 	}
 	return env, func() { os.RemoveAll(work) }, nil
-}
-
-// participants turns a job's seating into the players of one game's
-// record: order lists the seated players by their index in the match or
-// tournament (the order of a record's Players), and seats maps each seat
-// to a position in order (a record's Seats).
-func participants(jobSeats []int) (order, seats []int) {
-	order = append([]int(nil), jobSeats...)
-	slices.Sort(order)
-	seats = make([]int, len(jobSeats))
-	for s, pi := range jobSeats {
-		seats[s] = slices.Index(order, pi)
-	}
-	return order, seats
-}
-
-// gameSetup is what a runner of a game played through match.Run takes
-// from a job: who plays and where, and the per-game hooks of its match
-// configuration.
-type gameSetup struct {
-	order []int // the seated players by their index, as the record lists them
-	first int   // the position in order of the player who moves first
-	// workDir is the game's own working folder: a tournament plays
-	// several games of one bot at once.
-	workDir     string
-	onMove      func(match.MoveEvent)
-	transcripts func(gameID string, player int) *bot.Transcript
-	listener    game.Listener // the job's, nil: nobody follows the game live
-}
-
-// setup prepares a game of the job under workRoot; done removes its
-// working folder.
-func (j job) setup(workRoot string) (g gameSetup, done func()) {
-	order, seats := participants(j.Seats)
-	g = gameSetup{order: order, first: seats[0], workDir: filepath.Join(workRoot, j.ID), listener: j.Listener}
-	if j.OnMove != nil {
-		g.onMove = func(ev match.MoveEvent) { j.OnMove(ev.Ply, "") }
-	}
-	if j.Transcripts != nil {
-		g.transcripts = func(_ string, pi int) *bot.Transcript { return j.Transcripts(order[pi]) }
-	}
-	return g, func() { os.RemoveAll(g.workDir) }
-}
-
-// pick returns the elements of all at the given indexes.
-func pick[T any](all []T, indexes []int) []T {
-	out := make([]T, len(indexes))
-	for i, k := range indexes {
-		out[i] = all[k]
-	}
-	return out
 }

@@ -33,7 +33,7 @@ type matchFlags struct {
 }
 
 // register adds the shared flags that apply to d's games to cmd, with
-// d's default clocks, leaving out d's notShared flags and those named in
+// d's default clocks, leaving out the game's Unused settings and those named in
 // omit (a tournament counts games per pairing, not --games): a flag that
 // does nothing is neither listed in the help nor accepted. Left-out flags
 // keep their defaults.
@@ -42,8 +42,8 @@ func (f *matchFlags) register(cmd *cobra.Command, d driver, omit ...string) {
 	fl.StringArrayVar(&f.bots, "bot", nil, `a bot: "CMD" or "NAME=CMD" (repeat per player; "builtin" is arena's own bot)`)
 	fl.StringVar(&f.botsFile, "bots", "", botsFlag)
 	fl.IntVarP(&f.games, "games", "n", 2, "number of games (colours alternate)")
-	fl.DurationVar(&f.turnTime, "turn-time", d.turnTime, "time limit per move (0 = none)")
-	fl.DurationVar(&f.matchTime, "match-time", d.matchTime, "time limit per player for a whole game (0 = none)")
+	fl.DurationVar(&f.turnTime, "turn-time", d.info.TurnTime, "time limit per move (0 = none)")
+	fl.DurationVar(&f.matchTime, "match-time", d.info.MatchTime, "time limit per player for a whole game (0 = none)")
 	fl.DurationVar(&f.tolerance, "tolerance", time.Second, "grace after a limit before a move counts as late")
 	fl.DurationVar(&f.startup, "startup-time", 30*time.Second, "time limit for a bot to start (counts against its match time)")
 	fl.StringVar(&f.memory, "memory", "0", "memory limit per bot, e.g. 350MB or 1GiB (0 = none)")
@@ -55,20 +55,21 @@ func (f *matchFlags) register(cmd *cobra.Command, d driver, omit ...string) {
 	fl.BoolVar(&f.debug, "debug", false, "write every line to and from each bot, with times, to OUT/ID-PLAYER.log")
 	fl.StringVar(&f.workDir, "work-dir", "", "where the bots' working folders go (default: /dev/shm when it is a memory file system, else OUT)")
 	fl.VisitAll(func(flag *pflag.Flag) {
-		if !slices.Contains(d.notShared, flag.Name) && !slices.Contains(omit, flag.Name) {
+		if !slices.Contains(d.info.Unused, flag.Name) && !slices.Contains(omit, flag.Name) {
 			cmd.Flags().AddFlag(flag)
 		}
 	})
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return notSharedError(d, err) })
 }
 
-// notSharedError says why a shared flag that d's games leave out was
-// refused, where err is the parser's "unknown flag" for it.
+// notSharedError says why a shared flag that d's game leaves out
+// (game.Info.Unused) was refused, where err is the parser's "unknown
+// flag" for it.
 func notSharedError(d driver, err error) error {
-	for _, name := range d.notShared {
+	for _, name := range d.info.Unused {
 		if err.Error() == "unknown flag: --"+name {
 			game, _, _ := strings.Cut(d.info.Title, " (") // "Ants", not "Ants (AI Challenge 2011)"
-			return fmt.Errorf("--%s does not apply to %s: %s", name, game, d.notSharedWhy)
+			return fmt.Errorf("--%s does not apply to %s: %s", name, game, d.info.UnusedWhy)
 		}
 	}
 	return err

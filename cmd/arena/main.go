@@ -60,7 +60,8 @@ func gameList() string {
 	var b strings.Builder
 	reg := games()
 	for _, name := range reg.Names() {
-		info, _ := reg.Lookup(name)
+		d, _ := reg.Lookup(name)
+		info := d.info
 		players := fmt.Sprint(info.Players[0])
 		if info.Players[1] != info.Players[0] {
 			players = fmt.Sprintf("%d-%d", info.Players[0], info.Players[1])

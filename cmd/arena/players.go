@@ -11,20 +11,9 @@ import (
 )
 
 // player is a bot given on the command line or in a bots file, or a
-// person playing in the web page ("arena serve"): what every game takes
-// of a player, and whether it is arena's own bot.
-type player struct {
-	match.Player
-	Builtin bool
-	// Proto is the bot's own protocol setting from a bots file (the
-	// value --proto takes for one bot); "" leaves it to --proto.
-	Proto string
-	// Options are a bots file's extra settings, as key and value, in
-	// order of key: Gomoku's extra INFO lines, Points' protocol options.
-	Options [][2]string
-	// BotsFile is the bots file the bot comes from; "" for a --bot.
-	BotsFile string
-}
+// person playing in the web page ("arena serve"): one description from
+// the flag to bot.Start.
+type player = match.Player
 
 // parsePlayers reads the --bot flags: "CMD" or "NAME=CMD". The command
 // "builtin" (followed by options) is arena's own bot for the game, run as
@@ -59,7 +48,7 @@ func parseBot(name, cmdline, gameName, dir string) (player, error) {
 	if err != nil {
 		return player{}, err
 	}
-	p := player{Player: match.Player{Name: name, Command: cmdline}}
+	p := player{Name: name, Command: cmdline}
 	if args[0] == "builtin" {
 		self, err := os.Executable()
 		if err != nil {

@@ -279,28 +279,6 @@ func TestPointsV6Engine(t *testing.T) {
 	}
 }
 
-func TestSplitProtocols(t *testing.T) {
-	tests := []struct {
-		in   []string
-		want string
-		err  bool
-	}{
-		{[]string{"v6,pb"}, "v6|pb", false},
-		{[]string{"V6 , pb,base=1,time_unit=s"}, "V6|pb,base=1,time_unit=s", false},
-		{[]string{"base=1,time_unit=s"}, "base=1,time_unit=s", false},
-		{[]string{"v6"}, "v6", false},
-		{[]string{"pb,base=1"}, "pb,base=1", false},
-		{[]string{"v6", "pb"}, "v6|pb", false},
-		{[]string{"base=1,v6,pb"}, "", true},
-	}
-	for _, tt := range tests {
-		got, err := splitProtocols(tt.in)
-		if (err != nil) != tt.err || (!tt.err && strings.Join(got, "|") != tt.want) {
-			t.Errorf("%q: %q, %v; want %q", tt.in, got, err, tt.want)
-		}
-	}
-}
-
 // TestPointsV6RegisteredBot: a v6 engine registered on the page ("arena
 // serve --bot points:eng=...") is found to speak v6 and plays its games.
 func TestPointsV6RegisteredBot(t *testing.T) {

@@ -258,7 +258,7 @@ func matchConcurrency(stderr io.Writer, flag int, d driver, env runEnv) (int, er
 		return 0, fmt.Errorf("--concurrency %d: must not be negative", flag)
 	}
 	cores := runtime.NumCPU()
-	auto, thinkers := defaultConcurrency(cores, len(env.players), d.info.Players[1] > 2, env.ponder)
+	auto, thinkers := defaultConcurrency(cores, len(env.Players), d.info.Simultaneous, env.Ponder)
 	if flag == 0 {
 		return auto, nil
 	}

@@ -9,10 +9,11 @@ import (
 	"math"
 	"sort"
 	"strings"
-	"sync"
 	"text/tabwriter"
 
+	"arena/engine"
 	"arena/game"
+	"arena/match"
 	"arena/rating"
 	"arena/standings"
 )
@@ -24,9 +25,12 @@ type series struct {
 	game    string
 	players []player
 	games   int
-	// play plays game i and returns its record and the path it was
-	// written to.
-	play     func(ctx context.Context, i int, progress *progress) (*game.Record, string, error)
+	// spec is game i; run plays it.
+	spec   func(i int) match.Spec
+	runner engine.Runner
+	// follow gives game i its hooks besides the progress bar's, and
+	// what to call once it is over.
+	follow   func(i int, spec match.Spec) (match.Local, func(), error)
 	json     bool
 	stdout   io.Writer
 	stderr   io.Writer
@@ -74,61 +78,31 @@ func (s *series) run(ctx context.Context) error {
 		tallies[i].Faults = map[game.Reason]int{}
 	}
 	prog := newProgress(s.stderr, s.terminal, s.games, s.players)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type played struct {
-		i    int
-		rec  *game.Record
-		path string
-		err  error
-	}
-	next := make(chan int)
-	results := make(chan played)
-	var workers sync.WaitGroup
-	for range max(1, min(s.concurrency, s.games)) {
-		workers.Go(func() {
-			for i := range next {
-				rec, path, err := s.play(ctx, i, prog)
-				results <- played{i, rec, path, err}
+	series := &engine.Series{
+		Games: s.games, Concurrency: s.concurrency, Runner: s.runner, Spec: s.spec,
+		Follow: func(i int, spec match.Spec) (match.Local, func(), error) {
+			f, done, err := s.follow(i, spec)
+			if err != nil {
+				return match.Local{}, nil, err
 			}
-		})
+			f.OnMove = prog.follow(spec.ID, fmt.Sprintf("#%d", i+1))
+			return f, done, nil
+		},
+		Failed: func(_ int, spec match.Spec) { prog.forget(spec.ID) },
 	}
-	go func() {
-		defer close(next)
-		for i := range s.games {
-			select {
-			case next <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() {
-		workers.Wait()
-		close(results)
-	}()
 	finished := 0
-	var runErr error
-	for r := range results {
-		if r.err == nil {
-			finished++
-			s.count(tallies, r.rec)
-			if s.json && runErr == nil {
-				r.err = emitGame(s.stdout, r.rec, r.path)
-			}
-			prog.gameOver(finished, r.rec, tallies)
-		} else if !errors.Is(r.err, context.Canceled) {
-			r.err = fmt.Errorf("game %d: %w", r.i+1, r.err)
+	series.Done = func(_ int, rec *game.Record, path string, stopped bool) error {
+		finished++
+		s.count(tallies, rec)
+		var err error
+		if s.json && !stopped {
+			err = emitGame(s.stdout, rec, path)
 		}
-		if r.err != nil && runErr == nil {
-			runErr = r.err
-			cancel() // the other games stop too
-		}
+		prog.gameOver(finished, rec, tallies)
+		return err
 	}
+	_, runErr := series.Run(ctx)
 	prog.clear()
-	if runErr == nil && finished < s.games {
-		runErr = ctx.Err() // stopped before every game was handed out
-	}
 	if errors.Is(runErr, context.Canceled) {
 		note := fmt.Sprintf("interrupted: %d of %d games finished\n", finished, s.games)
 		fmt.Fprint(s.stderr, note)

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -23,6 +22,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"arena/bot"
+	"arena/engine"
 	"arena/game"
 	"arena/internal/version"
 	"arena/match"
@@ -109,7 +109,7 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	l := newLauncher(st, bots, out, work, f.concurrency)
 	l.options = options
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
-	srv, err := web.New(web.Config{Launcher: l, Store: st, Token: token, Logger: logger, Version: version.String(), Formats: gameFormats()})
+	srv, err := web.New(web.Config{Launcher: l, Store: st, Token: token, Logger: logger, Version: version.String(), Formats: games().Formats()})
 	if err != nil {
 		return err
 	}
@@ -216,255 +216,57 @@ func gameOptions(specs []string) (map[string][]string, error) {
 	return out, nil
 }
 
-func gameNames() []string {
-	var names []string
-	for _, d := range drivers() {
-		names = append(names, d.info.Name)
-	}
-	return names
-}
-
-// launcher plays the web page's games with the drivers, as "arena match"
-// would with each game's default options, and stores them.
+// launcher is the server's engine.Launcher with the command line's
+// parts: the registered bots and serve's --options, as flags, which give
+// the games their typed options and are stored with the page's
+// tournaments (to resume them from the command line).
 type launcher struct {
-	drivers []driver
+	*engine.Launcher
 	bots    map[string][]player // per game, "builtin" first
 	st      *store.Store
 	options map[string][]string // per game, its flags (--options)
 	out     string              // absolute folder for record files
-	work    string              // scratch folder for the bots' working folders
-	// slots limits the games with bots played at once; games between
-	// people start no process and do not wait.
-	slots chan struct{}
 }
-
-var _ web.Launcher = (*launcher)(nil)
 
 func newLauncher(st *store.Store, bots map[string][]player, out, work string, concurrency int) *launcher {
-	return &launcher{drivers: drivers(), bots: bots, st: st, out: out, work: work, slots: make(chan struct{}, concurrency)}
-}
-
-func (l *launcher) driver(name string) (driver, bool) {
-	i := slices.IndexFunc(l.drivers, func(d driver) bool { return d.info.Name == name })
-	if i < 0 {
-		return driver{}, false
+	l := &launcher{bots: bots, st: st, out: out}
+	var gs []match.Game
+	for _, d := range drivers() {
+		gs = append(gs, d)
 	}
-	return l.drivers[i], true
-}
-
-// Games lists every game with its registered bots.
-func (l *launcher) Games() []web.GameInfo {
-	var out []web.GameInfo
-	for _, d := range l.drivers {
-		gi := web.GameInfo{
-			Name: d.info.Name, Title: d.info.Title, Players: d.info.Players, Human: d.human,
-			TurnTime: d.turnTime.String(), MatchTime: d.matchTime.String(), BotTime: d.human && d.toldClock,
-		}
-		for _, p := range l.bots[d.info.Name] {
-			gi.Bots = append(gi.Bots, p.Name)
-		}
-		out = append(out, gi)
+	el, err := engine.NewLauncher(engine.LauncherConfig{
+		Games: gs, Bots: bots, Store: st, Options: l.gameOptions, Out: out, Work: work,
+		Concurrency: concurrency, Tournament: l.tournament,
+	})
+	if err != nil {
+		panic(err) // the games are the registry's, whose names are unique
 	}
-	return out
+	l.Launcher = el
+	return l
 }
 
-// Play plays one game with the game's default options, stores it and
-// returns its record.
-func (l *launcher) Play(ctx context.Context, req web.PlayRequest, listener game.Listener) (*game.Record, error) {
-	d, ok := l.driver(req.Game)
+// gameOptions are a game's options as serve's --options set them, as
+// the JSON a spec carries.
+func (l *launcher) gameOptions(name string) (json.RawMessage, error) {
+	d, ok := driverByName(name)
 	if !ok {
-		return nil, fmt.Errorf("play: unknown game %q", req.Game)
+		return nil, fmt.Errorf("unknown game %q", name)
 	}
-	players, bots, err := l.entrants(d, req.Players)
-	if err != nil {
-		return nil, fmt.Errorf("play %s: %w", req.ID, err)
-	}
-	if bots > 0 {
-		select {
-		case l.slots <- struct{}{}:
-			defer func() { <-l.slots }()
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-	turnTime, matchTime := req.TurnTime, req.MatchTime
-	if bots < len(players) && turnTime == 0 && matchTime == 0 {
-		turnTime = personTurnTime // the games' defaults are bots' seconds
-	}
-	clock, err := serveClock(orDefault(turnTime, d.turnTime), orDefault(matchTime, d.matchTime))
-	if err != nil {
-		return nil, fmt.Errorf("play %s: %w", req.ID, err)
-	}
-	// People play on the page's clock as it is (a game's own clock
-	// options, such as Points' increment, are for bots). A bot against a
-	// person keeps the game's own clock, as a computer opponent on a chess
-	// site moves in seconds whatever the person's time.
-	for i := range players {
-		if players[i].Human != nil {
-			players[i].Clock = clock
-		}
-	}
-	if bots > 0 && bots < len(players) {
-		if clock, err = serveClock(d.turnTime, d.matchTime); err != nil {
-			return nil, fmt.Errorf("play %s: %w", req.ID, err)
-		}
-		// Unless the person chose the bot's time a move (a quicker
-		// opponent, as a chess site's levels are).
-		for i, e := range req.Players {
-			if e.Bot == "" || e.TurnTime == 0 {
-				continue
-			}
-			if !d.toldClock {
-				return nil, fmt.Errorf("play %s: %s bots are not told their clock: a bot's own time cannot be set", req.ID, d.info.Name)
-			}
-			if players[i].Clock, err = serveClock(e.TurnTime, 0); err != nil {
-				return nil, fmt.Errorf("play %s: bot time: %w", req.ID, err)
-			}
-		}
-	}
-	fs := pflag.NewFlagSet(d.info.Name, pflag.ContinueOnError)
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	build := d.flags(fs)
-	if err := fs.Parse(l.options[d.info.Name]); err != nil {
-		return nil, fmt.Errorf("play %s: %w", req.ID, err)
+	opts := d.flags(fs)
+	if err := fs.Parse(l.options[name]); err != nil {
+		return nil, err
 	}
-	r, err := build(runEnv{players: players, clock: clock, out: l.out, work: l.work})
+	spec, err := opts.spec(runEnv{})
 	if err != nil {
-		return nil, fmt.Errorf("play %s: %w", req.ID, err)
+		return nil, err
 	}
-	id := req.ID
-	if id == "" {
-		id = fmt.Sprintf("%s-%s", d.info.Name, time.Now().Format("20060102-150405.000"))
-	}
-	release, err := claimGameID(ctx, l.st, l.out, id)
-	if err != nil {
-		return nil, fmt.Errorf("play %s: %w", id, err)
-	}
-	defer release()
-	j := job{ID: id, Seats: make([]int, len(players)), Listener: listener}
-	for i := range j.Seats {
-		j.Seats[i] = i
-	}
-	rec, path, err := r.Play(ctx, j)
-	if err != nil {
-		return nil, fmt.Errorf("play %s: %w", id, err)
-	}
-	if err := saveGame(ctx, l.st, rec, path); err != nil {
-		return rec, fmt.Errorf("play %s: %w", id, err)
-	}
-	return rec, nil
+	return spec.Options, nil
 }
 
-// claimGameID makes sure a game of the page replaces nothing: its ID is
-// neither stored nor the name of a record in out (another server on the
-// same folder or store may have used it). The claim is the record file
-// ID.json, created only if it does not exist; the game's record replaces
-// it. release removes the claim if the game wrote no record.
-func claimGameID(ctx context.Context, st *store.Store, out, id string) (release func(), err error) {
-	switch _, err := st.Game(ctx, id); {
-	case err == nil:
-		return nil, fmt.Errorf("game ID %s is already stored in %s", id, st)
-	case !errors.Is(err, store.ErrNotFound):
-		return nil, fmt.Errorf("game ID %s: %w", id, err)
-	}
-	path := filepath.Join(out, id+".json")
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return nil, fmt.Errorf("game ID %s: %s already exists", id, path)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("game ID %s: claim its record: %w", id, err)
-	}
-	f.Close()
-	return func() {
-		if fi, err := os.Stat(path); err == nil && fi.Size() == 0 {
-			os.Remove(path)
-		}
-	}, nil
-}
-
-// personTurnTime is a person's time a move when the page asks for no
-// clock.
-const personTurnTime = 30 * time.Second
-
-// serveClock is the clock of a game the page starts: Gomocup's second of
-// tolerance, and half a minute to start.
-func serveClock(turnTime, matchTime time.Duration) (match.Clock, error) {
-	return (&matchFlags{turnTime: turnTime, matchTime: matchTime, tolerance: time.Second, startup: 30 * time.Second, games: 1}).clock()
-}
-
-// orDefault is a unless it is zero, else b.
-func orDefault(a, b time.Duration) time.Duration {
-	if a != 0 {
-		return a
-	}
-	return b
-}
-
-// entrants turns a request's seats into players: a registered bot by
-// name, or a person. Names are made unique in the game as parsePlayers
-// does. bots counts the seats that start a process.
-func (l *launcher) entrants(d driver, es []web.Entrant) (players []player, bots int, err error) {
-	if n, lo, hi := len(es), d.info.Players[0], d.info.Players[1]; n < lo || n > hi {
-		return nil, 0, fmt.Errorf("%s needs %d to %d players, got %d", d.info.Name, lo, hi, n)
-	}
-	seen := map[string]int{}
-	for _, e := range es {
-		var p player
-		switch {
-		case e.Bot != "":
-			i := slices.IndexFunc(l.bots[d.info.Name], func(q player) bool { return q.Name == e.Bot })
-			if i < 0 {
-				return nil, 0, fmt.Errorf("no bot %q registered for %s", e.Bot, d.info.Name)
-			}
-			p = l.bots[d.info.Name][i]
-			bots++
-		case e.Human != nil:
-			if !d.human {
-				return nil, 0, fmt.Errorf("%s cannot seat a person", d.info.Name)
-			}
-			p = player{Player: match.Player{Name: e.Name, Human: e.Human}}
-			if p.Name == "" {
-				p.Name = "person"
-			}
-		default:
-			return nil, 0, errors.New("a seat with neither a bot nor a person")
-		}
-		seen[p.Name]++
-		if n := seen[p.Name]; n > 1 {
-			p.Name = fmt.Sprintf("%s#%d", p.Name, n)
-		}
-		players = append(players, p)
-	}
-	return players, bots, nil
-}
-
-// saveGame stores a finished game that belongs to no tournament.
-func saveGame(ctx context.Context, st *store.Store, rec *game.Record, path string) error {
-	data, err := json.Marshal(rec)
-	if err != nil {
-		return fmt.Errorf("encode record: %w", err)
-	}
-	g := store.Game{
-		ID: rec.ID, Seats: rec.Seats, Winner: rec.Winner, Reason: string(rec.Reason), Detail: rec.Detail,
-		Scores: rec.Scores, Moves: rec.Length(), Record: data, RecordPath: path, Start: rec.Start, End: rec.End,
-	}
-	for _, p := range rec.Players {
-		g.Players = append(g.Players, p.Name)
-	}
-	// The server is being closed: the game is over all the same, and
-	// its record must not be lost with the request's context.
-	if err := st.SaveGame(context.WithoutCancel(ctx), g); err != nil {
-		return fmt.Errorf("store: %w", err)
-	}
-	return nil
-}
-
-// Tournament runs a tournament among registered bots.
-func (l *launcher) Tournament(ctx context.Context, req web.TournamentRequest, listen func(gameID string) game.Listener) error {
-	if _, ok := l.driver(req.Game); !ok {
-		return fmt.Errorf("tournament %s: unknown game %q", req.Name, req.Game)
-	}
+// tournament runs a tournament among registered bots.
+func (l *launcher) tournament(ctx context.Context, req web.TournamentRequest, listen func(gameID string) game.Listener) error {
 	bots := map[string]player{}
 	for _, p := range l.bots[req.Game] {
 		bots[p.Name] = p

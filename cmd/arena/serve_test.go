@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"arena/engine"
 	"arena/game"
 	"arena/internal/syncbuf"
 	"arena/internal/version"
@@ -132,7 +133,7 @@ func TestServeLauncherPlay(t *testing.T) {
 					TurnMs int64 `json:"turn_ms"`
 				}
 				json.Unmarshal(rec.Options, &opts)
-				if p := rec.Players[0]; p.TurnMs != 2000 || opts.TurnMs != khetDriver().turnTime.Milliseconds() || rec.Players[1].TurnMs != 0 {
+				if p := rec.Players[0]; p.TurnMs != 2000 || opts.TurnMs != mustDriver(t, "khet").info.TurnTime.Milliseconds() || rec.Players[1].TurnMs != 0 {
 					t.Errorf("person's clock %d ms, game's %d ms, bot's own %d ms", p.TurnMs, opts.TurnMs, rec.Players[1].TurnMs)
 				}
 			}
@@ -400,7 +401,7 @@ func TestServeLauncherKeepsEarlierGames(t *testing.T) {
 	// when it did.
 	for _, wrote := range []bool{false, true} {
 		id := fmt.Sprintf("web-claim-%v", wrote)
-		release, err := claimGameID(context.Background(), st, l.out, id)
+		release, err := engine.ClaimGameID(context.Background(), st, l.out, id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,19 +5,27 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
+	"time"
 
-	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"arena/bot"
 	"arena/game"
+	"arena/match"
 	"arena/store"
+	"arena/tournament"
 	"arena/web"
 )
 
-// playTournament runs a tournament the web page asked for, as "arena
-// tournament" runs the same command line: it fills the command's flags
-// from req and goes through prepareTournament and run, so the schedule,
-// game IDs, stored rows and ratings are those of the CLI, and "arena
+// playTournament runs a tournament the web page asked for through the
+// same tournament code as "arena tournament" (tournamentSpec.run, over
+// engine.Tournament), with the request's values as typed options: the
+// schedule, game IDs, stored rows and ratings are those of the CLI. It
+// stores the command line the CLI would have been given, so that "arena
 // tournament --resume NAME" can continue it. bots are the server's
 // registered bots by name and options the game's own flags (serve's
 // --options); every game goes to its own listener from listen (nil:
@@ -32,78 +40,97 @@ func playTournament(ctx context.Context, st *store.Store, req web.TournamentRequ
 		return fmt.Errorf("tournament %s: a %s tournament needs at least %d bots, got %d",
 			req.Name, d.info.Name, max(2, d.info.Players[0]), len(req.Bots))
 	}
-	cmd := &cobra.Command{Use: d.info.Name}
-	cmd.SetOut(io.Discard)
-	cmd.SetErr(io.Discard)
-	tc := registerTournamentFlags(cmd, d)
-	fl := cmd.Flags()
-	if err := fl.Parse(options); err != nil {
-		return fmt.Errorf("tournament %s: --options: %w", req.Name, err)
-	}
+	// The command line the CLI would be given, flag by flag.
+	args := map[string][]string{}
 	var players []player
-	seen := map[string]bool{}
-	set := func(name, value string) error {
-		if err := fl.Set(name, value); err != nil {
-			return fmt.Errorf("tournament %s: --%s %s: %w", req.Name, name, value, err)
-		}
-		return nil
-	}
 	for _, name := range req.Bots {
 		p, ok := bots[name]
 		if !ok {
 			return fmt.Errorf("tournament %s: no bot %q registered for %s", req.Name, name, d.info.Name)
 		}
-		if seen[name] {
+		if slices.ContainsFunc(players, func(q player) bool { return q.Name == name }) {
 			return fmt.Errorf("tournament %s: bot %q entered twice", req.Name, name)
 		}
-		seen[name] = true
 		// The registered name is kept over whatever the command would
 		// be named after: the page shows it, and a resume reads it back.
 		p.Name = name
 		players = append(players, p)
-		if err := set("bot", name+"="+p.Command); err != nil {
-			return err
-		}
+		args["bot"] = append(args["bot"], name+"="+p.Command)
 	}
+	tf := tournamentFlags{format: "round-robin", gamesPerPair: 2, rounds: req.Rounds}
 	if req.Format != "" {
-		if err := set("format", req.Format); err != nil {
-			return err
-		}
+		tf.format = req.Format
+		args["format"] = []string{req.Format}
+	}
+	format, err := tournament.ParseFormat(tf.format)
+	if err != nil {
+		return fmt.Errorf("tournament %s: --format: %w", req.Name, err)
 	}
 	if req.Games != 0 {
-		if err := set("games-per-pair", strconv.Itoa(req.Games)); err != nil {
-			return err
-		}
+		tf.gamesPerPair = req.Games
+		args["games-per-pair"] = []string{strconv.Itoa(req.Games)}
+	}
+	if tf.gamesPerPair < 1 {
+		return fmt.Errorf("tournament %s: --games-per-pair %d: must be at least 1", req.Name, tf.gamesPerPair)
 	}
 	if req.Rounds != 0 {
-		if err := set("rounds", strconv.Itoa(req.Rounds)); err != nil {
-			return err
+		args["rounds"] = []string{strconv.Itoa(req.Rounds)}
+	}
+	clock := match.Clock{Turn: d.info.TurnTime, Match: d.info.MatchTime, Tolerance: time.Second, Startup: 30 * time.Second}
+	for _, c := range []struct {
+		flag  string
+		value time.Duration
+		dst   *time.Duration
+	}{{"turn-time", req.TurnTime, &clock.Turn}, {"match-time", req.MatchTime, &clock.Match}} {
+		if c.value < 0 {
+			return fmt.Errorf("tournament %s: --%s %v: must not be negative", req.Name, c.flag, c.value)
+		}
+		if c.value != 0 {
+			*c.dst = c.value
+			args[c.flag] = []string{c.value.String()}
 		}
 	}
-	if req.TurnTime != 0 {
-		if err := set("turn-time", req.TurnTime.String()); err != nil {
-			return err
+	// The game's own options, as serve's --options gave them.
+	fs := pflag.NewFlagSet(d.info.Name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	opts := d.flags(fs)
+	if err := fs.Parse(options); err != nil {
+		return fmt.Errorf("tournament %s: --options: %w", req.Name, err)
+	}
+	fs.Visit(func(fl *pflag.Flag) {
+		if sv, ok := fl.Value.(pflag.SliceValue); ok {
+			args[fl.Name] = sv.GetSlice()
+			return
 		}
+		args[fl.Name] = []string{fl.Value.String()}
+	})
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("tournament %s: --out: %w", req.Name, err)
 	}
-	if req.MatchTime != 0 {
-		if err := set("match-time", req.MatchTime.String()); err != nil {
-			return err
-		}
-	}
-	if req.Name != "" {
-		if err := set("name", req.Name); err != nil {
-			return err
-		}
-	}
-	if err := set("out", out); err != nil {
-		return err
-	}
-	spec, cleanup, err := prepareTournament(cmd, tc, players)
+	abs, err := filepath.Abs(out)
 	if err != nil {
-		return fmt.Errorf("tournament %s: %w", req.Name, err)
+		return fmt.Errorf("tournament %s: --out: %w", req.Name, err)
 	}
-	defer cleanup()
-	spec.st, spec.dsn, spec.listen = st, st.String(), listen
+	args["out"] = []string{out}
+	name := req.Name
+	if name == "" {
+		name = uniqueEventName(d.info.Name, time.Now())
+	}
+	args["name"] = []string{name}
+	work, err := bot.ScratchDir("", abs, "arena-work-")
+	if err != nil {
+		return fmt.Errorf("tournament %s: working folder: %w", name, err)
+	}
+	defer os.RemoveAll(work)
+	env := runEnv{Players: players, Clock: clock, Out: abs, Work: work}
+	r, err := opts.build(env)
+	if err != nil {
+		return fmt.Errorf("tournament %s: %w", name, err)
+	}
+	spec := &tournamentSpec{
+		d: d, env: env, r: r, name: name, args: commandLine(d.info.Name, args), format: format, tf: tf,
+		stdout: io.Discard, stderr: io.Discard, st: st, dsn: st.String(), listen: listen,
+	}
 	if _, err := spec.run(ctx); err != nil {
 		if errors.Is(err, context.Canceled) {
 			return fmt.Errorf("tournament %s: stopped: %w", spec.name, err)
@@ -113,12 +140,20 @@ func playTournament(ctx context.Context, st *store.Store, req web.TournamentRequ
 	return nil
 }
 
-// driverByName finds the driver of a game.
-func driverByName(name string) (driver, bool) {
-	for _, d := range drivers() {
-		if d.info.Name == name {
-			return d, true
+// commandLine writes flags as "arena tournament" stores its command
+// line: the game, then "--NAME=VALUE" in the order of the flags' names,
+// a repeated flag's values in their order.
+func commandLine(gameName string, flags map[string][]string) []string {
+	names := make([]string, 0, len(flags))
+	for n := range flags {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	out := []string{gameName}
+	for _, n := range names {
+		for _, v := range flags[n] {
+			out = append(out, "--"+n+"="+v)
 		}
 	}
-	return driver{}, false
+	return out
 }

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"math"
 	"os"
@@ -13,19 +11,18 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"arena/bot"
+	"arena/engine"
 	"arena/game"
+	"arena/match"
 	"arena/standings"
 	"arena/store"
 	"arena/tournament"
-	"arena/web"
 )
 
 // tournamentFlags are the options of "arena tournament GAME" besides the
@@ -121,17 +118,17 @@ with the same --name again, or "arena tournament --resume NAME". Without
 // page's tournaments fill the same flags, so both run one code path and
 // store the same command line.
 type tournamentCLI struct {
-	d     driver
-	f     matchFlags
-	tf    tournamentFlags
-	build func(env runEnv) (runner, error)
+	d    driver
+	f    matchFlags
+	tf   tournamentFlags
+	opts *boundOptions
 }
 
 // registerTournamentFlags adds the flags of a tournament of d to cmd.
 func registerTournamentFlags(cmd *cobra.Command, d driver) *tournamentCLI {
 	tc := &tournamentCLI{d: d}
 	tc.f.register(cmd, d, "games") // a tournament counts games per pairing
-	tc.build = d.flags(cmd.Flags())
+	tc.opts = d.flags(cmd.Flags())
 	fl := cmd.Flags()
 	fl.Lookup("name").Usage = "name of the tournament, to resume it, and the prefix of its game IDs (default: game and a hash of the settings)"
 	fl.StringVar(&tc.tf.format, "format", "round-robin", "round-robin, gauntlet, swiss or knockout")
@@ -156,7 +153,7 @@ other), swiss (--rounds rounds paired by score, no rematches, byes) and
 knockout (seeded by the order of --bot; a drawn match plays up to %d more
 pairs of games, then the higher seed advances). A pairing plays
 --games-per-pair games on every opening, colours swapped each game.`, d.info.Title, d.info.Name, tournament.DefaultTieBreaks),
-		Args: d.positionalArgs(),
+		Args: func(cmd *cobra.Command, args []string) error { return tc.opts.args(cmd, args) },
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runTournament(cmd, tc)
 		},
@@ -245,38 +242,6 @@ func defaultConcurrency(cores, seats int, simultaneous, ponder bool) (games, thi
 	return max(1, cores/thinkers), thinkers
 }
 
-// seatCounter is implemented by runners of N-player games whose maps fix
-// the number of players; other N-player runners seat every bot.
-type seatCounter interface {
-	Seats() int
-}
-
-// tournamentRun is one running tournament: the games it stores and the
-// standings it keeps.
-type tournamentRun struct {
-	name, game string
-	env        runEnv
-	r          runner
-	st         *store.Store
-	table      *standings.Table
-	json       bool
-	stdout     io.Writer
-	prog       *progress
-	total      int
-	interval   int       // print the standings every interval games
-	stderr     io.Writer // people's output
-	format     string
-	listen     func(gameID string) game.Listener // nil: nobody follows the games live
-	mu         sync.Mutex
-	finished   map[string]playedGame // by game ID, between play and report
-}
-
-type playedGame struct {
-	rec      *game.Record
-	path     string
-	listener game.Listener // the game's live listener, or nil
-}
-
 // tournamentSpec is one tournament ready to run, whether the command line
 // or the web page asked for it.
 type tournamentSpec struct {
@@ -306,7 +271,7 @@ func runTournament(cmd *cobra.Command, tc *tournamentCLI) error {
 	defer cleanup()
 	spec.dsn = tc.tf.db
 	if spec.dsn == "" {
-		spec.dsn = filepath.Join(spec.env.out, "arena.db")
+		spec.dsn = filepath.Join(spec.env.Out, "arena.db")
 	}
 	st, err := openStore(cmd.Context(), spec.dsn)
 	if err != nil {
@@ -356,13 +321,13 @@ func prepareTournament(cmd *cobra.Command, tc *tournamentCLI, players []player) 
 		return nil, nil, err
 	}
 	if players != nil {
-		if len(players) != len(env.players) {
+		if len(players) != len(env.Players) {
 			cleanup()
-			return nil, nil, fmt.Errorf("--bot: %d bots for %d players", len(env.players), len(players))
+			return nil, nil, fmt.Errorf("--bot: %d bots for %d players", len(env.Players), len(players))
 		}
-		env.players = players
+		env.Players = players
 	}
-	r, err := tc.build(env)
+	r, err := tc.opts.build(env)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -385,29 +350,20 @@ func prepareTournament(cmd *cobra.Command, tc *tournamentCLI, players []player) 
 // the records. An interrupted tournament returns its standings so far with
 // the error that stopped it.
 func (spec *tournamentSpec) run(ctx context.Context) (standings.Report, error) {
-	d, env, r, st, name, format, tf := spec.d, spec.env, spec.r, spec.st, spec.name, spec.format, spec.tf
+	d, env, name, format, tf := spec.d, spec.env, spec.name, spec.format, spec.tf
 	stderr := spec.stderr
-	// N-player games (Ants) are the simultaneous ones: all seats think
-	// at once. Their groups take every bot unless the runner says how
-	// many seats its maps have.
+	sr, ok := spec.r.(specRunner)
+	if !ok {
+		return standings.Report{}, fmt.Errorf("tournament %s: a runner of type %T", name, spec.r)
+	}
+	// N-player games seat every bot in each game, up to the game's most;
+	// in games whose players move at once all seats think at once.
 	seats := 2
-	simultaneous := d.info.Players[1] > 2
-	if simultaneous {
-		seats = min(len(env.players), d.info.Players[1])
-		if sc, ok := r.(seatCounter); ok {
-			seats = sc.Seats()
-		}
+	if d.info.Players[1] > 2 {
+		seats = min(len(env.Players), d.info.Players[1])
 	}
-	sched, err := tournament.New(tournament.Config{
-		Name: name, Format: format, Players: len(env.players), Seats: seats,
-		GamesPerPair: tf.gamesPerPair, Openings: r.Openings(), Rounds: tf.rounds,
-	})
-	if err != nil {
-		return standings.Report{}, err
-	}
-
 	cores := runtime.NumCPU()
-	auto, thinkers := defaultConcurrency(cores, seats, simultaneous, env.ponder)
+	auto, thinkers := defaultConcurrency(cores, seats, d.info.Simultaneous, env.Ponder)
 	conc := tf.concurrency
 	if conc == 0 {
 		conc = auto
@@ -415,112 +371,84 @@ func (spec *tournamentSpec) run(ctx context.Context) (standings.Report, error) {
 		fmt.Fprintf(stderr, "warning: --concurrency %d lets up to %d bots think at once on %d cores; expect time losses\n",
 			conc, conc*thinkers, cores)
 	}
-
-	unlock, err := lockTournament(env.out, name)
-	if err != nil {
-		return standings.Report{}, err
-	}
-	defer unlock()
-	if err := claimTournament(ctx, st, name, d.info.Name, spec.args); err != nil {
-		return standings.Report{}, err
-	}
-	stored, err := st.Games(ctx, name)
-	if err != nil {
-		return standings.Report{}, fmt.Errorf("tournament %s: %w", name, err)
-	}
-
-	t := &tournamentRun{
-		name: name, game: d.info.Name, env: env, r: r, st: st, json: spec.json, stdout: spec.stdout,
-		total: sched.Total(), finished: map[string]playedGame{},
-		interval: tf.interval, stderr: stderr, format: string(format), listen: spec.listen,
-		table: standings.New(playerNames(env.players)),
-	}
+	out := spec.stdout
 	if !spec.json {
-		t.stdout = stderr
+		out = stderr
 	}
-	results := map[string]tournament.Outcome{}
-	for _, g := range stored {
-		t.table.Add(g, standings.RecordFaults(g))
-		results[g.ID] = outcomeOf(g, t.table)
+	var prog *progress
+	total := 0
+	t := &engine.Tournament{
+		Name: name, Args: spec.args,
+		Same:     func(stored []string) bool { return slices.Equal(identity(stored), identity(spec.args)) },
+		Schedule: tournament.Config{Format: format, Players: len(env.Players), Seats: seats, GamesPerPair: tf.gamesPerPair, Rounds: tf.rounds},
+		Match:    sr.tmpl, Runner: sr.run, Store: spec.st, Out: env.Out, Concurrency: conc,
+		Started: func(stored int, sched *tournament.Schedule) {
+			total = sched.Total()
+			prog = newProgress(stderr, spec.terminal, total, env.Players)
+			prog.resume(stored)
+			if stored > 0 {
+				fmt.Fprintf(stderr, "tournament %s: %d of %d games already played, continuing\n", name, stored, total)
+			} else {
+				fmt.Fprintf(stderr, "tournament %s: %s, %d bots, %d games, %d at once, store %s\n",
+					name, format, len(env.Players), total, conc, spec.st)
+			}
+		},
+		Follow: func(g tournament.Game) (match.Local, func(), error) {
+			f := match.Local{OnMove: prog.follow(g.ID, strings.TrimPrefix(g.ID, name+"-"))}
+			if spec.listen != nil {
+				f.Listener = spec.listen(g.ID)
+			}
+			if !env.Debug {
+				return f, func() {}, nil
+			}
+			order, _ := match.Participants(g.Seats)
+			logs, closeLogs, err := openTranscripts(env.Out, g.ID, match.Pick(env.Players, order))
+			if err != nil {
+				return match.Local{}, nil, err
+			}
+			f.Transcripts = func(pi int) *bot.Transcript { return logs[slices.Index(order, pi)] }
+			return f, closeLogs, nil
+		},
+		Abandoned: func(g tournament.Game) { prog.forget(g.ID) },
+		Stored: func(_ tournament.Game, rec *game.Record, path string, table *standings.Table) error {
+			if spec.json {
+				if err := emitGame(out, rec, path); err != nil {
+					return err
+				}
+			}
+			// Knockout tie-breaks add games the total did not count; the
+			// progress bar must never run past its end.
+			played := table.Played()
+			grown := prog.grow(played)
+			prog.gameOver(played, rec, progressTallies(table.Tallies()[:len(env.Players)]))
+			if tf.interval > 0 && played%tf.interval == 0 {
+				prog.clear()
+				rep := table.Compute()
+				rep.Tournament, rep.Game, rep.Format, rep.Total = name, d.info.Name, string(format), grown
+				printStandings(stderr, rep)
+			}
+			return nil
+		},
 	}
-	t.prog = newProgress(stderr, spec.terminal, t.total, env.players)
-	t.prog.resume(len(stored))
-	if len(stored) > 0 {
-		fmt.Fprintf(stderr, "tournament %s: %d of %d games already played, continuing\n", name, len(stored), t.total)
-	} else {
-		fmt.Fprintf(stderr, "tournament %s: %s, %d bots, %d games, %d at once, store %s\n",
-			name, format, len(env.players), t.total, conc, st)
+	res, runErr := t.Run(ctx)
+	if prog == nil { // it stopped before its first game
+		return standings.Report{}, runErr
 	}
-
-	runErr := tournament.Run(ctx, sched, results, conc, t.play, t.report)
-	t.prog.clear()
-	status := store.StatusFinished
-	if runErr != nil {
-		status = store.StatusInterrupted
-	}
-	// The status must be saved even when ctx was cancelled by Ctrl-C.
-	if err := st.SetTournamentStatus(context.WithoutCancel(ctx), name, status); err != nil && runErr == nil {
-		runErr = err
-	}
-	rep := t.table.Full()
-	rep.Tournament, rep.Game, rep.Format, rep.Total = name, d.info.Name, string(format), t.total
-	rep.Finished = runErr == nil
-	rep.Matches = describeMatches(sched, results, t.table.Names())
+	prog.clear()
+	rep := res.Report
+	rep.Matches = describeMatches(res.Schedule, res.Outcomes, res.Table.Names())
 	printStandings(stderr, rep)
 	if runErr != nil {
 		fmt.Fprintf(stderr, "interrupted: %d of %d games stored; continue with: arena tournament --resume %s --db %s\n",
-			t.table.Played(), t.total, name, spec.dsn)
+			res.Table.Played(), total, name, spec.dsn)
 		return rep, runErr
 	}
 	var b strings.Builder
 	printStandings(&b, rep)
-	if err := game.WriteFileAtomic(filepath.Join(env.out, name+"-standings.txt"), []byte(b.String())); err != nil {
+	if err := game.WriteFileAtomic(filepath.Join(env.Out, name+"-standings.txt"), []byte(b.String())); err != nil {
 		return rep, err
 	}
 	return rep, nil
-}
-
-// lockTournament holds an exclusive lock on OUT/.NAME.lock while the
-// tournament runs: a second arena running the same tournament into the
-// same folder at the same time would play its games again and replace
-// their files, so it is refused. The kernel drops the lock when the
-// process ends however it ends, so a crash never blocks --resume. The
-// lock file stays: removing it would race with another run opening it.
-func lockTournament(out, name string) (unlock func(), err error) {
-	path := filepath.Join(out, "."+safeName(name)+".lock")
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("tournament %s: %w", name, err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("tournament %s is running in another arena on %s: let it finish, or stop it and resume", name, out)
-		}
-		return nil, fmt.Errorf("tournament %s: lock %s: %w", name, path, err)
-	}
-	return func() { f.Close() }, nil
-}
-
-// claimTournament creates the tournament in the store, or checks that a
-// stored one of that name is the same event and marks it running again.
-func claimTournament(ctx context.Context, st *store.Store, name, gameName string, args []string) error {
-	err := st.CreateTournament(ctx, store.Tournament{Name: name, Game: gameName, Args: args, Status: store.StatusRunning})
-	if err == nil {
-		return nil
-	}
-	if !errors.Is(err, store.ErrExists) {
-		return fmt.Errorf("tournament %s: %w", name, err)
-	}
-	old, err := st.Tournament(ctx, name)
-	if err != nil {
-		return fmt.Errorf("tournament %s: %w", name, err)
-	}
-	if old.Game != gameName || !slices.Equal(identity(old.Args), identity(args)) {
-		return fmt.Errorf("tournament %s exists with other settings (%s): resume it with --resume %s, or choose another --name",
-			name, strings.Join(old.Args, " "), name)
-	}
-	return st.SetTournamentStatus(ctx, name, store.StatusRunning)
 }
 
 func playerNames(players []player) []string {
@@ -529,102 +457,6 @@ func playerNames(players []player) []string {
 		names[i] = p.Name
 	}
 	return names
-}
-
-// outcomeOf reads a stored game's result as the schedule needs it.
-func outcomeOf(g store.Game, table *standings.Table) tournament.Outcome {
-	if g.Winner == nil || *g.Winner < 0 || *g.Winner >= len(g.Players) {
-		return tournament.Draw
-	}
-	return tournament.Outcome{Winner: table.Index(g.Players[*g.Winner])}
-}
-
-// play plays one scheduled game and keeps its record for report.
-func (t *tournamentRun) play(ctx context.Context, g tournament.Game) (tournament.Outcome, error) {
-	j := job{ID: g.ID, Seats: g.Seats, Opening: g.Opening, OnMove: t.prog.follow(g.ID, strings.TrimPrefix(g.ID, t.name+"-"))}
-	if t.listen != nil {
-		j.Listener = t.listen(g.ID)
-	}
-	if t.env.seed != 0 {
-		h := fnv.New64a()
-		h.Write([]byte(g.ID))
-		j.Seed = t.env.seed ^ int64(h.Sum64()>>1)
-	}
-	if t.env.debug {
-		order, _ := participants(g.Seats)
-		var ps []player
-		for _, pi := range order {
-			ps = append(ps, t.env.players[pi])
-		}
-		logs, closeLogs, err := openTranscripts(t.env.out, j.ID, ps)
-		if err != nil {
-			return tournament.Outcome{}, err
-		}
-		defer closeLogs()
-		j.Transcripts = func(pi int) *bot.Transcript { return logs[slices.Index(order, pi)] }
-	}
-	rec, path, err := t.r.Play(ctx, j)
-	if err != nil {
-		t.prog.forget(g.ID)
-		return tournament.Outcome{}, err
-	}
-	t.mu.Lock()
-	t.finished[g.ID] = playedGame{rec: rec, path: path, listener: j.Listener}
-	t.mu.Unlock()
-	order, _ := participants(g.Seats)
-	if rec.Winner == nil || *rec.Winner < 0 || *rec.Winner >= len(order) {
-		return tournament.Draw, nil
-	}
-	return tournament.Outcome{Winner: order[*rec.Winner]}, nil
-}
-
-// report stores a finished game in one transaction, then shows it.
-func (t *tournamentRun) report(g tournament.Game, _ tournament.Outcome) error {
-	t.mu.Lock()
-	pg := t.finished[g.ID]
-	delete(t.finished, g.ID)
-	t.mu.Unlock()
-	rec := pg.rec
-	data, err := json.Marshal(rec)
-	if err != nil {
-		return fmt.Errorf("encode record: %w", err)
-	}
-	sg := store.Game{
-		ID: rec.ID, Tournament: t.name, Round: g.Round, Seats: rec.Seats, Winner: rec.Winner,
-		Reason: string(rec.Reason), Detail: rec.Detail, Scores: rec.Scores, Moves: rec.Length(),
-		Record: data, RecordPath: pg.path, Start: rec.Start, End: rec.End,
-	}
-	for _, p := range rec.Players {
-		sg.Players = append(sg.Players, p.Name)
-	}
-	// A game already stored is the same game played again by a run that
-	// raced this one; the stored copy stands.
-	if err := t.st.SaveGame(context.Background(), sg); err != nil && !errors.Is(err, store.ErrExists) {
-		return fmt.Errorf("store: %w", err)
-	}
-	// A live follower (the web page) learns the game is over only now
-	// that it is stored: its replay link works from this moment.
-	if f, ok := pg.listener.(web.Finisher); ok {
-		f.Finished(rec)
-	}
-	t.table.Add(sg, standings.PlayerFaults(rec))
-	if t.json {
-		if err := emitGame(t.stdout, rec, pg.path); err != nil {
-			return err
-		}
-	}
-	// Knockout tie-breaks add games the total did not count; the
-	// progress bar must never run past its end.
-	played := t.table.Played()
-	total := t.prog.grow(played)
-	t.prog.gameOver(played, rec, progressTallies(t.table.Tallies()[:len(t.env.players)]))
-	if t.interval > 0 && played%t.interval == 0 {
-		t.prog.clear()
-		rep := t.table.Compute()
-		rep.Tournament, rep.Game, rep.Format, rep.Total = t.name, t.game, t.format, total
-		printStandings(t.stderr, rep)
-	}
-	return nil
 }
 
 // progressTallies gives the progress bar the standings' results.

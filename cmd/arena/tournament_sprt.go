@@ -1,21 +1,19 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"arena/engine"
 	"arena/game"
 	"arena/rating"
-	"arena/tournament"
 )
 
 // sprtFlags are the options of "arena sprt GAME".
@@ -30,7 +28,7 @@ type sprtFlags struct {
 func newSprtCmd() *cobra.Command {
 	var cmd *cobra.Command
 	for _, d := range drivers() {
-		if d.info.Name == "gomoku" {
+		if d.info.Name == sprtDefault {
 			cmd = newSprtGameCmd(d)
 		}
 	}
@@ -65,7 +63,7 @@ H0 (elo0), in fishtest's logistic-Elo GSPRT. It stops when the LLR leaves
 		},
 	}
 	f.register(cmd, d, "games") // the SPRT decides how many games
-	build = d.flags(cmd.Flags())
+	build = d.flags(cmd.Flags()).build
 	fl := cmd.Flags()
 	fl.Lookup("name").Usage = "name of this SPRT, the prefix of its game IDs (default: sprt, game and time; a name already used in --out gets -2, -3 ...)"
 	fl.Float64Var(&sf.elo0, "elo0", 0, "H0: A is this much stronger than B (logistic Elo)")
@@ -75,100 +73,6 @@ H0 (elo0), in fishtest's logistic-Elo GSPRT. It stops when the LLR leaves
 	fl.IntVar(&sf.maxGames, "max-games", 0, "stop undecided after this many games (0 = no limit)")
 	fl.IntVar(&sf.concurrency, "concurrency", 0, "games at once (default: one thinking bot per core)")
 	return cmd
-}
-
-// sprtPlan schedules game pairs until the SPRT decides. It is a
-// tournament.Plan: Run calls Pending and report from one goroutine.
-type sprtPlan struct {
-	name           string
-	openings       int
-	maxPairs       int // 0 = none
-	window         int // games to offer at once
-	elo0, elo1     float64
-	lower, upper   float64
-	next           int             // lowest pair with a game still to play
-	half           map[int]float64 // A's score in the first finished game of a pair
-	penta          rating.Pentanomial
-	score          rating.Score
-	llr            float64
-	verdict        string
-	games, pairsOK int
-}
-
-func (p *sprtPlan) game(pair, k int) tournament.Game {
-	seats := []int{0, 1}
-	if k == 1 {
-		seats = []int{1, 0}
-	}
-	return tournament.Game{
-		ID:    tournament.GameID(p.name, 1, 1, pair, k),
-		Round: 1, Pairing: 1, Slot: pair, Opening: pair % p.openings, Index: k, Seats: seats,
-	}
-}
-
-func (p *sprtPlan) Pending(results map[string]tournament.Outcome) ([]tournament.Game, bool) {
-	if p.verdict != "" {
-		return nil, true
-	}
-	for p.maxPairs == 0 || p.next < p.maxPairs {
-		_, a := results[p.game(p.next, 0).ID]
-		_, b := results[p.game(p.next, 1).ID]
-		if !a || !b {
-			break
-		}
-		p.next++
-	}
-	var out []tournament.Game
-	for i := p.next; len(out) < p.window && (p.maxPairs == 0 || i < p.maxPairs); i++ {
-		for k := 0; k < 2; k++ {
-			if g := p.game(i, k); !has(results, g.ID) {
-				out = append(out, g)
-			}
-		}
-	}
-	if len(out) == 0 {
-		p.verdict = "inconclusive"
-		return nil, true
-	}
-	return out, false
-}
-
-func has(m map[string]tournament.Outcome, id string) bool {
-	_, ok := m[id]
-	return ok
-}
-
-// add counts a finished game; it reports whether it completed a pair.
-func (p *sprtPlan) add(g tournament.Game, o tournament.Outcome) bool {
-	a := 0.5
-	switch o.Winner {
-	case 0:
-		a = 1
-		p.score.Wins++
-	case 1:
-		a = 0
-		p.score.Losses++
-	default:
-		p.score.Draws++
-	}
-	p.games++
-	first, ok := p.half[g.Slot]
-	if !ok {
-		p.half[g.Slot] = a
-		return false
-	}
-	delete(p.half, g.Slot)
-	p.penta.Add(first, a)
-	p.pairsOK++
-	p.llr = p.penta.LLR(p.elo0, p.elo1)
-	switch {
-	case p.verdict != "":
-	case p.llr >= p.upper:
-		p.verdict = "H1"
-	case p.llr <= p.lower:
-		p.verdict = "H0"
-	}
-	return true
 }
 
 // sprtResult is the last JSON line of "arena sprt --json".
@@ -211,11 +115,11 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 		return err
 	}
 	defer cleanup()
-	if len(env.players) != 2 {
-		return fmt.Errorf("--bot/--bots: an SPRT compares exactly 2 bots (A and B), got %d", len(env.players))
+	if len(env.Players) != 2 {
+		return fmt.Errorf("--bot/--bots: an SPRT compares exactly 2 bots (A and B), got %d", len(env.Players))
 	}
 	cores := runtime.NumCPU()
-	auto, thinkers := defaultConcurrency(cores, 2, false, env.ponder)
+	auto, thinkers := defaultConcurrency(cores, 2, false, env.Ponder)
 	conc := sf.concurrency
 	if conc == 0 {
 		conc = auto
@@ -223,61 +127,40 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 		fmt.Fprintf(stderr, "warning: --concurrency %d lets up to %d bots think at once on %d cores; expect time losses\n",
 			conc, conc*thinkers, cores)
 	}
-	lower, upper := rating.SPRTBounds(sf.alpha, sf.beta)
 	base := f.name
 	if base == "" {
 		base = "sprt-" + d.info.Name + "-" + time.Now().Format("20060102-150405")
 	}
-	name, err := claimRunName(env.out, base, time.Now())
+	name, err := claimRunName(env.Out, base, time.Now())
 	if err != nil {
 		return err
 	}
 	if f.name != "" && name != f.name {
-		fmt.Fprintf(stderr, "%s already holds a run %s: this one is %s\n", env.out, f.name, name)
+		fmt.Fprintf(stderr, "%s already holds a run %s: this one is %s\n", env.Out, f.name, name)
 	}
-	plan := &sprtPlan{
-		name: name, openings: r.Openings(), maxPairs: (sf.maxGames + 1) / 2, window: 2 * conc,
-		elo0: sf.elo0, elo1: sf.elo1, lower: lower, upper: upper, half: map[int]float64{},
+	sr, ok := r.(specRunner)
+	if !ok {
+		return fmt.Errorf("sprt: a runner of type %T", r)
 	}
-	a, b := env.players[0].Name, env.players[1].Name
+	lower, upper := rating.SPRTBounds(sf.alpha, sf.beta)
+	a, b := env.Players[0].Name, env.Players[1].Name
 	fmt.Fprintf(stderr, "SPRT %s vs %s: H0 elo %g, H1 elo %g, alpha %g, beta %g, LLR bounds [%.2f, %.2f], %d games at once\n",
 		a, b, sf.elo0, sf.elo1, sf.alpha, sf.beta, lower, upper, conc)
-
-	var mu sync.Mutex
-	recs := map[string]playedGame{}
-	play := func(ctx context.Context, g tournament.Game) (tournament.Outcome, error) {
-		rec, path, err := r.Play(ctx, job{ID: g.ID, Seats: g.Seats, Opening: g.Opening, Seed: sprtSeed(env.seed, g)})
-		if err != nil {
-			return tournament.Outcome{}, err
-		}
-		mu.Lock()
-		recs[g.ID] = playedGame{rec: rec, path: path}
-		mu.Unlock()
-		if rec.Winner == nil {
-			return tournament.Draw, nil
-		}
-		order, _ := participants(g.Seats)
-		return tournament.Outcome{Winner: order[*rec.Winner]}, nil
-	}
-	report := func(g tournament.Game, o tournament.Outcome) error {
-		mu.Lock()
-		pg := recs[g.ID]
-		delete(recs, g.ID)
-		mu.Unlock()
-		if f.json {
-			if err := emitGame(cmd.OutOrStdout(), pg.rec, pg.path); err != nil {
-				return err
+	test := &engine.SPRT{
+		Name: name, Match: sr.tmpl, Runner: sr.run, Elo0: sf.elo0, Elo1: sf.elo1, Alpha: sf.alpha, Beta: sf.beta,
+		MaxGames: sf.maxGames, Concurrency: conc,
+		Stored: func(rec *game.Record, path string) error {
+			if f.json {
+				return emitGame(cmd.OutOrStdout(), rec, path)
 			}
-		}
-		if plan.add(g, o) {
-			printLLR(stderr, plan)
-		}
-		return nil
+			return nil
+		},
+		Pair: func(st engine.SPRTState) { printLLR(stderr, st) },
 	}
-	err = tournament.Run(cmd.Context(), plan, map[string]tournament.Outcome{}, conc, play, report)
+	state, err := test.Run(cmd.Context())
 	res := sprtResult{
-		Type: "sprt", LLR: plan.llr, Lower: lower, Upper: upper, Pentanomial: plan.penta, Verdict: plan.verdict,
-		Games: plan.games, Pairs: plan.pairsOK, Wins: plan.score.Wins, Draws: plan.score.Draws, Losses: plan.score.Losses,
+		Type: "sprt", LLR: state.LLR, Lower: lower, Upper: upper, Pentanomial: state.Pentanomial, Verdict: state.Verdict,
+		Games: state.Games, Pairs: state.Pairs, Wins: state.Score.Wins, Draws: state.Score.Draws, Losses: state.Score.Losses,
 		Elo0: sf.elo0, Elo1: sf.elo1, Alpha: sf.alpha, Beta: sf.beta,
 	}
 	if err != nil {
@@ -296,9 +179,9 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 	// The summary file, which claimed the run's name, keeps the last
 	// counts and the verdict.
 	var summary strings.Builder
-	printLLR(&summary, plan)
+	printLLR(&summary, state)
 	summary.WriteString(verdict)
-	if werr := game.WriteFileAtomic(filepath.Join(env.out, name+"-summary.txt"), []byte(summary.String())); werr != nil && err == nil {
+	if werr := game.WriteFileAtomic(filepath.Join(env.Out, name+"-summary.txt"), []byte(summary.String())); werr != nil && err == nil {
 		err = werr
 	}
 	if f.json {
@@ -309,15 +192,8 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 	return err
 }
 
-func sprtSeed(seed int64, g tournament.Game) int64 {
-	if seed == 0 {
-		return 0
-	}
-	return seed + int64(g.Slot)*2 + int64(g.Index)
-}
-
-func printLLR(w io.Writer, p *sprtPlan) {
-	elo, margin := p.score.Elo()
+func printLLR(w io.Writer, p engine.SPRTState) {
+	elo, margin := p.Score.Elo()
 	e := "?"
 	if !math.IsNaN(elo) && !math.IsInf(elo, 0) {
 		e = fmt.Sprintf("%+.1f", elo)
@@ -326,5 +202,5 @@ func printLLR(w io.Writer, p *sprtPlan) {
 		}
 	}
 	fmt.Fprintf(w, "pairs %d, games %d: W %d D %d L %d, pentanomial %v, Elo %s, LLR %.2f [%.2f, %.2f]\n",
-		p.pairsOK, p.games, p.score.Wins, p.score.Draws, p.score.Losses, [5]int(p.penta), e, p.llr, p.lower, p.upper)
+		p.Pairs, p.Games, p.Score.Wins, p.Score.Draws, p.Score.Losses, [5]int(p.Pentanomial), e, p.LLR, p.Lower, p.Upper)
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,10 +17,7 @@ import (
 	"time"
 
 	"arena/bot"
-	"arena/game"
 	"arena/internal/testbrain"
-	"arena/match"
-	"arena/standings"
 	"arena/store"
 	"arena/tournament"
 )
@@ -659,57 +655,4 @@ func TestTournamentPostgres(t *testing.T) {
 	if again, _ := splitJSON(t, stdout); len(again) != 0 {
 		t.Errorf("rerun of a finished tournament played %d games", len(again))
 	}
-}
-
-// instantRunner plays no game at all: it returns a canned record at once,
-// so a benchmark measures only what arena itself does per game.
-type instantRunner struct{}
-
-func (instantRunner) Openings() int { return 1 }
-
-func (instantRunner) Play(_ context.Context, j job) (*game.Record, string, error) {
-	order, seats := participants(j.Seats)
-	winner := 0
-	rec := &game.Record{ID: j.ID, Game: "gomoku", Seats: seats, Winner: &winner, Reason: "five",
-		Moves: make([]game.MoveRecord, 40), Start: time.Now(), End: time.Now()}
-	for _, pi := range order {
-		rec.Players = append(rec.Players, game.PlayerRecord{Name: fmt.Sprint("b", pi)})
-	}
-	return rec, "/dev/null", nil
-}
-
-// BenchmarkTournamentOverhead measures arena's own cost per game in a
-// tournament: scheduling, the pool, the store write (SQLite, one
-// transaction per game) and the standings, with games that take no time.
-func BenchmarkTournamentOverhead(b *testing.B) {
-	dir := b.TempDir()
-	st, err := store.Open(context.Background(), filepath.Join(dir, "arena.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	players := make([]player, 8)
-	for i := range players {
-		players[i] = player{Player: match.Player{Name: fmt.Sprint("b", i)}}
-	}
-	games := 0
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		name := fmt.Sprint("bench", i)
-		if err := st.CreateTournament(context.Background(), store.Tournament{Name: name, Game: "gomoku", Status: store.StatusRunning}); err != nil {
-			b.Fatal(err)
-		}
-		sched, err := tournament.New(tournament.Config{Name: name, Format: tournament.RoundRobin, Players: 8, GamesPerPair: 2, Openings: 1})
-		if err != nil {
-			b.Fatal(err)
-		}
-		t := &tournamentRun{name: name, game: "gomoku", env: runEnv{players: players}, r: instantRunner{}, st: st,
-			stdout: io.Discard, finished: map[string]playedGame{}, table: standings.New(playerNames(players))}
-		t.prog = newProgress(io.Discard, false, sched.Total(), players)
-		if err := tournament.Run(context.Background(), sched, map[string]tournament.Outcome{}, 2, t.play, t.report); err != nil {
-			b.Fatal(err)
-		}
-		games += t.table.Played()
-	}
-	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(games), "µs/game")
 }

@@ -42,11 +42,42 @@
 // emulation of CPython 3's random module.
 package ants
 
-import "arena/game"
+import (
+	"time"
+
+	"arena/game"
+)
 
 // Info describes Ants to the arena's registry of games.
 func Info() game.Info {
-	return game.Info{Name: "ants", Title: "Ants (AI Challenge 2011)", Players: [2]int{2, 10},
+	return game.Info{Name: "ants", Title: "Ants (AI Challenge 2011)", Players: [2]int{2, 10}, Simultaneous: true,
 		// The replay needs the engine's state: it is the file the game wrote.
-		Formats: []game.Format{{Name: "replay", Ext: ".replay", ContentType: "application/json", Title: "replay (official visualizer)"}}}
+		Formats:  []game.Format{{Name: "replay", Ext: ".replay", ContentType: "application/json", Title: "replay (official visualizer)"}},
+		TurnTime: time.Second,
+		// The engine keeps its own time (--turntime, --loadtime).
+		Unused:      []string{"ponder", "match-time", "tolerance", "startup-time"},
+		UnusedWhy:   "the official engine gives each turn --turntime and pauses the bots in between",
+		DefaultBots: []string{"builtin", "builtin"},
+		Help: game.Help{
+			Short: "Play Ants (AI Challenge 2011) games between 2 to 10 bots, as the official engine plays them",
+			Long: `Play Ants, the game of the Google AI Challenge 2011, between 2 to 10 bots
+speaking the official bot protocol. The referee plays exactly as the official
+Python engine (playgame.py): same rules, same options under the same names
+and defaults, and for the same map, seeds and orders the same bytes to every
+bot and the same replay. Each game writes ID.replay (rev-3 JSON, loadable by
+the official visualizer) and the arena record ID.json into --out; -S, -I, -O
+and -E add the stream and the per-bot input, output and error logs. The
+replay names each bot as playgame.py does: after the last word of its
+command that is an existing path ("python3 HunterBot.py" is HunterBot.py).
+Without --map a symmetric map for the number of bots is generated.
+Time is the engine's: --turntime per turn (or --turn-time as a Go
+duration, not both) and --loadtime for turn 0, wall clock, bots paused
+between turns. The options take playgame.py's forms: --food_rate 5 11 as
+two words, --serial without a value. A bot that crashes or times out is
+out of the game but its ants stay on the board, as in the official engine.`,
+			Example: `  arena match ants --map maps/maze_p04_01.map --bot ./MyBot --bot "python3 HunterBot.py" --fill --turns 500
+  arena match ants --bot builtin --bot "builtin --sample greedy" --engine_seed 42 --player_seed 42 -S -I -O -E
+  arena match ants --map tutorial1.map --map maze.map --rounds 4 --turntime 500 --json`,
+		},
+	}
 }

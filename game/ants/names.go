@@ -33,7 +33,7 @@ func pathExists(word string) bool {
 // ReplayName is the player's name in the replay: CommandName of the
 // command arena runs, judged in arena's own folder as playgame.py judges
 // it in its own, or the arena name when no word is an existing path.
-func (p Player) ReplayName() string {
+func ReplayName(p Player) string {
 	if name := CommandName(p.Args, pathExists); name != "" {
 		return name
 	}

@@ -80,7 +80,7 @@ func TestReplayNameOnFiles(t *testing.T) {
 		{Player{Name: "gone", Args: []string{"no-such-program-here", "--fast"}}, "gone"},
 	}
 	for _, c := range cases {
-		if got := c.p.ReplayName(); got != c.want {
+		if got := ReplayName(c.p); got != c.want {
 			t.Errorf("%v: replay name %q, want %q", c.p.Args, got, c.want)
 		}
 	}

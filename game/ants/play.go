@@ -203,7 +203,7 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*Played, error) {
 	for _, pi := range g.Seats {
 		if !named[pi] {
 			named[pi] = true
-			names = append(names, g.Players[pi].ReplayName())
+			names = append(names, ReplayName(g.Players[pi]))
 		}
 	}
 	played := &Played{Result: res, Replay: ReplayJSON(res, names)}

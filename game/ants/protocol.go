@@ -17,14 +17,13 @@ import (
 
 	"arena/bot"
 	"arena/game"
+	"arena/match"
 )
 
-// Player is one bot program.
-type Player struct {
-	Name    string
-	Command string   // as the user wrote it
-	Args    []string // resolved program and arguments
-}
+// Player is one bot program: the arena's one description of a player,
+// of which Ants reads the name, the command as written and the resolved
+// program and arguments (Args).
+type Player = match.Player
 
 // maxMoveLines caps the order lines kept per bot and turn, as the engine
 // caps what it drains after the deadline; a flooding bot cannot make the

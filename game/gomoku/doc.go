@@ -20,9 +20,30 @@
 // Black, written 'x' in PLOCHA.DAT; the second plays White, 'o'.
 package gomoku
 
-import "arena/game"
+import (
+	"time"
+
+	"arena/game"
+)
 
 // Info describes Gomoku to the arena's registry of games.
 func Info() game.Info {
-	return game.Info{Name: "gomoku", Title: "Gomoku", Players: [2]int{2, 2}, Formats: formats()}
+	return game.Info{
+		Name: "gomoku", Title: "Gomoku", Players: [2]int{2, 2}, Formats: formats(),
+		Human: true, ToldClock: true, TurnTime: time.Second, MatchTime: 3 * time.Minute,
+		DefaultBots:    []string{"builtin", "builtin"},
+		PlayerSettings: []string{"dir", "proto", "env", "memory", "turn_time", "match_time", "options"},
+		Help: game.Help{
+			Short: "Play Gomoku games between two Gomocup brains (pipe or file protocol)",
+			Long: `Play Gomoku games between two brains speaking either Gomocup protocol.
+A brain named "pbrain-..." speaks the pipe protocol, any other the old file
+protocol (PLOCHA.DAT/TAH.DAT), unless --proto says; the brain may be the
+program or the file an interpreter runs ("python3 pbrain-x.py",
+"java -jar pbrain-x.jar", "wine pbrain-x.exe"). Relative paths in a command
+are read against the folder arena starts in.
+Without --bot, arena's own brain plays itself.`,
+			Example: `  arena match gomoku --bot ./pbrain-a --bot ./pbrain-b --games 10 --turn-time 300ms --match-time 60s
+  arena match gomoku --bot builtin --bot "python3 mybrain.py" --proto auto,pipe --rule 1 --size 15`,
+		},
+	}
 }

@@ -87,43 +87,35 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 		}
 	}
 	seating := []int{g.Black, 1 - g.Black} // side -> player
-	sideClocks := make([]match.Clock, 2)
-	seats := make([]match.Seat[Point], 2)
-	for side, pi := range seating {
-		pl := g.Players[pi]
-		sideClocks[side] = pl.Clock
-		if pl.Human != nil {
-			seats[side] = humanSeat(pl.Human, state)
-			continue
-		}
-		dir, err := pl.WorkDir(mc.WorkDir, pi)
-		if err != nil {
-			return nil, err
-		}
-		opts := SeatOptions{
-			Args: pl.Args, Env: pl.Env, Dir: dir, MemoryLimit: pl.Memory(mc.MemoryLimit), Folder: mc.Folder,
-			Strict: mc.Strict, CRLF: mc.CRLF, Info: pl.Info, PauseGrace: mc.PauseGrace,
-		}
-		if mc.Transcripts != nil {
-			opts.Transcript = mc.Transcripts(g.ID, pi)
-		}
-		if pl.Protocol == ProtoFile {
-			seats[side] = NewFileSeat(state, StoneOf(side), opts)
-		} else {
-			seats[side] = NewPipeSeat(state, StoneOf(side), opts)
-		}
+	return match.Table[Point]{
+		ID: g.ID, Referee: Referee{state}, Players: basePlayers(g.Players), Seating: seating,
+		Clock: mc.Clock, Ponder: mc.Ponder, Memory: mc.MemoryLimit, WorkDir: mc.WorkDir,
+		Seat: func(side, pi int, dir string, memory int64, tr *bot.Transcript) match.Seat[Point] {
+			pl := g.Players[pi]
+			opts := SeatOptions{
+				Args: pl.Args, Env: pl.Env, Dir: dir, MemoryLimit: memory, Folder: mc.Folder,
+				Strict: mc.Strict, CRLF: mc.CRLF, Info: pl.Info, PauseGrace: mc.PauseGrace, Transcript: tr,
+			}
+			if pl.Protocol == ProtoFile {
+				return NewFileSeat(state, StoneOf(side), opts)
+			}
+			return NewPipeSeat(state, StoneOf(side), opts)
+		},
+		Human:       func(_ int, h *match.Human) match.Seat[Point] { return humanSeat(h, state) },
+		Header:      func() *game.Record { return header(mc, g, seating) },
+		OnMove:      mc.OnMove,
+		Listener:    mc.Listener,
+		Transcripts: mc.Transcripts,
+	}.Play(ctx)
+}
+
+// basePlayers returns what every game knows of the players.
+func basePlayers(ps []Player) []match.Player {
+	out := make([]match.Player, len(ps))
+	for i, p := range ps {
+		out[i] = p.Player
 	}
-	if mc.Listener != nil {
-		mc.Listener.Started(header(mc, g, seating))
-	}
-	out := match.Run[Point](ctx, Referee{state}, seats, match.Config{
-		Clock: mc.Clock, Clocks: sideClocks, Ponder: mc.Ponder, OnMove: match.Listen(mc.OnMove, mc.Listener),
-		OnAsk: match.Asks(mc.Listener),
-	})
-	if out.Canceled {
-		return nil, ctx.Err()
-	}
-	return makeRecord(mc, g, seating, state, out), nil
+	return out
 }
 
 // header is the part of a game's record known before its first move:
@@ -143,24 +135,6 @@ func header(mc MatchConfig, g Game, seating []int) *game.Record {
 	rec.Players = make([]game.PlayerRecord, len(g.Players))
 	for pi, p := range g.Players {
 		rec.Players[pi] = p.Record(string(p.Protocol))
-	}
-	return rec
-}
-
-func makeRecord(mc MatchConfig, g Game, seating []int, state *State, out match.Outcome) *game.Record {
-	rec := header(mc, g, seating)
-	rec.Moves, rec.Reason, rec.Detail = out.Moves, out.Result.Reason, out.Result.Detail
-	rec.Start, rec.End = out.Start, out.End
-	out.RecordSides(rec)
-	if !out.Result.Draw() {
-		w := seating[out.Result.Winner]
-		rec.Winner = &w
-	}
-	if out.Result.Scores != nil {
-		rec.Scores = make([]int, len(g.Players))
-		for side, sc := range out.Result.Scores {
-			rec.Scores[seating[side]] = sc
-		}
 	}
 	return rec
 }

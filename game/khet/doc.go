@@ -33,9 +33,29 @@
 // the laser, Zobrist hashes.
 package khet
 
-import "arena/game"
+import (
+	"time"
+
+	"arena/game"
+)
 
 // Info describes Khet to the arena's registry of games.
 func Info() game.Info {
-	return game.Info{Name: "khet", Title: "Khet", Players: [2]int{2, 2}, Formats: formats()}
+	return game.Info{
+		Name: "khet", Title: "Khet", Players: [2]int{2, 2}, Formats: formats(),
+		Human: true, TurnTime: 10 * time.Second,
+		DefaultBots:    []string{"builtin", "builtin"},
+		PlayerSettings: []string{"dir", "env", "memory", "turn_time", "match_time"},
+		Help: game.Help{
+			Short: "Play Khet (laser chess) games between two bots speaking the Tartu line protocol",
+			Long: `Play Khet 2.0 games between two programs speaking the line protocol of the
+University of Tartu contest: the bot greets with "play khet NAME", receives
+"B <S|R> <state>", answers every "R <S|R> <state>" with a move such as S23C,
+and exits after "E <S|R> <state>". Silver moves first. An invalid move or a
+line that is not a move loses by E, a move over the per-move limit by T.
+Without --bot, arena's own player plays itself.`,
+			Example: `  arena match khet --bot ./mybot --bot "python3 -u __init__.py" --games 10
+  arena match khet --bot builtin --bot "java Program" --setup dynasty --turn-time 2s --json`,
+		},
+	}
 }

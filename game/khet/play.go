@@ -77,36 +77,30 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 	}
 	initial := state.String()
 	seating := []int{g.Silver, 1 - g.Silver} // side -> player
-	sideClocks := make([]match.Clock, 2)
-	seats := make([]match.Seat[Move], 2)
-	for side, pi := range seating {
-		pl := g.Players[pi]
-		sideClocks[side] = pl.Clock
-		if pl.Human != nil {
-			seats[side] = humanSeat(pl.Human, state)
-			continue
-		}
-		dir, err := pl.WorkDir(mc.WorkDir, pi)
-		if err != nil {
-			return nil, err
-		}
-		opts := SeatOptions{Args: pl.Args, Env: pl.Env, Dir: dir, MemoryLimit: pl.Memory(mc.MemoryLimit)}
-		if mc.Transcripts != nil {
-			opts.Transcript = mc.Transcripts(g.ID, pi)
-		}
-		seats[side] = NewSeat(state, Color(side), opts)
-	}
-	if mc.Listener != nil {
-		mc.Listener.Started(header(mc, g, seating, initial, ""))
-	}
-	out := match.Run[Move](ctx, Referee{state}, seats, match.Config{
-		Clock: mc.Clock, Clocks: sideClocks, Ponder: mc.Ponder, OnMove: match.Listen(mc.OnMove, mc.Listener),
-		OnAsk: match.Asks(mc.Listener),
-	})
-	if out.Canceled {
-		return nil, ctx.Err()
-	}
-	return makeRecord(mc, g, seating, state, initial, out), nil
+	started := false
+	return match.Table[Move]{
+		ID: g.ID, Referee: Referee{state}, Players: g.Players, Seating: seating,
+		Clock: mc.Clock, Ponder: mc.Ponder, Memory: mc.MemoryLimit, WorkDir: mc.WorkDir,
+		Seat: func(side, pi int, dir string, memory int64, tr *bot.Transcript) match.Seat[Move] {
+			pl := g.Players[pi]
+			return NewSeat(state, Color(side), SeatOptions{Args: pl.Args, Env: pl.Env, Dir: dir, MemoryLimit: memory, Transcript: tr})
+		},
+		Human: func(_ int, h *match.Human) match.Seat[Move] { return humanSeat(h, state) },
+		// The final state string is known once the game is over: the
+		// listener's header, asked before the first move, has none.
+		Header: func() *game.Record {
+			if !started {
+				started = true
+				if mc.Listener != nil {
+					return header(mc, g, seating, initial, "")
+				}
+			}
+			return header(mc, g, seating, initial, state.String())
+		},
+		OnMove:      mc.OnMove,
+		Listener:    mc.Listener,
+		Transcripts: mc.Transcripts,
+	}.Play(ctx)
 }
 
 // header is the part of a game's record known before its first move
@@ -124,21 +118,6 @@ func header(mc MatchConfig, g Game, seating []int, initial, final string) *game.
 	rec.Players = make([]game.PlayerRecord, len(g.Players))
 	for pi, p := range g.Players {
 		rec.Players[pi] = p.Record("tartu")
-	}
-	return rec
-}
-
-// makeRecord completes the header with the game played. Each move's
-// effect was filled in by the match loop as the move was played (see
-// Referee.Effect).
-func makeRecord(mc MatchConfig, g Game, seating []int, state *State, initial string, out match.Outcome) *game.Record {
-	rec := header(mc, g, seating, initial, state.String())
-	rec.Moves, rec.Reason, rec.Detail = out.Moves, out.Result.Reason, out.Result.Detail
-	rec.Start, rec.End = out.Start, out.End
-	out.RecordSides(rec)
-	if !out.Result.Draw() {
-		w := seating[out.Result.Winner]
-		rec.Winner = &w
 	}
 	return rec
 }

@@ -56,5 +56,42 @@ import "arena/game"
 
 // Info describes Points to the arena's registry of games.
 func Info() game.Info {
-	return game.Info{Name: "points", Title: "Points (dots)", Players: [2]int{2, 2}, Formats: formats()}
+	return game.Info{
+		Name: "points", Title: "Points (dots)", Players: [2]int{2, 2}, Formats: formats(),
+		Human: true, ToldClock: true,
+		DefaultBots:    []string{"builtin", "builtin"},
+		PlayerSettings: []string{"dir", "proto", "env", "memory", "turn_time", "match_time", "options"},
+		Help: game.Help{
+			Short: "Play Points (the dots game) between two bots speaking Points Battle or Points AI Protocol v6",
+			Long: `Play Points (dots, "точки") between two programs speaking the Points Battle
+protocol: the bot prints its name first; it receives "new H W", "increment I" (seconds),
+"move X Y" for every dot it has not seen (odd dots red, even blue), "time T"
+and "otime T" before every "go", answers "move X Y", and gets "quit" at the
+end. Coordinates are 0-based and times in milliseconds unless --proto says
+otherwise for a bot. Red (the first bot of a game) moves first; colours
+alternate from game to game.
+
+Engines speaking Points AI Protocol v6 (kurnevsky's opai, oppai-rs before
+2024) run as they are: arena sends "ID COMMAND ARGS" and reads "= ID ..." or
+"? ID ...": list_commands, name, version, "init W H SEED", a "play X Y
+COLOUR" for every dot of both sides (the opening crosses too; colour 0 is
+red), "gen_move_with_time COLOUR MS" (MS from the clock by the rule arena's
+own player budgets by; plain gen_move without a clock) and quit.
+--proto v6 or pb says which a bot speaks; without it arena asks: it sends
+"1 list_commands" at start, and a bot whose first line is "= 1 list_commands
+..." speaks v6, else that line is a Points Battle bot's name.
+
+Clocks: as in Points Battle, --increment (default 10s) is added to a bot's
+clock before each of its moves. --match-time is the time on each clock at
+the start (default 0, as Points Battle: a bot's start-up is charged to its
+clock, so its first move has the increment less the start-up). Time a bot
+does not use stays on its clock. With --increment 0 and --match-time 0
+there is no clock. --turn-time, if set, also limits every move.
+Without --bot, arena's own player plays itself.`,
+			Example: `  arena match points --bot ./mybot --bot builtin --games 10
+  arena match points --bot "python3 -u bot.py" --bot builtin --size 20x20 --opening random --seed 7 --increment 2s --json
+  arena match points --bot old.exe --bot builtin --proto base=1,time_unit=s --proto "" --surround always
+  arena match points --bot ./opai --bot builtin --proto v6,pb`,
+		},
+	}
 }

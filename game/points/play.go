@@ -88,43 +88,44 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 	}
 	seating := []int{g.Red, 1 - g.Red} // side -> player
 	clocks := &Clocks{}
-	sideClocks := make([]match.Clock, 2)
-	seats := make([]match.Seat[Point], 2)
-	for side, pi := range seating {
-		pl := g.Players[pi]
-		sideClocks[side] = pl.Clock
-		if pl.Human != nil {
-			seats[side] = humanSeat(pl.Human, state, side, clocks)
-			continue
-		}
-		dir, err := pl.WorkDir(mc.WorkDir, pi)
-		if err != nil {
-			return nil, err
-		}
-		opts := SeatOptions{Args: pl.Args, Env: pl.Env, Dir: dir, MemoryLimit: pl.Memory(mc.MemoryLimit), Protocol: pl.Protocol, Clocks: clocks, Seed: engineSeed(g)}
-		if mc.Transcripts != nil {
-			opts.Transcript = mc.Transcripts(g.ID, pi)
-		}
-		seats[side] = NewSeat(state, ColorOf(side), opts)
-	}
-	if mc.Listener != nil {
-		mc.Listener.Started(header(mc, g, seating, state))
-	}
 	var effects []Effect
-	out := match.Run[Point](ctx, Referee{State: state, Effects: &effects}, seats, match.Config{
-		Clock: mc.Clock, Clocks: sideClocks, Ponder: mc.Ponder, OnMove: match.Listen(mc.OnMove, mc.Listener),
-		OnAsk: match.Asks(mc.Listener),
-	})
-	if out.Canceled {
-		return nil, ctx.Err()
+	players := make([]match.Player, len(g.Players))
+	for i, p := range g.Players {
+		players[i] = p.Player
 	}
-	g.Players = slices.Clone(g.Players) // the caller's players still ask
-	for side, pi := range seating {
-		if seat, ok := seats[side].(*Seat); ok && g.Players[pi].Protocol.Kind == Probe {
-			g.Players[pi].Protocol.Kind = seat.Spoken()
-		}
+	type probing struct {
+		player int
+		seat   *Seat
 	}
-	return makeRecord(mc, g, seating, state, out), nil
+	var probed []probing // seats that find out their bot's protocol
+	rec, err := match.Table[Point]{
+		ID: g.ID, Referee: Referee{State: state, Effects: &effects}, Players: players, Seating: seating,
+		Clock: mc.Clock, Ponder: mc.Ponder, Memory: mc.MemoryLimit, WorkDir: mc.WorkDir,
+		Seat: func(side, pi int, dir string, memory int64, tr *bot.Transcript) match.Seat[Point] {
+			pl := g.Players[pi]
+			seat := NewSeat(state, ColorOf(side), SeatOptions{Args: pl.Args, Env: pl.Env, Dir: dir, MemoryLimit: memory,
+				Protocol: pl.Protocol, Clocks: clocks, Transcript: tr, Seed: engineSeed(g)})
+			if pl.Protocol.Kind == Probe {
+				probed = append(probed, probing{pi, seat})
+			}
+			return seat
+		},
+		Human:       func(side int, h *match.Human) match.Seat[Point] { return humanSeat(h, state, side, clocks) },
+		Header:      func() *game.Record { return header(mc, g, seating, state) },
+		OnMove:      mc.OnMove,
+		Listener:    mc.Listener,
+		Transcripts: mc.Transcripts,
+	}.Play(ctx)
+	if err != nil || len(probed) == 0 {
+		return rec, err
+	}
+	// The record names the protocol each probed bot turned out to speak.
+	g.Players = slices.Clone(g.Players) // the caller's players still probe
+	for _, p := range probed {
+		g.Players[p.player].Protocol.Kind = p.seat.Spoken()
+	}
+	rec.Options = header(mc, g, seating, state).Options
+	return rec, nil
 }
 
 // engineSeed is the random seed a v6 engine is sent with init: the same
@@ -158,27 +159,6 @@ func header(mc MatchConfig, g Game, seating []int, state *State) *game.Record {
 	rec.Players = make([]game.PlayerRecord, len(g.Players))
 	for pi, p := range g.Players {
 		rec.Players[pi] = p.Record("pointsbattle")
-	}
-	return rec
-}
-
-// makeRecord completes the header with the game played. Each move's
-// effect was filled in by the match loop as the move was played (see
-// Referee.Effect).
-func makeRecord(mc MatchConfig, g Game, seating []int, state *State, out match.Outcome) *game.Record {
-	rec := header(mc, g, seating, state)
-	rec.Moves, rec.Reason, rec.Detail = out.Moves, out.Result.Reason, out.Result.Detail
-	rec.Start, rec.End = out.Start, out.End
-	out.RecordSides(rec)
-	if !out.Result.Draw() {
-		w := seating[out.Result.Winner]
-		rec.Winner = &w
-	}
-	if out.Result.Scores != nil {
-		rec.Scores = make([]int, len(g.Players))
-		for side, sc := range out.Result.Scores {
-			rec.Scores[seating[side]] = sc
-		}
 	}
 	return rec
 }

@@ -3,7 +3,7 @@
 // the views in games/NAME.js; board.js holds the screen they share.
 
 import { takeTokenFromURL, token, setToken, getJSON, postJSON, info, socket, showMessage, ApiError } from "./api.js";
-import { Screen, LiveGame, el, sides, sideName, resultText, renderRows, playersLine, fmtTime } from "./board.js";
+import { Screen, LiveGame, el, sides, sideName, resultText, renderRows, playersLine, fmtTime, gameKind } from "./board.js";
 import { tournamentsPage, tournamentPage } from "./tournament.js";
 import { filePage, showRecord } from "./openfile.js";
 import { recordLinks } from "./downloads.js";
@@ -40,8 +40,28 @@ function newPage() {
   };
 }
 
+// kinds holds what /api/info says of each game (simultaneous moves, a
+// replay file): route waits for it once, so lists count turns or moves
+// by the game's kind without naming a game.
+const kinds = new Map();
+let kindsLoaded = null;
+function loadKinds() {
+  if (!kindsLoaded) {
+    kindsLoaded = info()
+      .then((inf) => {
+        for (const g of inf.games || []) kinds.set(g.name, g);
+      })
+      .catch(() => {
+        kindsLoaded = null;
+      });
+  }
+  return kindsLoaded;
+}
+const countsTurns = (game) => !!(kinds.get(game) || {}).simultaneous;
+
 async function route() {
   takeTokenFromURL();
+  await loadKinds();
   for (const f of cleanup.splice(0)) {
     try {
       f();
@@ -109,7 +129,7 @@ function gameRow(g, href, when) {
     { class: "row", href, "data-id": g.id },
     el("span", { class: "badge game" }, g.game || "?"),
     playersLine(g.players, g.winner),
-    el("span", { class: "moves" }, plural(g.moves ?? 0, g.game === "ants" ? "turn" : "move")),
+    el("span", { class: "moves" }, plural(g.moves ?? 0, countsTurns(g.game) ? "turn" : "move")),
     shortResult(g),
     el("span", { class: "when" }, typeof when === "string" ? el("span", { class: "date" }, when) : when),
   );
@@ -309,7 +329,7 @@ function gameTitle(header) {
 function liveStatus(screen) {
   const h = screen.header;
   if (!h) return "";
-  if (h.game === "ants") return "turn " + screen.length();
+  if (countsTurns(h.game)) return "turn " + screen.length();
   const ss = sides(h);
   const tm = screen.toMove();
   if (!tm.length) return "";
@@ -378,7 +398,7 @@ async function stillPlayed(page, id) {
   app.append(
     card(
       "This game is still being played",
-      el("p", {}, playersLine(g.players, null), " · " + plural(g.moves ?? 0, g.game === "ants" ? "turn" : "move") + " so far. Its replay is here once it ends; till then, watch it live."),
+      el("p", {}, playersLine(g.players, null), " · " + plural(g.moves ?? 0, countsTurns(g.game) ? "turn" : "move") + " so far. Its replay is here once it ends; till then, watch it live."),
       el("a", { class: "button", id: "watch-live", href: (mine ? "#/play/" : "#/watch/") + encodeURIComponent(id) }, mine ? "Back to the game" : "Watch it live"),
     ),
   );
@@ -390,11 +410,11 @@ async function replayPage(page, id, query) {
   if (await stillPlayed(page, id)) return;
   const rec = await getJSON("/api/records/" + encodeURIComponent(id));
   let replay = null;
-  if (rec.game === "ants") {
+  if ((await gameKind(rec.game)).replay) {
     try {
       replay = await getJSON("/api/records/" + encodeURIComponent(id) + "/replay");
     } catch (e) {
-      showMessage("no replay file for this Ants game: " + e.message, true);
+      showMessage("no replay file for this " + ((kinds.get(rec.game) || {}).title || rec.game) + " game: " + e.message, true);
     }
   }
   if (!page.current()) return;

@@ -2,7 +2,7 @@
 // play, file): the game's view module, the players with their colours and
 // clocks, the status line, the replay controls and the move list.
 
-import { socket } from "./api.js";
+import { socket, info } from "./api.js";
 
 window.arenaRenderTimes = window.arenaRenderTimes || [];
 
@@ -68,6 +68,19 @@ export function resultText(record) {
   const name = (record.players && record.players[w] && record.players[w].name) || "player " + (w + 1);
   const who = s && SIDES[record.game] ? s.colourName + " (" + name + ")" : name;
   return who + " wins" + (reason ? " by " + reason : "") + detail;
+}
+
+// gameKind is what /api/info says of a game: { simultaneous, replay }
+// (all false when the server does not list the game).
+export async function gameKind(game) {
+  let inf = null;
+  try {
+    inf = await info();
+  } catch {
+    inf = null;
+  }
+  const g = ((inf && inf.games) || []).find((x) => x.name === game) || {};
+  return { simultaneous: !!g.simultaneous, replay: !!g.replay };
 }
 
 const views = new Map();
@@ -291,8 +304,11 @@ export class Screen {
   // init loads the game's view for header (a record without moves).
   async init(header) {
     this.header = header;
-    const mod = await loadViewModule(header.game);
+    const [mod, kind] = await Promise.all([loadViewModule(header.game), gameKind(header.game)]);
     if (this.destroyed) return;
+    // A game whose players all move at once, every turn, counts turns
+    // and has no list of single moves.
+    this.simultaneous = kind.simultaneous;
     this.boardHost.replaceChildren();
     // A view may go to a position itself (the Ants graphs: a click on a turn).
     this.view = mod.create(this.boardHost, header, { seek: (n) => this.goto(n, true) });
@@ -302,12 +318,12 @@ export class Screen {
     this.board.dataset.game = header.game;
     this.board.dataset.ply = "0";
     this.board.dataset.over = "0";
-    if (header.game === "ants") this.speed.value = "100";
+    if (this.simultaneous) this.speed.value = "100";
     this.buildPlayers();
-    if (header.game === "ants") this.buildPerspective();
+    if (typeof this.view.perspective === "function") this.buildPerspective();
     if (typeof this.view.flip === "function") this.buildFlip();
     if (this.seatSide !== undefined) this.seat(this.seatSide);
-    this.moveList.hidden = header.game === "ants";
+    this.moveList.hidden = this.simultaneous;
     this.goto(0);
     this.refreshControls();
   }
@@ -369,7 +385,7 @@ export class Screen {
   push(move) {
     this.moves.push(move);
     if (this.view) this.view.push(move);
-    if (this.header && this.header.game !== "ants") this.appendMoveItem(move, this.moves.length);
+    if (this.header && !this.simultaneous) this.appendMoveItem(move, this.moves.length);
   }
 
   // moveText is how the list names move ply: the view's label for it
@@ -442,7 +458,7 @@ export class Screen {
   // showMoveInfo tells what the shown move cost and what the bot printed
   // while thinking (its search depth, score...).
   showMoveInfo() {
-    const m = this.header && this.header.game !== "ants" && this.ply > 0 ? this.moves[this.ply - 1] : null;
+    const m = this.header && !this.simultaneous && this.ply > 0 ? this.moves[this.ply - 1] : null;
     if (!m) {
       this.moveInfo.replaceChildren();
       return;
@@ -459,7 +475,7 @@ export class Screen {
     const max = this.length();
     this.seek.max = String(max);
     this.seek.value = String(this.ply);
-    this.plyLabel.textContent = (this.header && this.header.game === "ants" ? "turn " : "move ") + this.ply + " / " + max;
+    this.plyLabel.textContent = (this.header && this.simultaneous ? "turn " : "move ") + this.ply + " / " + max;
     this.liveBtn.hidden = this.mode === "replay" || this.over || this.following;
     for (const li of this.moveList.querySelectorAll ? this.moveList.querySelectorAll("li.current") : []) li.classList.remove("current");
     if (this.ply > 0 && this.moveList.querySelector) {
