@@ -147,6 +147,9 @@ func newMatchGameCmd(d driver) *cobra.Command {
 		Example: d.example,
 		Args:    d.positionalArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkName(f.name); err != nil {
+				return err
+			}
 			env, r, cleanup, err := f.runner(d, build)
 			if err != nil {
 				return err

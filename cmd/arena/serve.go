@@ -338,6 +338,9 @@ func (l *launcher) Play(ctx context.Context, req web.PlayRequest, listener game.
 	if id == "" {
 		id = fmt.Sprintf("%s-%s", d.info.Name, time.Now().Format("20060102-150405.000"))
 	}
+	if err := checkGameID(id); err != nil {
+		return nil, fmt.Errorf("play: %w", err)
+	}
 	release, err := claimGameID(ctx, l.st, l.out, id)
 	if err != nil {
 		return nil, fmt.Errorf("play %s: %w", id, err)
