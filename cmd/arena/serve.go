@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -33,6 +32,7 @@ type serveFlags struct {
 	addr, db, token, out string
 	tokenFile            string
 	bots, options        []string
+	allowedHosts         []string
 	concurrency          int
 }
 
@@ -61,6 +61,7 @@ files to --out.`,
 	fl.StringVar(&f.tokenFile, "token-file", "", "file holding the token that opens starting matches and tournaments (default: $"+tokenEnv+", else a random one)")
 	fl.StringVar(&f.token, "token", "", "refused: a token on the command line is visible to every process")
 	fl.MarkHidden("token")
+	fl.StringArrayVar(&f.allowedHosts, "allowed-host", nil, `a name the page is reached by, besides loopback names and IP addresses (e.g. "arena.example.org"; repeat; "*" takes any, only behind a proxy that checks): other Host headers are refused, as a DNS-rebinding page would send`)
 	fl.StringArrayVar(&f.bots, "bot", nil, `register a bot: "GAME:NAME=CMD" (repeat; "builtin" is registered for every game)`)
 	fl.StringArrayVar(&f.options, "options", nil, `"GAME:FLAGS": GAME's own options of "arena match GAME" (not --bot, the clocks or the other shared ones, which the page sets) for every game and tournament of GAME the page starts, e.g. "points:--size 15x15 --max-moves 60" (repeat per game)`)
 	fl.StringVar(&f.out, "out", "arena-out", "folder for the games' record files")
@@ -111,7 +112,8 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	l := newLauncher(st, bots, out, work, f.concurrency)
 	l.options = options
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
-	srv, err := web.New(web.Config{Launcher: l, Store: st, Token: token, Logger: logger, Version: version.String(), Formats: gameFormats()})
+	srv, err := web.New(web.Config{Launcher: l, Store: st, Token: token, Logger: logger, Version: version.String(),
+		Formats: gameFormats(), AllowedHosts: f.allowedHosts})
 	if err != nil {
 		return err
 	}
@@ -120,7 +122,7 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	hs := srv.HTTPServer() // with its timeouts
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	fmt.Fprintf(cmd.OutOrStdout(), "arena: serving on %s/#token=%s\n", pageURL(ln.Addr()), token)

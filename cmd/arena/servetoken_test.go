@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -82,7 +83,8 @@ func TestServeToken(t *testing.T) {
 
 // TestServeTokenFlags runs "arena serve": --token stops it with one line
 // that says why and names the two ways; --token-file's token is the one
-// the printed address carries.
+// the printed address carries; --allowed-host names are served and other
+// names refused.
 func TestServeTokenFlags(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv(tokenEnv, "")
@@ -109,10 +111,10 @@ func TestServeTokenFlags(t *testing.T) {
 	root.SetOut(&stdout)
 	root.SetErr(&stderr)
 	root.SetArgs([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "arena.db"), "--out", dir,
-		"--token-file", file})
+		"--token-file", file, "--allowed-host", "arena.example.org"})
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
-	line := regexp.MustCompile(`^arena: serving on http://127\.0\.0\.1:[0-9]+/#token=fromFile42\n$`)
+	line := regexp.MustCompile(`^arena: serving on (http://127\.0\.0\.1:[0-9]+/)#token=fromFile42\n$`)
 	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(stdout.String(), "\n"); time.Sleep(10 * time.Millisecond) {
 		select {
 		case err := <-done:
@@ -123,8 +125,21 @@ func TestServeTokenFlags(t *testing.T) {
 			t.Fatalf("nothing printed; stderr:\n%s", stderr.String())
 		}
 	}
-	if !line.MatchString(stdout.String()) {
-		t.Errorf("stdout %q, want the token of the file", stdout.String())
+	m := line.FindStringSubmatch(stdout.String())
+	if m == nil {
+		t.Fatalf("stdout %q, want the token of the file", stdout.String())
+	}
+	for host, want := range map[string]int{"arena.example.org": http.StatusOK, "evil.example.com": http.StatusMisdirectedRequest} {
+		req, _ := http.NewRequest("GET", m[1]+"api/info", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %s: %s, want %d", host, resp.Status, want)
+		}
 	}
 	cancel()
 	select {
