@@ -310,7 +310,7 @@ func (f *matchFlags) env(d driver) (runEnv, func(), error) {
 	if err != nil {
 		return runEnv{}, nil, fmt.Errorf("--out: %w", err)
 	}
-	work, err := bot.ScratchDir(f.workDir, out, "arena-work-")
+	work, err := workFolder(f.workDir, out, os.Stderr)
 	if err != nil {
 		return runEnv{}, nil, fmt.Errorf("--work-dir: %w", err)
 	}

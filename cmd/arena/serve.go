@@ -96,7 +96,7 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return fmt.Errorf("--out: %w", err)
 	}
-	work, err := bot.ScratchDir("", out, "arena-work-")
+	work, err := workFolder("", out, cmd.ErrOrStderr())
 	if err != nil {
 		return fmt.Errorf("working folder: %w", err)
 	}
