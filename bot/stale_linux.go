@@ -49,12 +49,20 @@ func (r Reaped) String() string {
 	if r.Cgroups == 0 && r.Processes == 0 && r.Folders == 0 && len(r.Kept) == 0 {
 		return ""
 	}
-	s := fmt.Sprintf("left by arenas that did not end cleanly: killed %d processes in %d cgroups, removed %d work folders",
-		r.Processes, r.Cgroups, r.Folders)
+	s := fmt.Sprintf("left by arenas that did not end cleanly: killed %s in %s, removed %s",
+		staleCount(r.Processes, "process", "processes"), staleCount(r.Cgroups, "cgroup", "cgroups"),
+		staleCount(r.Folders, "work folder", "work folders"))
 	if len(r.Kept) > 0 {
 		s += "; could not remove " + strings.Join(r.Kept, ", ")
 	}
 	return s
+}
+
+func staleCount(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 // ReapStale ends what arenas that are gone left behind: it kills every
