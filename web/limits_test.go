@@ -317,3 +317,27 @@ type discardWriter struct{}
 func (discardWriter) Header() http.Header         { return http.Header{} }
 func (discardWriter) Write(p []byte) (int, error) { return len(p), nil }
 func (discardWriter) WriteHeader(int)             {}
+
+// FuzzHostAllowed: whatever a Host header holds, the check never panics,
+// and a name it takes is an IP address, a loopback name or an allowed
+// name, never another.
+func FuzzHostAllowed(f *testing.F) {
+	for _, h := range []string{"127.0.0.1:8080", "localhost", "[::1]:80", "evil.com", "arena.example.org.", "a.localhost:1",
+		"localhost.evil.com", "[", ":", "", "ARENA.EXAMPLE.ORG:443", "127.0.0.1.evil.com"} {
+		f.Add(h)
+	}
+	s := &Server{cfg: Config{AllowedHosts: []string{"arena.example.org"}}}
+	f.Fuzz(func(t *testing.T, hostport string) {
+		if !s.hostAllowed(hostport) || hostport == "" {
+			return
+		}
+		host := hostport
+		if h, _, err := net.SplitHostPort(hostport); err == nil {
+			host = h
+		}
+		host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
+		if net.ParseIP(host) == nil && host != "localhost" && !strings.HasSuffix(host, ".localhost") && host != "arena.example.org" {
+			t.Fatalf("Host %q taken", hostport)
+		}
+	})
+}
