@@ -14,6 +14,7 @@ import (
 	"github.com/coder/websocket"
 
 	"arena/game"
+	"arena/store"
 )
 
 // withLimits sets a test server's limits.
@@ -51,7 +52,7 @@ func closedByServer(t *testing.T, conn net.Conn, bound time.Duration) string {
 	data, err := io.ReadAll(conn)
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
-		t.Fatalf("the server kept the connection open for %v; it sent %q", bound, data)
+		t.Fatalf("the server kept the connection open for %v; it sent %d bytes: %q", bound, len(data), truncate(string(data), 200))
 	}
 	return string(data)
 }
@@ -79,6 +80,26 @@ func TestServerTimeouts(t *testing.T) {
 	// And the server still answers.
 	if code, body := ts.do(t, "GET", "/api/info", "", ""); code != http.StatusOK {
 		t.Errorf("after the slow clients: %d %s", code, body)
+	}
+}
+
+// TestWriteTimeout: a client that asks for a large answer and does not
+// read it holds the connection only as long as the write timeout: the
+// server gives up, and the client gets a cut answer.
+func TestWriteTimeout(t *testing.T) {
+	ts := newTestServer(t, &fakeLauncher{}, withLimits(Limits{Write: 200 * time.Millisecond}))
+	// Larger than what the socket buffers of loopback hold (a few MB).
+	big := `{"game":"gomoku","pad":"` + strings.Repeat("x", 32<<20) + `"}`
+	err := ts.store.SaveGame(context.Background(), store.Game{ID: "big", Players: []string{"a", "b"}, Seats: []int{0, 1},
+		Reason: "five", Record: json.RawMessage(big), Start: time.Now(), End: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := ts.rawConn(t, "GET /api/records/big HTTP/1.1\r\nHost: "+ts.hostPort()+"\r\n\r\n")
+	time.Sleep(time.Second) // a client that does not read, for longer than the timeout
+	got := closedByServer(t, conn, 20*time.Second)
+	if !strings.HasPrefix(got, "HTTP/1.1 200") || len(got) >= len(big) {
+		t.Errorf("a reader slower than the write timeout got %d bytes of a %d-byte answer", len(got), len(big))
 	}
 }
 
