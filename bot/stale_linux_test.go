@@ -125,7 +125,9 @@ func TestStaleCgroups(t *testing.T) {
 		}
 	}
 
-	r := ReapStale()
+	// (Another arena starting meanwhile, as other tests' do, may reap it
+	// first: what counts is that it is gone, and the live one is not.)
+	ReapStale()
 	waited := make(chan error, 1)
 	go func() { waited <- deadBot.Wait() }()
 	select {
@@ -138,9 +140,6 @@ func TestStaleCgroups(t *testing.T) {
 	}
 	if !exists(liveCg) || !staleRunning(liveBot.Process.Pid) {
 		t.Errorf("a live arena's cgroup or bot was reaped")
-	}
-	if r.Processes < 1 || r.Cgroups < 1 {
-		t.Errorf("reaped %+v", r)
 	}
 
 	// Once that arena is gone, its cgroup is stale too.
