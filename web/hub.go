@@ -90,7 +90,7 @@ func (h *hub) add(id, gameName string, players []string, clock gameClock) *liveG
 		return nil
 	}
 	g := &liveGame{hub: h, id: id, game: gameName, players: players, clock: clock,
-		subs: map[*client]int{}, tokens: map[string]int{}, absentSince: time.Now()}
+		subs: map[*client]int{}, tokens: map[string]int{}, added: time.Now(), absentSince: time.Now()}
 	h.games[id] = g
 	h.changedLocked()
 	return g
@@ -270,7 +270,8 @@ type liveGame struct {
 	// holds a seat of for long is abandoned (see Server.reapIdle).
 	holders     int
 	absentSince time.Time
-	reaped      bool // its people were resigned for being away
+	added       time.Time // when the server registered it
+	reaped      bool      // its people were resigned (away, or too long a game)
 }
 
 // Started implements game.Listener.
@@ -405,11 +406,13 @@ func (g *liveGame) unsubscribeLocked(c *client) {
 }
 
 // abandoned returns the people's seats of a running game none of whose
-// seats a watcher has held since before cutoff; nil for any other game.
-func (g *liveGame) abandoned(cutoff time.Time) []*match.Human {
+// seats a watcher has held since before idle, or that was added before
+// old; nil for any other game (and for one already returned).
+func (g *liveGame) abandoned(idle, old time.Time) []*match.Human {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.done || g.reaped || g.holders > 0 || !g.absentSince.Before(cutoff) {
+	away := g.holders == 0 && g.absentSince.Before(idle)
+	if g.done || g.reaped || len(g.humans) == 0 || !(away || g.added.Before(old)) {
 		return nil
 	}
 	g.reaped = true

@@ -29,6 +29,9 @@ type Limits struct {
 	// PersonIdle ends a game with people's seats once no browser has
 	// held any of its seats for this long: its people resign.
 	PersonIdle time.Duration
+	// PersonGame is the longest a game with people's seats may last
+	// (their clocks allow a day a move): then its people resign.
+	PersonGame time.Duration
 	// Ping is how often an open websocket is pinged; one that does not
 	// answer within Ping is closed.
 	Ping time.Duration
@@ -38,7 +41,7 @@ type Limits struct {
 var DefaultLimits = Limits{
 	ReadHeader: 10 * time.Second, Read: 30 * time.Second, Write: 2 * time.Minute, Idle: 2 * time.Minute,
 	Sockets: 1000, SocketsPerClient: 32, PersonGamesPerClient: 4, PersonIdle: 5 * time.Minute,
-	Ping: 30 * time.Second,
+	PersonGame: 6 * time.Hour, Ping: 30 * time.Second,
 }
 
 // withDefaults fills l's zero fields from DefaultLimits.
@@ -46,7 +49,7 @@ func (l Limits) withDefaults() Limits {
 	d := DefaultLimits
 	for _, f := range []struct{ v, def *time.Duration }{
 		{&l.ReadHeader, &d.ReadHeader}, {&l.Read, &d.Read}, {&l.Write, &d.Write}, {&l.Idle, &d.Idle},
-		{&l.PersonIdle, &d.PersonIdle}, {&l.Ping, &d.Ping},
+		{&l.PersonIdle, &d.PersonIdle}, {&l.PersonGame, &d.PersonGame}, {&l.Ping, &d.Ping},
 	} {
 		if *f.v <= 0 {
 			*f.v = *f.def
@@ -126,12 +129,17 @@ func (s *Server) hostAllowed(hostport string) bool {
 }
 
 // clientAddr is the address a request came from, without its port: the
-// unit of the per-client caps.
+// unit of the per-client caps. An IPv6 client counts by its /64, the
+// block one machine is given.
 func clientAddr(r *http.Request) string {
-	if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
-		return h
+	host := r.RemoteAddr
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
 	}
-	return r.RemoteAddr
+	if ip := net.ParseIP(host); ip != nil && ip.To4() == nil {
+		return (&net.IPNet{IP: ip.Mask(net.CIDRMask(64, 128)), Mask: net.CIDRMask(64, 128)}).String()
+	}
+	return host
 }
 
 // counter counts what each client holds against a cap per client and
@@ -166,12 +174,13 @@ func (c *counter) release(client string) {
 	}
 }
 
-// reapIdle ends the games whose people have all left: every PersonIdle/4
-// it resigns the people's seats of any running game none of whose seats
-// a browser has held for PersonIdle. It returns when the server closes.
+// reapIdle ends the games whose people have all left, or that last too
+// long: every PersonIdle/4 it resigns the people's seats of any running
+// game none of whose seats a browser has held for PersonIdle, or that
+// started more than PersonGame ago. It returns when the server closes.
 func (s *Server) reapIdle() {
-	idle := s.cfg.Limits.PersonIdle
-	tick := time.NewTicker(max(idle/4, time.Millisecond))
+	idle, longest := s.cfg.Limits.PersonIdle, s.cfg.Limits.PersonGame
+	tick := time.NewTicker(max(min(idle, longest)/4, time.Millisecond))
 	defer tick.Stop()
 	for {
 		select {
@@ -179,12 +188,13 @@ func (s *Server) reapIdle() {
 			return
 		case now := <-tick.C:
 			for _, g := range s.hub.all() {
-				hs := g.abandoned(now.Add(-idle))
+				hs := g.abandoned(now.Add(-idle), now.Add(-longest))
 				for _, h := range hs {
 					h.Resign()
 				}
 				if len(hs) > 0 {
-					s.log.Info("web: person's game abandoned", "id", g.id, "idle", idle)
+					s.log.Info("web: person's game ended: its people left, or it lasted too long", "id", g.id,
+						"idle", idle, "longest", longest)
 				}
 			}
 		}

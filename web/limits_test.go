@@ -309,6 +309,36 @@ func TestAbandonedPersonGame(t *testing.T) {
 	}
 }
 
+// TestLongestPersonGame: a game with people ends after PersonGame even
+// while its person is connected (the clocks allow a day a move).
+func TestLongestPersonGame(t *testing.T) {
+	ts := newTestServer(t, &fakeLauncher{}, withLimits(Limits{PersonGame: 200 * time.Millisecond}))
+	resp := ts.play(t, `{"game":"line","opponent":"local","side":0,"turn_time":"24h"}`, "")
+	c := ts.dial(t)
+	c.send(map[string]string{"type": "watch", "id": resp.ID, "token": resp.Seats[0].Token})
+	if end := c.next("the end", ofType("end")); end.Record == nil || end.Record.Reason != game.ReasonResign {
+		t.Errorf("a game longer than allowed: %s", end.raw)
+	}
+}
+
+// TestClientAddr: the per-client caps count an IPv4 client by its
+// address and an IPv6 one by its /64.
+func TestClientAddr(t *testing.T) {
+	for _, tc := range []struct{ remote, want string }{
+		{"192.0.2.7:5000", "192.0.2.7"},
+		{"[2001:db8:1:2:aaaa::1]:5000", "2001:db8:1:2::/64"},
+		{"[2001:db8:1:2:bbbb::9]:6000", "2001:db8:1:2::/64"},
+		{"[2001:db8:1:3::1]:5000", "2001:db8:1:3::/64"},
+		{"[::1]:80", "::/64"},
+		{"[::ffff:192.0.2.7]:80", "::ffff:192.0.2.7"},
+		{"pipe", "pipe"},
+	} {
+		if got := clientAddr(&http.Request{RemoteAddr: tc.remote}); got != tc.want {
+			t.Errorf("clientAddr(%q) = %q, want %q", tc.remote, got, tc.want)
+		}
+	}
+}
+
 // waitEnd polls /api/live/ID until the game is over.
 func (ts *testServer) waitEnd(t *testing.T, id string) snapshot {
 	t.Helper()
