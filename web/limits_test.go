@@ -98,7 +98,8 @@ func TestWriteTimeout(t *testing.T) {
 	conn := ts.rawConn(t, "GET /api/records/big HTTP/1.1\r\nHost: "+ts.hostPort()+"\r\n\r\n")
 	time.Sleep(time.Second) // a client that does not read, for longer than the timeout
 	got := closedByServer(t, conn, 20*time.Second)
-	if !strings.HasPrefix(got, "HTTP/1.1 200") || len(got) >= len(big) {
+	// (On a slow machine the deadline may pass before the first byte.)
+	if len(got) >= len(big) {
 		t.Errorf("a reader slower than the write timeout got %d bytes of a %d-byte answer", len(got), len(big))
 	}
 }
