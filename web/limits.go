@@ -102,6 +102,24 @@ func (s *Server) guard(next http.Handler) http.Handler {
 	})
 }
 
+// hostNames checks and normalizes the allowed host names: lower case,
+// without a port or a final dot ("*" stays).
+func hostNames(names []string) ([]string, error) {
+	var out []string
+	for _, n := range names {
+		h := n
+		if hh, _, err := net.SplitHostPort(n); err == nil {
+			h = hh
+		}
+		h = strings.TrimSuffix(strings.ToLower(strings.Trim(h, "[]")), ".")
+		if h == "" || strings.ContainsAny(n, "/@ \t") || strings.Contains(h, ":") && net.ParseIP(h) == nil {
+			return nil, fmt.Errorf("--allowed-host %q: want a host name such as arena.example.org", n)
+		}
+		out = append(out, h)
+	}
+	return out, nil
+}
+
 // hostAllowed says whether a request's Host header names this server.
 // A page of another site whose name was made to resolve to this address
 // (DNS rebinding) sends its own name, so only names that cannot be
@@ -121,7 +139,7 @@ func (s *Server) hostAllowed(hostport string) bool {
 		return true
 	}
 	for _, a := range s.cfg.AllowedHosts {
-		if a == "*" || strings.TrimSuffix(strings.ToLower(a), ".") == host {
+		if a == "*" || a == host {
 			return true
 		}
 	}

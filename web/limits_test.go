@@ -123,7 +123,7 @@ func TestBodyCap(t *testing.T) {
 // given (a DNS-rebinding page) is refused, on every route; loopback
 // names, IP addresses and --allowed-host names are served.
 func TestHostHeader(t *testing.T) {
-	ts := newTestServer(t, &fakeLauncher{}, func(c *Config) { c.AllowedHosts = []string{"arena.example.org"} })
+	ts := newTestServer(t, &fakeLauncher{}, func(c *Config) { c.AllowedHosts = []string{"Arena.Example.org:8443"} })
 	_, port, _ := net.SplitHostPort(ts.hostPort())
 	for _, tc := range []struct {
 		host string
@@ -166,6 +166,21 @@ func TestHostHeader(t *testing.T) {
 	_, resp, err := websocket.Dial(ctx, "ws://"+ts.hostPort()+"/ws", &websocket.DialOptions{Host: "evil.example.com:" + port})
 	if err == nil || resp == nil || resp.StatusCode != http.StatusMisdirectedRequest {
 		t.Errorf("a websocket with a foreign Host: %v %v", resp, err)
+	}
+}
+
+// TestAllowedHostNames: an allowed host is a name (a port or a final
+// dot is dropped); a URL or a path is refused with a line saying what
+// to give.
+func TestAllowedHostNames(t *testing.T) {
+	got, err := hostNames([]string{"A.example.org.", "b.example.org:443", "*", "[2001:db8::1]"})
+	if err != nil || strings.Join(got, " ") != "a.example.org b.example.org * 2001:db8::1" {
+		t.Errorf("hostNames: %q, %v", got, err)
+	}
+	for _, bad := range []string{"http://a.example.org", "a.example.org/x", "", "user@host"} {
+		if _, err := hostNames([]string{bad}); err == nil || !strings.Contains(err.Error(), "--allowed-host") {
+			t.Errorf("hostNames(%q): %v", bad, err)
+		}
 	}
 }
 

@@ -101,6 +101,11 @@ func New(cfg Config) (*Server, error) {
 		cfg.MaxPersonGames = 64
 	}
 	cfg.Limits = cfg.Limits.withDefaults()
+	hosts, err := hostNames(cfg.AllowedHosts)
+	if err != nil {
+		return nil, err
+	}
+	cfg.AllowedHosts = hosts
 	files, err := loadStatic()
 	if err != nil {
 		return nil, err
