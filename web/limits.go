@@ -13,7 +13,7 @@ import (
 // Limits are what keeps one client from holding the server: timeouts on
 // every connection, caps on websockets and on the games people may
 // start without the token. The zero value of each field takes its
-// default (DefaultLimits).
+// default (DefaultLimits()).
 type Limits struct {
 	// ReadHeader, Read, Write and Idle are the http.Server's timeouts:
 	// for a request's header, for the whole request with its body, for
@@ -38,15 +38,17 @@ type Limits struct {
 }
 
 // DefaultLimits are the limits of a Server whose Config leaves them zero.
-var DefaultLimits = Limits{
-	ReadHeader: 10 * time.Second, Read: 30 * time.Second, Write: 2 * time.Minute, Idle: 2 * time.Minute,
-	Sockets: 1000, SocketsPerClient: 32, PersonGamesPerClient: 4, PersonIdle: 5 * time.Minute,
-	PersonGame: 6 * time.Hour, Ping: 30 * time.Second,
+func DefaultLimits() Limits {
+	return Limits{
+		ReadHeader: 10 * time.Second, Read: 30 * time.Second, Write: 2 * time.Minute, Idle: 2 * time.Minute,
+		Sockets: 1000, SocketsPerClient: 32, PersonGamesPerClient: 4, PersonIdle: 5 * time.Minute,
+		PersonGame: 6 * time.Hour, Ping: 30 * time.Second,
+	}
 }
 
 // withDefaults fills l's zero fields from DefaultLimits.
 func (l Limits) withDefaults() Limits {
-	d := DefaultLimits
+	d := DefaultLimits()
 	for _, f := range []struct{ v, def *time.Duration }{
 		{&l.ReadHeader, &d.ReadHeader}, {&l.Read, &d.Read}, {&l.Write, &d.Write}, {&l.Idle, &d.Idle},
 		{&l.PersonIdle, &d.PersonIdle}, {&l.PersonGame, &d.PersonGame}, {&l.Ping, &d.Ping},

@@ -55,7 +55,7 @@ type Config struct {
 	// addresses, that requests may give as their Host: the names of a
 	// real deployment. "*" takes any (only behind a proxy that checks).
 	AllowedHosts []string
-	// Limits are the timeouts and caps; zero fields take DefaultLimits.
+	// Limits are the timeouts and caps; zero fields take DefaultLimits().
 	Limits Limits
 }
 
