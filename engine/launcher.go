@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"arena/game"
+	"arena/internal/names"
 	"arena/match"
 	"arena/store"
 	"arena/web"
@@ -156,6 +157,9 @@ func (l *Launcher) Play(ctx context.Context, req web.PlayRequest, listener game.
 	id := req.ID
 	if id == "" {
 		id = fmt.Sprintf("%s-%s", info.Name, time.Now().Format("20060102-150405.000"))
+	}
+	if err := names.CheckID(id); err != nil {
+		return nil, fmt.Errorf("play: game ID %q: %w", id, err)
 	}
 	release, err := ClaimGameID(ctx, l.st, l.out, id)
 	if err != nil {

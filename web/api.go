@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"arena/game"
+	"arena/internal/names"
 	"arena/standings"
 	"arena/store"
 )
@@ -381,8 +382,9 @@ func (s *Server) handleNewTournament(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Name = strings.TrimSpace(req.Name)
-	if req.Name == "" || len(req.Name) > 100 || strings.ContainsFunc(req.Name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
-		writeError(w, http.StatusBadRequest, "name: want 1 to 100 printable characters")
+	// The name becomes file names in --out: one plain file name.
+	if err := names.Check(req.Name); err != nil {
+		writeError(w, http.StatusBadRequest, "name "+strconv.Quote(req.Name)+": "+err.Error())
 		return
 	}
 	info, ok := s.knownGame(w, req.Game)

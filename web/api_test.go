@@ -411,6 +411,13 @@ func TestNewTournament(t *testing.T) {
 		{"wrong token", good, "nope", 401},
 		{"no name", `{"game":"line","bots":["alpha","beta"]}`, testToken, 400},
 		{"control characters", `{"name":"a\nb","game":"line","bots":["alpha","beta"]}`, testToken, 400},
+		// The name becomes file names in --out.
+		{"climbs out", `{"name":"../x","game":"line","bots":["alpha","beta"]}`, testToken, 400},
+		{"a path", `{"name":"a/../../b","game":"line","bots":["alpha","beta"]}`, testToken, 400},
+		{"hidden", `{"name":".x","game":"line","bots":["alpha","beta"]}`, testToken, 400},
+		{"NUL", `{"name":"a\u0000b","game":"line","bots":["alpha","beta"]}`, testToken, 400},
+		{"backslash", `{"name":"a\\b","game":"line","bots":["alpha","beta"]}`, testToken, 400},
+		{"over-long", `{"name":"` + strings.Repeat("n", 101) + `","game":"line","bots":["alpha","beta"]}`, testToken, 400},
 		{"unknown game", `{"name":"x","game":"chess","bots":["alpha","beta"]}`, testToken, 400},
 		{"one bot", `{"name":"x","game":"line","bots":["alpha"]}`, testToken, 400},
 		{"a command", `{"name":"x","game":"line","bots":["alpha","rm -rf /"]}`, testToken, 400},

@@ -262,17 +262,25 @@ type testServer struct {
 	fake  *fakeLauncher
 }
 
-func newTestServer(t testing.TB, fake *fakeLauncher) *testServer {
+// newTestServer serves a Server, with the timeouts of its HTTPServer, on
+// loopback; opts change its Config.
+func newTestServer(t testing.TB, fake *fakeLauncher, opts ...func(*Config)) *testServer {
 	t.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "arena.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(Config{Launcher: fake, Store: st, Token: testToken})
+	cfg := Config{Launcher: fake, Store: st, Token: testToken}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	srv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(srv.Handler())
+	ts := httptest.NewUnstartedServer(nil)
+	ts.Config = srv.HTTPServer()
+	ts.Start()
 	t.Cleanup(func() {
 		ts.Close()
 		st.Close()

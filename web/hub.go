@@ -90,10 +90,21 @@ func (h *hub) add(id string, info GameInfo, players []string, clock gameClock) *
 		return nil
 	}
 	g := &liveGame{hub: h, id: id, game: info.Name, simultaneous: info.Simultaneous, players: players, clock: clock,
-		subs: map[*client]struct{}{}, tokens: map[string]int{}}
+		subs: map[*client]int{}, tokens: map[string]int{}, added: time.Now(), absentSince: time.Now()}
 	h.games[id] = g
 	h.changedLocked()
 	return g
+}
+
+// all returns the games kept, running or finished.
+func (h *hub) all() []*liveGame {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]*liveGame, 0, len(h.games))
+	for _, g := range h.games {
+		out = append(out, g)
+	}
+	return out
 }
 
 func (h *hub) get(id string) *liveGame {
@@ -248,12 +259,21 @@ type liveGame struct {
 	done    bool
 	record  *game.Record
 	failure string // why the game could not be played, if it could not
-	subs    map[*client]struct{}
+	// subs are the watchers, each with the number of seats its token
+	// opens (0 or 1).
+	subs map[*client]int
 
 	// A person's game: the seats people hold, by side, and the tokens
 	// that open them.
 	humans []*match.Human
 	tokens map[string]int
+	// holders counts the watchers holding a seat; absentSince is when
+	// the last of them left (or the game was added): a game nobody
+	// holds a seat of for long is abandoned (see Server.reapIdle).
+	holders     int
+	absentSince time.Time
+	added       time.Time // when the server registered it
+	reaped      bool      // its people were resigned (away, or too long a game)
 }
 
 // Started implements game.Listener.
@@ -368,9 +388,43 @@ func (g *liveGame) finish(rec *game.Record, err error) {
 func (g *liveGame) broadcastLocked(msg []byte) {
 	for c := range g.subs {
 		if !c.offer(msg) {
-			delete(g.subs, c)
+			g.unsubscribeLocked(c)
 		}
 	}
+}
+
+// unsubscribeLocked forgets a watcher, and notes when the last one
+// holding a seat left.
+func (g *liveGame) unsubscribeLocked(c *client) {
+	seats, ok := g.subs[c]
+	if !ok {
+		return
+	}
+	delete(g.subs, c)
+	g.holders -= seats
+	if seats > 0 && g.holders == 0 {
+		g.absentSince = time.Now()
+	}
+}
+
+// abandoned returns the people's seats of a running game none of whose
+// seats a watcher has held since before idle, or that was added before
+// old; nil for any other game (and for one already returned).
+func (g *liveGame) abandoned(idle, old time.Time) []*match.Human {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	away := g.holders == 0 && g.absentSince.Before(idle)
+	if g.done || g.reaped || len(g.humans) == 0 || !(away || g.added.Before(old)) {
+		return nil
+	}
+	g.reaped = true
+	var hs []*match.Human
+	for _, h := range g.humans {
+		if h != nil {
+			hs = append(hs, h)
+		}
+	}
+	return hs
 }
 
 // watch subscribes c and sends it the game so far: under the game's
@@ -383,7 +437,9 @@ func (g *liveGame) watch(c *client, seats []int) {
 		c.offer(msg)
 		return
 	}
-	g.subs[c] = struct{}{}
+	g.unsubscribeLocked(c) // a watcher watching again, maybe with a seat now
+	g.subs[c] = len(seats)
+	g.holders += len(seats)
 	c.offer(msg)
 }
 
@@ -395,7 +451,7 @@ func (g *liveGame) bytes() int {
 
 func (g *liveGame) unwatch(c *client) {
 	g.mu.Lock()
-	delete(g.subs, c)
+	g.unsubscribeLocked(c)
 	g.mu.Unlock()
 }
 

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"arena/match"
@@ -147,24 +148,26 @@ func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request) {
 		players[1-side] = Entrant{Bot: bot, Name: bot, TurnTime: botTime}
 	}
 
-	personOnly := bot == ""
+	// Anyone may start a game between people: they are capped, overall
+	// and per client address, and end when their people leave.
+	personOnly, addr := bot == "", clientAddr(r)
 	if personOnly {
 		s.mu.Lock()
-		full := s.personGames >= s.cfg.MaxPersonGames
-		if !full {
-			s.personGames++
-		}
+		full, status := s.personGames.take(addr, s.cfg.MaxPersonGames, s.cfg.Limits.PersonGamesPerClient)
 		s.mu.Unlock()
-		if full {
-			writeError(w, http.StatusConflict, "too many games between people are running; try again later")
+		if full != "" {
+			writeError(w, status, "too many games between people are running ("+full+"); try again later")
 			return
 		}
 	}
+	var once sync.Once
 	release := func() {
 		if personOnly {
-			s.mu.Lock()
-			s.personGames--
-			s.mu.Unlock()
+			once.Do(func() {
+				s.mu.Lock()
+				s.personGames.release(addr)
+				s.mu.Unlock()
+			})
 		}
 	}
 

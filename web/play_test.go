@@ -227,7 +227,7 @@ func TestPlayCap(t *testing.T) {
 	ts := newTestServer(t, &fakeLauncher{})
 	ts.srv.cfg.MaxPersonGames = 1
 	ts.play(t, `{"game":"line","opponent":"local"}`, "")
-	if code, body := ts.do(t, "POST", "/api/play", `{"game":"line","opponent":"remote"}`, ""); code != http.StatusConflict {
+	if code, body := ts.do(t, "POST", "/api/play", `{"game":"line","opponent":"remote"}`, ""); code != http.StatusServiceUnavailable {
 		t.Errorf("a person's game over the cap: %d %s", code, body)
 	}
 	// Games against a bot are the token holder's: not capped.

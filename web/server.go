@@ -51,6 +51,12 @@ type Config struct {
 	// Formats are each game's own file formats (by game name) a stored
 	// record can be downloaded as, besides its JSON.
 	Formats map[string][]game.Format
+	// AllowedHosts are the names, besides loopback names and IP
+	// addresses, that requests may give as their Host: the names of a
+	// real deployment. "*" takes any (only behind a proxy that checks).
+	AllowedHosts []string
+	// Limits are the timeouts and caps; zero fields take DefaultLimits().
+	Limits Limits
 }
 
 // Server serves the page, the API and the websocket.
@@ -67,7 +73,8 @@ type Server struct {
 	closed      bool
 	wg          sync.WaitGroup    // games, tournaments and websocket connections
 	tournaments map[string]string // started from the page and running: name -> game
-	personGames int
+	personGames counter           // games between people, per client address
+	sockets     counter           // open websockets, per client address
 }
 
 type staticFile struct {
@@ -93,13 +100,21 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxPersonGames <= 0 {
 		cfg.MaxPersonGames = 64
 	}
+	cfg.Limits = cfg.Limits.withDefaults()
+	hosts, err := hostNames(cfg.AllowedHosts)
+	if err != nil {
+		return nil, err
+	}
+	cfg.AllowedHosts = hosts
 	files, err := loadStatic()
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Server{cfg: cfg, log: cfg.Logger, hub: newHub(), static: files, ctx: ctx, cancel: cancel,
-		tournaments: map[string]string{}}, nil
+	s := &Server{cfg: cfg, log: cfg.Logger, hub: newHub(), static: files, ctx: ctx, cancel: cancel,
+		tournaments: map[string]string{}}
+	s.start(s.reapIdle)
+	return s, nil
 }
 
 // loadStatic reads the embedded page once, with a content hash per file
@@ -167,7 +182,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such API call: "+r.Method+" "+r.URL.Path)
 	})
-	return securityHeaders(mux)
+	return s.guard(securityHeaders(mux))
 }
 
 // securityHeaders keeps the page to its own scripts and server: no

@@ -95,6 +95,25 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer done()
+	addr := clientAddr(r)
+	s.mu.Lock()
+	full, status := s.sockets.take(addr, s.cfg.Limits.Sockets, s.cfg.Limits.SocketsPerClient)
+	s.mu.Unlock()
+	if full != "" {
+		w.Header().Set("Retry-After", "10")
+		writeError(w, status, "too many live connections ("+full+"); close a tab or try again later")
+		return
+	}
+	defer func() {
+		s.mu.Lock()
+		s.sockets.release(addr)
+		s.mu.Unlock()
+	}()
+	// The server's read and write timeouts are for requests: an open
+	// websocket lives on, and is pinged instead.
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
 	conn, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		return // Accept has answered the request
@@ -105,15 +124,20 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	c := newClient()
-	writerDone := make(chan struct{})
+	writerDone, pingerDone := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(writerDone)
 		s.writeLoop(ctx, conn, c)
+	}()
+	go func() {
+		defer close(pingerDone)
+		s.pingLoop(ctx, conn)
 	}()
 	sess := &wsSession{s: s, c: c, watched: map[string]*liveGame{}}
 	defer func() {
 		cancel()
 		<-writerDone
+		<-pingerDone
 		sess.leave()
 	}()
 	for {
@@ -148,6 +172,29 @@ func (s *Server) writeLoop(ctx context.Context, conn *websocket.Conn, c *client)
 			cancel()
 			if err != nil {
 				c.drop()
+				conn.CloseNow()
+				return
+			}
+		}
+	}
+}
+
+// pingLoop pings the client every Limits.Ping and closes a connection
+// whose pong does not come back within as long: a browser that went
+// away without closing frees its place.
+func (s *Server) pingLoop(ctx context.Context, conn *websocket.Conn) {
+	every := s.cfg.Limits.Ping
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			pctx, cancel := context.WithTimeout(ctx, every)
+			err := conn.Ping(pctx)
+			cancel()
+			if err != nil {
 				conn.CloseNow()
 				return
 			}

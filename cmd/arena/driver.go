@@ -204,6 +204,9 @@ func (m *matchCLI) cmd() *cobra.Command {
 		Example: d.info.Help.Example,
 		Args:    func(cmd *cobra.Command, args []string) error { return m.opts.args(cmd, args) },
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkName(f.name); err != nil {
+				return err
+			}
 			env, r, cleanup, err := f.runner(d, m.opts.build)
 			if err != nil {
 				return err
@@ -362,7 +365,7 @@ func (f *matchFlags) env(d driver) (runEnv, func(), error) {
 	if err != nil {
 		return runEnv{}, nil, fmt.Errorf("--out: %w", err)
 	}
-	work, err := bot.ScratchDir(f.workDir, out, "arena-work-")
+	work, err := workFolder(f.workDir, out, os.Stderr)
 	if err != nil {
 		return runEnv{}, nil, fmt.Errorf("--work-dir: %w", err)
 	}

@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -33,7 +30,9 @@ import (
 // serveFlags are the options of "arena serve".
 type serveFlags struct {
 	addr, db, token, out string
+	tokenFile            string
 	bots, options        []string
+	allowedHosts         []string
 	concurrency          int
 }
 
@@ -44,7 +43,9 @@ func newServeCmd() *cobra.Command {
 		Short: "Serve the web page: watch live games, replay stored ones, play against bots, follow tournaments",
 		Long: `Serve the web page and its API on --addr. Watching and replaying are open to
 anyone who reaches the address; starting matches, tournaments and games
-against a bot needs the token, which the printed address carries (#token=...).
+against a bot needs the token, which the printed address carries (#token=...):
+a random one, or your own from --token-file PATH or the environment variable
+ARENA_TOKEN (never the command line, which every process can read).
 Bots are registered here with --bot GAME:NAME=CMD (arena's own bot of every
 game is registered as "builtin"); the page can only choose among them, never
 run a command of its own. Finished games go to the store (--db) and their
@@ -57,7 +58,9 @@ files to --out.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on (port 0: any free port)")
 	fl.StringVar(&f.db, "db", "", "the store: a SQLite file or postgres://... (default OUT/arena.db, where arena tournament keeps its games)")
-	fl.StringVar(&f.token, "token", "", "token that opens starting matches and tournaments (default: a random one)")
+	fl.StringVar(&f.tokenFile, "token-file", "", "file holding the token that opens starting matches and tournaments (default: $"+tokenEnv+", else a random one)")
+	fl.StringVar(&f.token, "token", "", "refused: a token on the command line is visible to every process; give --token-file or $"+tokenEnv)
+	fl.StringArrayVar(&f.allowedHosts, "allowed-host", nil, `a name the page is reached by, besides loopback names and IP addresses (e.g. "arena.example.org"; repeat; "*" takes any, only behind a proxy that checks): other Host headers are refused, as a DNS-rebinding page would send`)
 	fl.StringArrayVar(&f.bots, "bot", nil, `register a bot: "GAME:NAME=CMD" (repeat; "builtin" is registered for every game)`)
 	fl.StringArrayVar(&f.options, "options", nil, `"GAME:FLAGS": GAME's own options of "arena match GAME" (not --bot, the clocks or the other shared ones, which the page sets) for every game and tournament of GAME the page starts, e.g. "points:--size 15x15 --max-moves 60" (repeat per game)`)
 	fl.StringVar(&f.out, "out", "arena-out", "folder for the games' record files")
@@ -70,13 +73,12 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	if f.concurrency < 1 {
 		return fmt.Errorf("--concurrency %d: must be at least 1", f.concurrency)
 	}
-	token := f.token
-	if token == "" {
-		var b [16]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return fmt.Errorf("token: %w", err)
-		}
-		token = hex.EncodeToString(b[:])
+	if cmd.Flags().Changed("token") {
+		return errTokenFlag
+	}
+	token, err := serveToken(f.tokenFile, cmd.ErrOrStderr())
+	if err != nil {
+		return err
 	}
 	bots, err := registerBots(f.bots)
 	if err != nil {
@@ -93,7 +95,7 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return fmt.Errorf("--out: %w", err)
 	}
-	work, err := bot.ScratchDir("", out, "arena-work-")
+	work, err := workFolder("", out, cmd.ErrOrStderr())
 	if err != nil {
 		return fmt.Errorf("working folder: %w", err)
 	}
@@ -109,7 +111,8 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	l := newLauncher(st, bots, out, work, f.concurrency)
 	l.options = options
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
-	srv, err := web.New(web.Config{Launcher: l, Store: st, Token: token, Logger: logger, Version: version.String(), Formats: games().Formats()})
+	srv, err := web.New(web.Config{Launcher: l, Store: st, Token: token, Logger: logger, Version: version.String(),
+		Formats: games().Formats(), AllowedHosts: f.allowedHosts})
 	if err != nil {
 		return err
 	}
@@ -118,7 +121,7 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	hs := srv.HTTPServer() // with its timeouts
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	fmt.Fprintf(cmd.OutOrStdout(), "arena: serving on %s/#token=%s\n", pageURL(ln.Addr()), token)

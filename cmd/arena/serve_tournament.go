@@ -117,7 +117,7 @@ func playTournament(ctx context.Context, st *store.Store, req web.TournamentRequ
 		name = uniqueEventName(d.info.Name, time.Now())
 	}
 	args["name"] = []string{name}
-	work, err := bot.ScratchDir("", abs, "arena-work-")
+	work, err := bot.ScratchDir("", abs, bot.WorkPrefix())
 	if err != nil {
 		return fmt.Errorf("tournament %s: working folder: %w", name, err)
 	}

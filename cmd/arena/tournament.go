@@ -295,6 +295,9 @@ func runTournament(cmd *cobra.Command, tc *tournamentCLI) error {
 // flags (the server's registered bots). cleanup removes the scratch folder.
 func prepareTournament(cmd *cobra.Command, tc *tournamentCLI, players []player) (*tournamentSpec, func(), error) {
 	d, f, tf := tc.d, &tc.f, &tc.tf
+	if err := checkName(f.name); err != nil {
+		return nil, nil, err
+	}
 	format, err := tournament.ParseFormat(tf.format)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--format: %w", err)

@@ -96,6 +96,9 @@ type sprtResult struct {
 
 func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build func(runEnv) (runner, error)) error {
 	stderr := cmd.ErrOrStderr()
+	if err := checkName(f.name); err != nil {
+		return err
+	}
 	switch {
 	case !(sf.alpha > 0 && sf.alpha < 1):
 		return fmt.Errorf("--alpha %g: must be between 0 and 1", sf.alpha)

@@ -348,6 +348,9 @@ func exportTournament(t store.Tournament, games []store.Game, out string) (int, 
 		return 0, "", fmt.Errorf("--out: %w", err)
 	}
 	for _, g := range games {
+		if err := checkGameID(g.ID); err != nil {
+			return 0, "", fmt.Errorf("export: %w", err)
+		}
 		if err := game.WriteFileAtomic(filepath.Join(dir, g.ID+".json"), append(slices.Clone([]byte(g.Record)), '\n')); err != nil {
 			return 0, "", err
 		}

@@ -177,10 +177,11 @@ func startServer(t *testing.T, extra ...string) *server {
 	dir := t.TempDir()
 	token := "e2e" + strconv.FormatInt(time.Now().UnixNano(), 16)
 	args := append([]string{"serve", "--addr", "127.0.0.1:0",
-		"--db", filepath.Join(dir, "arena.db"), "--out", filepath.Join(dir, "out"), "--token", token}, extra...)
+		"--db", filepath.Join(dir, "arena.db"), "--out", filepath.Join(dir, "out")}, extra...)
 	s := &server{Dir: dir, exited: make(chan struct{})}
 	s.cmd = exec.Command(bin, args...)
 	s.cmd.Dir = dir
+	s.cmd.Env = append(os.Environ(), "ARENA_TOKEN="+token) // never on argv
 	s.cmd.Stderr = &s.output
 	stdout, err := s.cmd.StdoutPipe()
 	if err != nil {
