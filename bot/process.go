@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"arena/sandbox"
 )
 
 // Defaults for Config fields left zero.
@@ -66,6 +68,13 @@ type Config struct {
 	// to block before stopping it (0 = DefaultPauseGrace, negative = stop
 	// at once).
 	PauseGrace time.Duration
+	// Sandbox, when set, starts the bot inside its layers (and, when
+	// Group is nil, gives the group its cgroup limits); nil starts the
+	// bot as it is. A sandboxed bot needs an absolute Dir.
+	Sandbox *sandbox.Sandbox
+	// Writable lists folders besides Dir that a sandboxed bot may write
+	// (the persistent folder of Gomocup's INFO folder).
+	Writable []string
 }
 
 // Process is one running bot. Its methods are meant to be called from one
@@ -123,7 +132,7 @@ func Start(cfg Config) (*Process, error) {
 	}
 	p.stderr = newTail(tailSize)
 	if p.group == nil {
-		p.group = NewGroup(cfg.MemoryLimit)
+		p.group = NewSandboxGroup(cfg.MemoryLimit, cfg.Sandbox)
 		p.ownGroup = true
 	}
 
@@ -132,6 +141,11 @@ func Start(cfg Config) (*Process, error) {
 		cmd.Env = append(os.Environ(), cfg.Env...)
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if cfg.Sandbox != nil {
+		if err := cfg.Sandbox.Wrap(cmd, cfg.Env, cfg.Writable); err != nil {
+			return nil, p.fail(fmt.Errorf("start bot %s: %w", cfg.Args[0], err))
+		}
+	}
 
 	// The pipes are made here rather than by os/exec so that Wait never
 	// waits for a grandchild that keeps a pipe open.
@@ -455,17 +469,26 @@ func explainExec(program string, err error) error {
 	return fmt.Errorf("bad interpreter %q in its #! line: %w", interp, err)
 }
 
-// Pause stops the bot and everything it started (SIGSTOP to its process
-// group) so it cannot think on the opponent's time. It first lets the bot
-// finish what it does right after answering: it stops the bot once every
-// thread of it is blocked, or after the grace (Config.PauseGrace).
+// Pause stops the bot and everything it started so it cannot think on
+// the opponent's time: through the freezer of its cgroup where the
+// sandbox gives it one, otherwise with SIGSTOP to its process group and
+// to every process of its cgroup (which catches children that left the
+// group). It first lets the bot finish what it does right after
+// answering: it stops the bot once every thread of it is blocked, or
+// after the grace (Config.PauseGrace).
 func (p *Process) Pause() {
 	p.pauseMu.Lock()
 	defer p.pauseMu.Unlock()
 	if !p.paused {
 		p.waitBlocked(p.grace)
-		syscall.Kill(-p.Pid(), syscall.SIGSTOP)
 		p.paused = true
+		if p.ownGroup && p.group.Freeze() {
+			return
+		}
+		syscall.Kill(-p.Pid(), syscall.SIGSTOP)
+		if p.ownGroup {
+			p.group.signal(syscall.SIGSTOP)
+		}
 		if p.recontinue != nil {
 			p.recontinue.Stop()
 		}
@@ -479,8 +502,14 @@ func (p *Process) Resume() {
 	p.pauseMu.Lock()
 	defer p.pauseMu.Unlock()
 	if p.paused {
-		syscall.Kill(-p.Pid(), syscall.SIGCONT)
 		p.paused = false
+		if p.ownGroup && p.group.Thaw() {
+			return
+		}
+		syscall.Kill(-p.Pid(), syscall.SIGCONT)
+		if p.ownGroup {
+			p.group.signal(syscall.SIGCONT)
+		}
 		p.late = 0
 		if p.recontinue == nil {
 			p.recontinue = time.AfterFunc(recontinueAfter[0], p.continueLate)
