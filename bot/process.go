@@ -90,6 +90,9 @@ type Process struct {
 	maxLine  int
 	log      *Transcript
 	grace    time.Duration // see Config.PauseGrace
+	// sandboxed: Pause also stops the processes of the cgroup that left
+	// the process group (without the sandbox, Pause is what it was).
+	sandboxed bool
 
 	buf    []byte // stdout bytes read but not yet returned as lines
 	r, w   int
@@ -123,6 +126,7 @@ func Start(cfg Config) (*Process, error) {
 		p.maxLine = DefaultMaxLine
 	}
 	p.grace = cfg.PauseGrace
+	p.sandboxed = cfg.Sandbox != nil
 	if p.grace == 0 {
 		p.grace = DefaultPauseGrace
 	}
@@ -486,7 +490,7 @@ func (p *Process) Pause() {
 			return
 		}
 		syscall.Kill(-p.Pid(), syscall.SIGSTOP)
-		if p.ownGroup {
+		if p.sandboxed && p.ownGroup {
 			p.group.signal(syscall.SIGSTOP)
 		}
 		if p.recontinue != nil {
@@ -507,7 +511,7 @@ func (p *Process) Resume() {
 			return
 		}
 		syscall.Kill(-p.Pid(), syscall.SIGCONT)
-		if p.ownGroup {
+		if p.sandboxed && p.ownGroup {
 			p.group.signal(syscall.SIGCONT)
 		}
 		p.late = 0

@@ -114,12 +114,18 @@ func restrictFiles(s spec) error {
 	defer unix.Close(int(fd))
 
 	dev := uint64(llRead | unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV)
-	rules := map[string]uint64{"/dev": dev}
+	rules := map[string]uint64{}
 	if s.NS {
 		rules["/"] = llRead
+		rules["/dev"] = dev // the bot's own minimal /dev
 		rules["/tmp"] = handled
 		rules["/dev/shm"] = handled
 	} else {
+		// The machine's /dev holds /dev/shm, where working folders live:
+		// only the harmless devices.
+		for _, d := range devices {
+			rules["/dev/"+d] = dev
+		}
 		for _, p := range append(append([]string{}, systemPaths...), "/proc") {
 			rules[p] = llRead
 		}

@@ -58,6 +58,15 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, extraEnv, writable []string) error {
 	if err := s.handOver(append([]string{cmd.Dir}, writable...)); err != nil {
 		return err
 	}
+	if !sp.NS && sp.UID >= 0 {
+		// Without a mount namespace the bot, as another user, reaches its
+		// own files through the machine's folders (/root is often 0700).
+		for _, p := range sp.ReadOnly {
+			if err := reachable(p); err != nil {
+				return err
+			}
+		}
+	}
 	data, err := json.Marshal(sp)
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
@@ -160,10 +169,12 @@ func reachable(dir string) error {
 }
 
 // ownFiles lists what a bot needs to see of the machine besides the
-// system: the folder of its program, and each absolute path on its
-// command line (the folder of a file: an interpreter's script imports
-// its neighbours). The arena's own executable (a built-in bot) is shown
-// alone, not its folder.
+// system: the folder of its program (the installation it belongs to
+// when that folder is a bin or shims folder: an interpreter installed by
+// pyenv, conda or in ~/.local needs its libraries), and each absolute
+// path on its command line (the folder of a file: an interpreter's
+// script imports its neighbours). The arena's own executable (a built-in
+// bot) is shown alone, not its folder.
 func ownFiles(path string, args []string, exe string) []string {
 	var out []string
 	add := func(p string) {
@@ -177,10 +188,13 @@ func ownFiles(path string, args []string, exe string) []string {
 		}
 		out = append(out, p)
 	}
-	if path == exe {
+	switch dir := filepath.Dir(path); {
+	case path == exe:
 		add(path)
-	} else {
-		add(filepath.Dir(path))
+	case filepath.Base(dir) == "bin" || filepath.Base(dir) == "shims":
+		add(filepath.Dir(dir))
+	default:
+		add(dir)
 	}
 	for _, a := range args[1:] {
 		if !filepath.IsAbs(a) {
