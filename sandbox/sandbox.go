@@ -193,13 +193,13 @@ func New(p Policy, r Report) (*Sandbox, error) {
 	return &Sandbox{policy: p, report: r, exe: exe, hostID: uid, gid: gid}, nil
 }
 
-// Layers lists the layers that are on, in the order of the package's
-// Layers; nil for a nil Sandbox.
+// Layers lists the layers that are on, in the order of AllLayers; empty
+// (not nil) for a nil Sandbox.
 func (s *Sandbox) Layers() []string {
+	on := []string{}
 	if s == nil {
-		return nil
+		return on
 	}
-	var on []string
 	for _, st := range s.report.Layers {
 		if st.On {
 			on = append(on, st.Layer)

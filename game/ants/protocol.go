@@ -17,6 +17,7 @@ import (
 
 	"arena/bot"
 	"arena/game"
+	"arena/sandbox"
 )
 
 // Player is one bot program.
@@ -65,6 +66,7 @@ type ProcessConfig struct {
 	Dirs        []string // working folder per bot
 	MemoryLimit int64
 	Transcripts []*bot.Transcript // optional, per bot
+	Sandbox     *sandbox.Sandbox  // nil: off
 }
 
 // StartProcesses starts every bot and pauses it until its first turn. A
@@ -76,7 +78,7 @@ func StartProcesses(cfg ProcessConfig) *ProcessBots {
 		errRead: make([]int64, n)}
 	pb.inbox = make([]chan string, n)
 	for b, pl := range cfg.Players {
-		bc := bot.Config{Args: pl.Args, MemoryLimit: cfg.MemoryLimit, Interactive: true}
+		bc := bot.Config{Args: pl.Args, MemoryLimit: cfg.MemoryLimit, Interactive: true, Sandbox: cfg.Sandbox}
 		if b < len(cfg.Dirs) {
 			bc.Dir = cfg.Dirs[b]
 		}

@@ -9,6 +9,7 @@ import (
 	"arena/bot"
 	"arena/game"
 	"arena/match"
+	"arena/sandbox"
 )
 
 // Player is a bot (or a person) entered in a match: who it is and
@@ -28,6 +29,8 @@ type MatchConfig struct {
 	MemoryLimit int64 // bytes per bot, 0 = none
 	// WorkDir holds one working folder per player.
 	WorkDir string
+	// Sandbox, when set, puts every bot in its layers (nil: off).
+	Sandbox *sandbox.Sandbox
 	OnMove  func(match.MoveEvent)
 	// Listener, if set, is told the game's header before the first move
 	// and every move, with its effect, as it is played.
@@ -99,7 +102,8 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 		if err != nil {
 			return nil, err
 		}
-		opts := SeatOptions{Args: pl.Args, Env: pl.Env, Dir: dir, MemoryLimit: pl.Memory(mc.MemoryLimit), Protocol: pl.Protocol, Clocks: clocks}
+		opts := SeatOptions{Args: pl.Args, Env: pl.Env, Dir: dir, MemoryLimit: pl.Memory(mc.MemoryLimit), Protocol: pl.Protocol, Clocks: clocks,
+			Sandbox: mc.Sandbox}
 		if mc.Transcripts != nil {
 			opts.Transcript = mc.Transcripts(g.ID, pi)
 		}
@@ -134,7 +138,7 @@ func header(mc MatchConfig, g Game, seating []int, state *State) *game.Record {
 		o.Protocols = append(o.Protocols, p.Protocol.String())
 	}
 	opts, _ := json.Marshal(o)
-	rec := &game.Record{ID: g.ID, Game: "points", Options: opts, Seats: seating, Seed: g.Seed}
+	rec := &game.Record{ID: g.ID, Game: "points", Options: opts, Seats: seating, Seed: g.Seed, Sandbox: mc.Sandbox.Layers()}
 	for _, p := range state.Moves()[:state.OpeningLen()] {
 		rec.Opening = append(rec.Opening, p.String())
 	}
