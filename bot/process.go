@@ -192,7 +192,7 @@ func Start(cfg Config) (*Process, error) {
 			p.stdin.Close()
 			p.stdout.Close()
 		}
-		return nil, p.fail(fmt.Errorf("start bot %s: %w", cfg.Args[0], explainExec(cfg.Args[0], err)))
+		return nil, p.fail(fmt.Errorf("start bot %s: %w", cfg.Args[0], sandbox.ExplainExec(cfg.Args[0], err)))
 	}
 	p.cmd = cmd
 	p.log.Log('#', fmt.Sprintf("started %q, pid %d", cfg.Args, cmd.Process.Pid))
@@ -446,31 +446,6 @@ func lastLines(text string, n, max int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, " | ")
-}
-
-// explainExec adds the likely cause to a failure to execute a program
-// that exists: a script whose "#!" line names an interpreter that is not
-// there fails with "no such file or directory", which misleads.
-func explainExec(program string, err error) error {
-	if !errors.Is(err, syscall.ENOENT) {
-		return err
-	}
-	f, ferr := os.Open(program)
-	if ferr != nil {
-		return err
-	}
-	defer f.Close()
-	head := make([]byte, 256)
-	k, _ := io.ReadFull(f, head)
-	line, _, _ := bytes.Cut(head[:k], []byte("\n"))
-	if !bytes.HasPrefix(line, []byte("#!")) {
-		return err
-	}
-	interp := strings.TrimSpace(string(line[2:]))
-	if f := strings.Fields(interp); len(f) > 0 && exists(f[0]) {
-		return err // the interpreter is there: something else is missing
-	}
-	return fmt.Errorf("bad interpreter %q in its #! line: %w", interp, err)
 }
 
 // Pause stops the bot and everything it started so it cannot think on

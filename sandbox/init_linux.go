@@ -70,7 +70,7 @@ func init() {
 		fail(err)
 	}
 	if err := unix.Exec(s.Path, s.Args, os.Environ()); err != nil {
-		fail(fmt.Errorf("execute %s: %w", s.Path, err))
+		fail(fmt.Errorf("execute %s: %w", s.Path, ExplainExec(s.Path, err)))
 	}
 }
 

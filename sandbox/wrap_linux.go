@@ -58,12 +58,19 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, extraEnv, writable []string) error {
 	if err := s.handOver(append([]string{cmd.Dir}, writable...)); err != nil {
 		return err
 	}
-	if !sp.NS && sp.UID >= 0 {
-		// Without a mount namespace the bot, as another user, reaches its
-		// own files through the machine's folders (/root is often 0700).
+	if sp.UID >= 0 {
+		// The bot, as another user than arena, must be able to read its
+		// own files: a folder made by mkdtemp (0700) is not. Without a
+		// mount namespace it also passes through the machine's folders
+		// above them (/root is often 0700).
 		for _, p := range sp.ReadOnly {
-			if err := reachable(p); err != nil {
+			if err := readable(p); err != nil {
 				return err
+			}
+			if !sp.NS {
+				if err := reachable(p); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -164,6 +171,19 @@ func reachable(dir string) error {
 				return fmt.Errorf("sandbox: let the bot reach its folder: %w", err)
 			}
 		}
+	}
+	return nil
+}
+
+// readable lets anyone read and pass through the folder p (a file: its
+// own folder is handled by the caller's list).
+func readable(p string) error {
+	info, err := os.Stat(p)
+	if err != nil || !info.IsDir() || info.Mode().Perm()&0o005 == 0o005 {
+		return nil
+	}
+	if err := os.Chmod(p, info.Mode().Perm()|0o005); err != nil {
+		return fmt.Errorf("sandbox: let the bot read its folder %s: %w", p, err)
 	}
 	return nil
 }

@@ -324,7 +324,7 @@ func (r *antsRunner) Play(ctx context.Context, j job) (*game.Record, string, err
 	work := filepath.Join(r.env.work, j.ID)
 	defer os.RemoveAll(work)
 	mc := ants.MatchConfig{
-		Options: opt, MapText: m.text, MapName: m.name, WorkDir: work, MemoryLimit: r.env.memory,
+		Options: opt, MapText: m.text, MapName: m.name, WorkDir: work, MemoryLimit: r.env.memory, Sandbox: r.env.sandbox,
 		Stream: r.stream, Input: r.input, Output: r.output, Error: r.errors,
 		Listener: j.Listener,
 	}

@@ -16,6 +16,7 @@ import (
 	"arena/bot"
 	"arena/game"
 	"arena/match"
+	"arena/sandbox"
 )
 
 // A driver is everything the generic commands (match, tournament, bot,
@@ -96,6 +97,7 @@ type runEnv struct {
 	out     string // absolute folder for records, created
 	work    string // scratch folder for bots' working folders, created, removed at the end
 	debug   bool
+	sandbox *sandbox.Sandbox // nil: --sandbox off
 }
 
 // A runner plays single games of one game with options fixed by flags.
@@ -300,6 +302,10 @@ func (f *matchFlags) env(d driver) (runEnv, func(), error) {
 	if err != nil {
 		return runEnv{}, nil, err
 	}
+	sb, err := f.sandbox.open()
+	if err != nil {
+		return runEnv{}, nil, err
+	}
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return runEnv{}, nil, fmt.Errorf("--out: %w", err)
 	}
@@ -313,7 +319,7 @@ func (f *matchFlags) env(d driver) (runEnv, func(), error) {
 	}
 	env := runEnv{
 		players: players, clock: clock, memory: memory, ponder: f.ponder, seed: f.seed,
-		out: out, work: work, debug: f.debug,
+		out: out, work: work, debug: f.debug, sandbox: sb,
 	}
 	return env, func() { os.RemoveAll(work) }, nil
 }

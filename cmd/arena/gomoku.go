@@ -105,7 +105,7 @@ func gomokuFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 		folder, _ = filepath.Abs(folder)
 		r.config = gomoku.MatchConfig{
 			Config: cfg, Clock: env.clock, Ponder: env.ponder, MemoryLimit: env.memory, Folder: folder,
-			Strict: strict, CRLF: crlf, WorkDir: env.work,
+			Strict: strict, CRLF: crlf, WorkDir: env.work, Sandbox: env.sandbox,
 		}
 		return r, nil
 	}

@@ -83,7 +83,7 @@ func khetFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 			}
 			r.players = append(r.players, p.Player)
 		}
-		r.config = khet.MatchConfig{Config: cfg, Clock: env.clock, Ponder: env.ponder, MemoryLimit: env.memory, WorkDir: env.work}
+		r.config = khet.MatchConfig{Config: cfg, Clock: env.clock, Ponder: env.ponder, MemoryLimit: env.memory, WorkDir: env.work, Sandbox: env.sandbox}
 		return r, nil
 	}
 }

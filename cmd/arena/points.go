@@ -181,7 +181,7 @@ func pointsFlags(fl *pflag.FlagSet) func(runEnv) (runner, error) {
 			}
 			r.players = append(r.players, points.Player{Player: p.Player, Protocol: proto})
 		}
-		r.config = points.MatchConfig{Config: cfg, Opening: op, Clock: clock, Ponder: env.ponder, MemoryLimit: env.memory, WorkDir: env.work}
+		r.config = points.MatchConfig{Config: cfg, Opening: op, Clock: clock, Ponder: env.ponder, MemoryLimit: env.memory, WorkDir: env.work, Sandbox: env.sandbox}
 		return r, nil
 	}
 }

@@ -26,6 +26,7 @@ import (
 	"arena/game"
 	"arena/internal/version"
 	"arena/match"
+	"arena/sandbox"
 	"arena/store"
 	"arena/web"
 )
@@ -35,6 +36,7 @@ type serveFlags struct {
 	addr, db, token, out string
 	bots, options        []string
 	concurrency          int
+	sandbox              sandboxFlags
 }
 
 func newServeCmd() *cobra.Command {
@@ -62,6 +64,7 @@ files to --out.`,
 	fl.StringArrayVar(&f.options, "options", nil, `"GAME:FLAGS": GAME's own options of "arena match GAME" (not --bot, the clocks or the other shared ones, which the page sets) for every game and tournament of GAME the page starts, e.g. "points:--size 15x15 --max-moves 60" (repeat per game)`)
 	fl.StringVar(&f.out, "out", "arena-out", "folder for the games' record files")
 	fl.IntVar(&f.concurrency, "concurrency", runtime.NumCPU(), "games with bots played at once (more wait)")
+	f.sandbox.register(fl)
 	return cmd
 }
 
@@ -108,6 +111,10 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	defer st.Close()
 	l := newLauncher(st, bots, out, work, f.concurrency)
 	l.options = options
+	if l.sandbox, err = f.sandbox.open(); err != nil {
+		return err
+	}
+	l.sandboxArgs = f.sandbox.args()
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
 	srv, err := web.New(web.Config{Launcher: l, Store: st, Token: token, Logger: logger, Version: version.String(), Formats: gameFormats()})
 	if err != nil {
@@ -236,6 +243,10 @@ type launcher struct {
 	// slots limits the games with bots played at once; games between
 	// people start no process and do not wait.
 	slots chan struct{}
+	// sandbox is around every bot (nil: off); sandboxArgs give a
+	// tournament the same.
+	sandbox     *sandbox.Sandbox
+	sandboxArgs []string
 }
 
 var _ web.Launcher = (*launcher)(nil)
@@ -328,7 +339,7 @@ func (l *launcher) Play(ctx context.Context, req web.PlayRequest, listener game.
 	if err := fs.Parse(l.options[d.info.Name]); err != nil {
 		return nil, fmt.Errorf("play %s: %w", req.ID, err)
 	}
-	r, err := build(runEnv{players: players, clock: clock, out: l.out, work: l.work})
+	r, err := build(runEnv{players: players, clock: clock, out: l.out, work: l.work, sandbox: l.sandbox})
 	if err != nil {
 		return nil, fmt.Errorf("play %s: %w", req.ID, err)
 	}
@@ -469,5 +480,5 @@ func (l *launcher) Tournament(ctx context.Context, req web.TournamentRequest, li
 	for _, p := range l.bots[req.Game] {
 		bots[p.Name] = p
 	}
-	return playTournament(ctx, l.st, req, bots, l.options[req.Game], l.out, listen)
+	return playTournament(ctx, l.st, req, bots, append(slices.Clone(l.options[req.Game]), l.sandboxArgs...), l.out, listen)
 }
