@@ -117,7 +117,10 @@ func steps(s spec) []step {
 	if s.Landlock {
 		st = append(st, step{LayerLandlock, func() error { return restrictFiles(s) }})
 	}
-	st = append(st, step{"privileges", func() error { return dropPrivileges(s) }})
+	st = append(st, step{"privileges", func() error { return dropPrivileges(s) }},
+		// A change of user clears the parent-death signal arena asked for:
+		// the bot must still die with arena.
+		step{"parent death", func() error { return unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0) }})
 	if s.Seccomp {
 		st = append(st, step{LayerSeccomp, loadFilter})
 	}

@@ -102,6 +102,11 @@ func (s *Sandbox) spec(path string, args []string, dir string, writable []string
 		Rlimits: s.report.On(LayerRlimits), Pids: p.Pids, Files: p.OpenFiles, FileSize: p.FileSize,
 		Seccomp: s.report.On(LayerSeccomp), Landlock: s.report.On(LayerLandlock)}
 	sp.ReadOnly = ownFiles(path, args, s.exe)
+	if !sp.NS && s.report.On(LayerPids) {
+		// Outside a user namespace RLIMIT_NPROC counts every process of
+		// the user, which all bots share: pids.max limits each alone.
+		sp.Pids = 0
+	}
 	if os.Geteuid() == 0 {
 		if sp.NS {
 			sp.UID, sp.GID = botUID, botGID
