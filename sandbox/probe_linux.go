@@ -167,17 +167,25 @@ func userNSHint() string {
 // reads the thread's cgroups: the process's main thread may be inside a
 // bot's cgroup for the instant it starts one.
 func CgroupDirs() (v1 map[string]string, v2 string) {
-	mounts, unified := cgroupMounts()
-	v1 = map[string]string{}
-	data, err := os.ReadFile("/proc/thread-self/cgroup")
+	mountinfo, _ := os.ReadFile("/proc/self/mountinfo")
+	own, err := os.ReadFile("/proc/thread-self/cgroup")
 	if err != nil {
-		return v1, ""
+		return map[string]string{}, ""
 	}
-	for _, line := range strings.Split(string(data), "\n") {
+	mounts, unified := parseMountinfo(string(mountinfo))
+	return parseOwnCgroups(string(own), mounts, unified)
+}
+
+// parseOwnCgroups reads a /proc/PID/cgroup file ("ID:CONTROLLERS:PATH"
+// lines) against the mount points of the hierarchies.
+func parseOwnCgroups(text string, mounts map[string]string, unified string) (v1 map[string]string, v2 string) {
+	v1 = map[string]string{}
+	for _, line := range strings.Split(text, "\n") {
 		parts := strings.SplitN(line, ":", 3)
-		if len(parts) != 3 {
+		if len(parts) != 3 || !strings.HasPrefix(parts[2], "/") {
 			continue
 		}
+		parts[2] = filepath.Clean(parts[2]) // no way up out of the hierarchy
 		if parts[0] == "0" && parts[1] == "" {
 			if unified != "" {
 				v2 = filepath.Join(unified, parts[2])
@@ -193,22 +201,19 @@ func CgroupDirs() (v1 map[string]string, v2 string) {
 	return v1, v2
 }
 
-// cgroupMounts maps each v1 controller to its hierarchy's mount point
-// and returns the unified hierarchy's mount point.
-func cgroupMounts() (map[string]string, string) {
+// parseMountinfo maps each v1 controller the arena uses to its
+// hierarchy's mount point, and returns the unified hierarchy's mount
+// point, from the text of /proc/self/mountinfo.
+func parseMountinfo(text string) (map[string]string, string) {
 	m := map[string]string{}
 	unified := ""
-	data, err := os.ReadFile("/proc/self/mountinfo")
-	if err != nil {
-		return m, ""
-	}
-	for _, line := range strings.Split(string(data), "\n") {
+	for _, line := range strings.Split(text, "\n") {
 		pre, post, ok := strings.Cut(line, " - ")
 		if !ok {
 			continue
 		}
 		pf, sf := strings.Fields(pre), strings.Fields(post)
-		if len(pf) < 5 || len(sf) < 3 {
+		if len(pf) < 5 || len(sf) < 3 || !strings.HasPrefix(pf[4], "/") {
 			continue
 		}
 		switch sf[0] {
