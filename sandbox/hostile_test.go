@@ -747,3 +747,38 @@ func TestStrictRefusesMissingLayers(t *testing.T) {
 		t.Fatalf("off: %v %v", sb, err)
 	}
 }
+
+// TestPrivateLoopback checks that --sandbox-net loopback gives a bot a
+// loopback of its own that works, and that none gives it no network.
+func TestPrivateLoopback(t *testing.T) {
+	if !probed().On(sandbox.LayerNet) {
+		t.Skip("no network namespace here")
+	}
+	py := lookPath(t, "python3")
+	for _, c := range []struct {
+		net  sandbox.Net
+		want string
+	}{{sandbox.NetLoopback, "ok"}, {sandbox.NetNone, "failed"}} {
+		t.Run(string(c.net), func(t *testing.T) {
+			pol := testPolicy(sandbox.Auto)
+			pol.Net = c.net
+			sb := newSandbox(t, sandbox.Auto, pol)
+			p, err := bot.Start(bot.Config{Args: []string{py, "-c", `import socket
+try:
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+    c = socket.create_connection(s.getsockname(), timeout=5); a, _ = s.accept()
+    c.sendall(b"x"); print("ok" if a.recv(1) == b"x" else "wrong", flush=True)
+except OSError as e:
+    print("failed", e, flush=True)
+`}, Dir: t.TempDir(), Interactive: true, Sandbox: sb})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			line, err := p.ReadLine(time.Now().Add(time.Minute))
+			if err != nil || !strings.HasPrefix(line, c.want) {
+				t.Errorf("got %q %v, want %s; stderr %s", line, err, c.want, p.Stderr())
+			}
+		})
+	}
+}

@@ -42,6 +42,7 @@ func Probe(ctx context.Context, net Net) Report {
 	}
 	sp := s.spec("/bin/true", []string{"true"}, tmp, nil)
 	sp.Probe, sp.Rlimits, sp.Seccomp, sp.Landlock = true, true, true, true
+	sp.Loopback = net == NetLoopback
 	if l := landlockABI(); l == 0 {
 		sp.Landlock = false
 		set(LayerLandlock, false, "the kernel has no landlock (CONFIG_SECURITY_LANDLOCK, or \"landlock\" missing from the lsm= boot option)")

@@ -97,7 +97,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, extraEnv, writable []string) error {
 // spec is what the init of a bot must do.
 func (s *Sandbox) spec(path string, args []string, dir string, writable []string) spec {
 	p := s.policy
-	sp := spec{Path: path, Args: args, Dir: dir, NS: s.namespaces(), Loopback: p.Net == NetLoopback,
+	sp := spec{Path: path, Args: args, Dir: dir, NS: s.namespaces(), Loopback: p.Net == NetLoopback && s.report.On(LayerNet),
 		Writable: writable, UID: -1, GID: -1, TmpSize: DefaultTmpSize,
 		Rlimits: s.report.On(LayerRlimits), Pids: p.Pids, Files: p.OpenFiles, FileSize: p.FileSize,
 		Seccomp: s.report.On(LayerSeccomp), Landlock: s.report.On(LayerLandlock)}
