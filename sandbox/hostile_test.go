@@ -782,3 +782,44 @@ except OSError as e:
 		})
 	}
 }
+
+// TestSecretsLeftOutOfTheEnvironment checks that a sandboxed bot does not
+// inherit what looks like the organiser's secrets, but gets the
+// variables given to it.
+func TestSecretsLeftOutOfTheEnvironment(t *testing.T) {
+	token := randomToken(t)
+	t.Setenv("ARENA_TOKEN", "leak-"+token)
+	t.Setenv("GITHUB_TOKEN", "leak-"+token)
+	t.Setenv("SOME_API_KEY", "leak-"+token)
+	t.Setenv("PGPASSWORD", "leak-"+token)
+	sh := lookPath(t, "sh")
+	for _, m := range modes(t) {
+		t.Run(string(m), func(t *testing.T) {
+			dir := t.TempDir()
+			p, err := bot.Start(bot.Config{Args: []string{sh, "-c", "env; echo HOME=$HOME"}, Dir: dir, Env: []string{"BOT_OWN_KEY=mine"},
+				Sandbox: newSandbox(t, m, testPolicy(m))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			p.WaitExit(time.Minute)
+			env := p.FinalStderr()
+			if !strings.Contains(env, "BOT_OWN_KEY=mine") {
+				t.Errorf("the bot lost its own variable:\n%s", env)
+			}
+			leaked := strings.Contains(env, "leak-"+token)
+			if m == sandbox.Off {
+				if !leaked {
+					t.Errorf("off: want today's environment, secrets included")
+				}
+				return
+			}
+			if leaked {
+				t.Errorf("secrets reached the bot:\n%s", env)
+			}
+			if !strings.Contains(env, "HOME="+dir) {
+				t.Errorf("HOME is not the working folder:\n%s", env)
+			}
+		})
+	}
+}
