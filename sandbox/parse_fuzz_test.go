@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -63,4 +64,37 @@ func FuzzParseCgroups(f *testing.F) {
 			t.Errorf("v2 %q is not below %q", v2, unified)
 		}
 	})
+}
+
+func TestOwnFiles(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "bot.py")
+	if err := os.WriteFile(script, []byte("#!/usr/bin/env -S python3 -u\nprint(1)\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	interp := filepath.Join(dir, "venv", "bin", "python9")
+	if err := os.MkdirAll(filepath.Dir(interp), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	direct := filepath.Join(dir, "direct.sh")
+	if err := os.WriteFile(direct, []byte("#!"+interp+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "data")
+	os.Mkdir(data, 0o755)
+	for _, c := range []struct {
+		path string
+		args []string
+		want []string
+	}{
+		{"/usr/bin/python3", []string{"python3", script}, []string{dir}},
+		{direct, []string{direct, "--book", data}, []string{dir, filepath.Join(dir, "venv"), data}},
+		{"/arena", []string{"/arena", "bot", "gomoku"}, []string{"/arena"}},
+		{filepath.Join(dir, "venv", "bin", "python9"), []string{"python9", "/"}, []string{filepath.Join(dir, "venv")}},
+	} {
+		got := ownFiles(c.path, c.args, "/arena")
+		if strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("ownFiles(%s, %v) = %v, want %v", c.path, c.args, got, c.want)
+		}
+	}
 }

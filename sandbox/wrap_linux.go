@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -213,13 +214,19 @@ func ownFiles(path string, args []string, exe string) []string {
 		}
 		out = append(out, p)
 	}
-	switch dir := filepath.Dir(path); {
-	case path == exe:
-		add(path)
-	case filepath.Base(dir) == "bin" || filepath.Base(dir) == "shims":
-		add(filepath.Dir(dir))
-	default:
-		add(dir)
+	program := func(p string) {
+		switch dir := filepath.Dir(p); {
+		case p == exe:
+			add(p)
+		case filepath.Base(dir) == "bin" || filepath.Base(dir) == "shims":
+			add(filepath.Dir(dir))
+		default:
+			add(dir)
+		}
+	}
+	program(path)
+	if interp := interpreter(path); interp != "" {
+		program(interp)
 	}
 	for _, a := range args[1:] {
 		if !filepath.IsAbs(a) {
@@ -237,6 +244,41 @@ func ownFiles(path string, args []string, exe string) []string {
 		}
 	}
 	return out
+}
+
+// interpreter returns the program a script's "#!" line runs, looked up
+// on the PATH for "#!/usr/bin/env NAME" ("" for a binary or when it
+// cannot be found).
+func interpreter(script string) string {
+	f, err := os.Open(script)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	line, _, _ := strings.Cut(string(head[:n]), "\n")
+	rest, ok := strings.CutPrefix(line, "#!")
+	if !ok {
+		return ""
+	}
+	words := strings.Fields(rest)
+	if len(words) == 0 {
+		return ""
+	}
+	if filepath.Base(words[0]) != "env" {
+		return words[0]
+	}
+	for _, w := range words[1:] {
+		if !strings.HasPrefix(w, "-") && !strings.Contains(w, "=") {
+			p, err := exec.LookPath(w)
+			if err != nil {
+				return ""
+			}
+			return p
+		}
+	}
+	return ""
 }
 
 // underSystem reports whether p lies in the system folders every bot sees.
