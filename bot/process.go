@@ -465,8 +465,8 @@ func (p *Process) Pause() {
 			return
 		}
 		syscall.Kill(-p.Pid(), syscall.SIGSTOP)
-		if p.sandboxed && p.ownGroup {
-			p.group.signal(syscall.SIGSTOP)
+		if p.sandboxed {
+			p.signalAll(syscall.SIGSTOP)
 		}
 		if p.recontinue != nil {
 			p.recontinue.Stop()
@@ -486,8 +486,8 @@ func (p *Process) Resume() {
 			return
 		}
 		syscall.Kill(-p.Pid(), syscall.SIGCONT)
-		if p.sandboxed && p.ownGroup {
-			p.group.signal(syscall.SIGCONT)
+		if p.sandboxed {
+			p.signalAll(syscall.SIGCONT)
 		}
 		p.late = 0
 		if p.recontinue == nil {
@@ -495,6 +495,19 @@ func (p *Process) Resume() {
 		} else {
 			p.recontinue.Reset(recontinueAfter[0])
 		}
+	}
+}
+
+// signalAll sends sig to every process of a sandboxed bot that may have
+// left its process group: those of its cgroup, and its descendants (in a
+// pid namespace the bot is the init, so every process it started, a
+// double-forked daemon too, stays its descendant).
+func (p *Process) signalAll(sig syscall.Signal) {
+	if p.ownGroup {
+		p.group.signal(sig)
+	}
+	for _, pid := range p.descendants() {
+		syscall.Kill(pid, sig)
 	}
 }
 

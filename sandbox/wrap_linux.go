@@ -103,9 +103,10 @@ func (s *Sandbox) spec(path string, args []string, dir string, writable []string
 		Rlimits: s.report.On(LayerRlimits), Pids: p.Pids, Files: p.OpenFiles, FileSize: p.FileSize,
 		Seccomp: s.report.On(LayerSeccomp), Landlock: s.report.On(LayerLandlock)}
 	sp.ReadOnly = ownFiles(path, args, s.exe)
-	if !sp.NS && s.report.On(LayerPids) {
+	if !sp.NS {
 		// Outside a user namespace RLIMIT_NPROC counts every process of
-		// the user, which all bots share: pids.max limits each alone.
+		// the user, which all bots (and, when arena is not root, the
+		// organiser) share: only pids.max limits a bot alone there.
 		sp.Pids = 0
 	}
 	if os.Geteuid() == 0 {
