@@ -23,9 +23,19 @@ const doctorStarts = 20
 // doctorReport is what arena doctor found (its --json output).
 type doctorReport struct {
 	Layers []sandbox.Status `json:"layers"`
+	// Limits are those a sandboxed bot gets where their layer is on.
+	Limits limits `json:"limits"`
 	// Start is the measured start of a bot (a program that exits at once),
 	// as the median of doctorStarts starts.
 	Start startCost `json:"start"`
+}
+
+type limits struct {
+	Processes int     `json:"processes"`
+	FileSize  int64   `json:"file_size"`
+	OpenFiles int     `json:"open_files"`
+	TmpSize   int64   `json:"tmp_size"`
+	CPUs      float64 `json:"cpus"`
 }
 
 type startCost struct {
@@ -52,7 +62,9 @@ without the sandbox (the median of ` + fmt.Sprint(doctorStarts) + ` starts each)
 				return err
 			}
 			r := sandbox.Probe(cmd.Context(), p.Net)
-			rep := doctorReport{Layers: r.Layers, Start: measureStart(cmd.Context(), p, r)}
+			rep := doctorReport{Layers: r.Layers, Start: measureStart(cmd.Context(), p, r),
+				Limits: limits{Processes: sandbox.DefaultPids, FileSize: sandbox.DefaultFileSize, OpenFiles: sandbox.DefaultOpenFiles,
+					TmpSize: sandbox.DefaultTmpSize, CPUs: sandbox.DefaultCPU}}
 			if jsonOut {
 				return json.NewEncoder(cmd.OutOrStdout()).Encode(rep)
 			}
@@ -77,11 +89,14 @@ func printDoctor(w io.Writer, rep doctorReport) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	l := rep.Limits
+	fmt.Fprintf(w, "\nlimits per bot: %d processes and threads, files up to %d MiB, %d open files, %d MiB of /tmp, %g core(s)\n",
+		l.Processes, l.FileSize>>20, l.OpenFiles, l.TmpSize>>20, l.CPUs)
 	if rep.Start.Error != "" {
-		_, err := fmt.Fprintf(w, "\nstart of a bot: not measured: %s\n", rep.Start.Error)
+		_, err := fmt.Fprintf(w, "start of a bot: not measured: %s\n", rep.Start.Error)
 		return err
 	}
-	_, err := fmt.Fprintf(w, "\nstart of a bot (median of %d): bare %.2f ms, sandboxed %.2f ms: the sandbox adds %.2f ms\n",
+	_, err := fmt.Fprintf(w, "start of a bot (median of %d): bare %.2f ms, sandboxed %.2f ms: the sandbox adds %.2f ms\n",
 		doctorStarts, rep.Start.BareMs, rep.Start.SandboxedMs, rep.Start.ExtraMs)
 	return err
 }
