@@ -87,6 +87,33 @@ func (p *Process) blocked() bool {
 	return true
 }
 
+// descendants lists the live processes below the bot in the process
+// tree (not the bot itself).
+func (p *Process) descendants() []int {
+	var out []int
+	seen := map[int]bool{}
+	queue := []int{p.Pid()}
+	for len(queue) > 0 {
+		pid := queue[0]
+		queue = queue[1:]
+		if seen[pid] {
+			continue
+		}
+		seen[pid] = true
+		if pid != p.Pid() {
+			out = append(out, pid)
+		}
+		tasks, err := taskIDs(pid)
+		if err != nil {
+			continue
+		}
+		for _, task := range tasks {
+			queue = append(queue, childPids("/proc/"+strconv.Itoa(pid)+"/task/"+task+"/children")...)
+		}
+	}
+	return out
+}
+
 // taskIDs lists the threads of a process.
 func taskIDs(pid int) ([]string, error) {
 	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/task")

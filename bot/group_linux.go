@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +12,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"arena/sandbox"
 )
 
 // Group holds the processes of one bot seat: everything they start stays
@@ -26,6 +27,10 @@ type Group struct {
 	dir    string
 	v2     bool
 	parent string // v1: the arena's own memory cgroup, where forking threads return
+	// extra holds the v1 cgroups of the sandbox's other controllers
+	// (pids, cpu, freezer), by controller; on v2 they are all dir.
+	extra   map[string]string
+	freezer string // the file that freezes the group ("" = pause by signals)
 
 	mu      sync.Mutex
 	pgids   map[int]bool
@@ -39,11 +44,17 @@ var groupSeq atomic.Int64
 // NewGroup prepares a group with the given memory limit in bytes (0: no
 // limit). It never fails: when cgroups are unavailable it degrades to
 // process groups, which Enforcement reports.
-func NewGroup(limit int64) *Group { return newGroup(limit, true) }
+func NewGroup(limit int64) *Group { return NewSandboxGroup(limit, nil) }
+
+// NewSandboxGroup is NewGroup with the cgroup layers of sb on as well
+// (pids.max, a CPU quota, the freezer); a nil sb is NewGroup.
+func NewSandboxGroup(limit int64, sb *sandbox.Sandbox) *Group {
+	return newGroup(limit, true, sb.Cgroup())
+}
 
 // newGroup makes a group; without useCgroup it takes the fallback that
 // machines without cgroups get.
-func newGroup(limit int64, useCgroup bool) *Group {
+func newGroup(limit int64, useCgroup bool, lim sandbox.Cgroup) *Group {
 	g := &Group{limit: limit, pgids: map[int]bool{}}
 	name := fmt.Sprintf("arena-%d-%d", os.Getpid(), groupSeq.Add(1))
 	if !useCgroup {
@@ -55,6 +66,9 @@ func newGroup(limit int64, useCgroup bool) *Group {
 			os.Remove(dir)
 			g.dir = ""
 		}
+	}
+	if name != "" {
+		g.limitMore(name, lim)
 	}
 	if g.dir == "" && limit > 0 {
 		g.stop = make(chan struct{})
@@ -94,6 +108,105 @@ func (g *Group) setLimit(limit int64) bool {
 	return true
 }
 
+// limitMore adds the sandbox's cgroup limits: on v1 a cgroup of the same
+// name in each controller's hierarchy, on v2 the same cgroup.
+func (g *Group) limitMore(name string, lim sandbox.Cgroup) {
+	type setting struct{ v1, v2, value string }
+	want := map[string][]setting{}
+	if lim.Pids > 0 {
+		n := strconv.Itoa(lim.Pids)
+		want["pids"] = []setting{{"pids.max", "pids.max", n}}
+	}
+	if lim.CPUQuota > 0 {
+		q, per := strconv.FormatInt(lim.CPUQuota.Microseconds(), 10), strconv.FormatInt(lim.Period.Microseconds(), 10)
+		want["cpu"] = []setting{{"cpu.cfs_period_us", "", per}, {"cpu.cfs_quota_us", "cpu.max", q + " " + per}}
+	}
+	if lim.Freezer {
+		want["freezer"] = nil
+	}
+	if len(want) == 0 {
+		return
+	}
+	if g.v2 {
+		for ctrl, sets := range want {
+			for _, st := range sets {
+				if st.v2 != "" {
+					os.WriteFile(filepath.Join(g.dir, st.v2), []byte(st.value), 0)
+				}
+			}
+			if ctrl == "freezer" {
+				g.freezer = filepath.Join(g.dir, "cgroup.freeze")
+			}
+		}
+		return
+	}
+	own, _ := sandbox.CgroupDirs()
+	g.extra = map[string]string{}
+	for ctrl, sets := range want {
+		parent, ok := own[ctrl]
+		if !ok {
+			continue
+		}
+		sweepStale(parent)
+		d := filepath.Join(parent, name)
+		if os.Mkdir(d, 0o755) != nil {
+			continue
+		}
+		ok = true
+		for _, st := range sets {
+			v, _, _ := strings.Cut(st.value, " ") // v1 takes the quota alone
+			if os.WriteFile(filepath.Join(d, st.v1), []byte(v), 0) != nil {
+				ok = false
+			}
+		}
+		if !ok {
+			os.Remove(d)
+			continue
+		}
+		g.extra[ctrl] = d
+		if ctrl == "freezer" {
+			g.freezer = filepath.Join(d, "freezer.state")
+		}
+	}
+}
+
+// Freeze stops every process of the group through the freezer and
+// reports whether the group has one.
+func (g *Group) Freeze() bool { return g.setFrozen(true) }
+
+// Thaw continues a frozen group and reports whether it has a freezer.
+func (g *Group) Thaw() bool { return g.setFrozen(false) }
+
+func (g *Group) setFrozen(frozen bool) bool {
+	if g.freezer == "" {
+		return false
+	}
+	v := "THAWED"
+	switch {
+	case g.v2 && frozen:
+		v = "1"
+	case g.v2:
+		v = "0"
+	case frozen:
+		v = "FROZEN"
+	}
+	return os.WriteFile(g.freezer, []byte(v), 0) == nil
+}
+
+// Frozen reports whether the freezer has stopped every process of the
+// group (false without a freezer).
+func (g *Group) Frozen() bool {
+	if g.freezer == "" {
+		return false
+	}
+	if g.v2 {
+		n, _ := readKey(filepath.Join(g.dir, "cgroup.events"), "frozen")
+		return n == 1
+	}
+	data, err := os.ReadFile(g.freezer)
+	return err == nil && strings.TrimSpace(string(data)) == "FROZEN"
+}
+
 // start starts cmd so that the new process is born inside the group's
 // cgroup, leaving no instant in which a child it forks could escape. On
 // cgroup v2 the kernel does it (CLONE_INTO_CGROUP). On v1 the thread that
@@ -112,7 +225,7 @@ func (g *Group) start(cmd *exec.Cmd) error {
 
 func (g *Group) startInside(cmd *exec.Cmd) error {
 	switch {
-	case g.dir == "":
+	case g.dir == "" && len(g.extra) == 0:
 		return cmd.Start()
 	case g.v2:
 		fd, err := syscall.Open(g.dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
@@ -123,22 +236,55 @@ func (g *Group) startInside(cmd *exec.Cmd) error {
 		cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, fd
 		return cmd.Start()
 	}
+	dirs := g.v1Dirs()
 	done := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
 		tid := []byte(strconv.Itoa(syscall.Gettid()))
-		if os.WriteFile(filepath.Join(g.dir, "tasks"), tid, 0) != nil {
-			runtime.UnlockOSThread()
+		joined := 0
+		for _, d := range dirs {
+			if os.WriteFile(filepath.Join(d, "tasks"), tid, 0) != nil {
+				break
+			}
+			joined++
+		}
+		back := func() bool {
+			ok := true
+			for _, d := range dirs[:joined] {
+				if os.WriteFile(filepath.Join(filepath.Dir(d), "tasks"), tid, 0) != nil {
+					ok = false
+				}
+			}
+			return ok
+		}
+		if joined < len(dirs) {
+			if back() {
+				runtime.UnlockOSThread()
+			}
 			done <- g.startThenMove(cmd)
 			return
 		}
 		err := cmd.Start()
-		if os.WriteFile(filepath.Join(g.parent, "tasks"), tid, 0) == nil {
+		if back() {
 			runtime.UnlockOSThread()
 		}
 		done <- err
 	}()
 	return <-done
+}
+
+// v1Dirs lists the group's v1 cgroups, memory first.
+func (g *Group) v1Dirs() []string {
+	var dirs []string
+	if g.dir != "" && !g.v2 {
+		dirs = append(dirs, g.dir)
+	}
+	for _, c := range []string{"pids", "cpu", "freezer"} {
+		if d, ok := g.extra[c]; ok {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
 }
 
 // startThenMove is the fallback with a short window: start, then move the
@@ -147,7 +293,14 @@ func (g *Group) startThenMove(cmd *exec.Cmd) error {
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	os.WriteFile(filepath.Join(g.dir, "cgroup.procs"), []byte(strconv.Itoa(cmd.Process.Pid)), 0)
+	pid := []byte(strconv.Itoa(cmd.Process.Pid))
+	if g.v2 {
+		os.WriteFile(filepath.Join(g.dir, "cgroup.procs"), pid, 0)
+		return nil
+	}
+	for _, d := range g.v1Dirs() {
+		os.WriteFile(filepath.Join(d, "cgroup.procs"), pid, 0)
+	}
 	return nil
 }
 
@@ -167,7 +320,7 @@ func (g *Group) signal(sig syscall.Signal) {
 		syscall.Kill(-pgid, sig)
 	}
 	g.mu.Unlock()
-	if g.dir != "" {
+	if g.procsDir() != "" {
 		for _, pid := range g.cgroupPids() {
 			syscall.Kill(pid, sig)
 		}
@@ -178,7 +331,8 @@ func (g *Group) signal(sig syscall.Signal) {
 // the cgroup is empty.
 func (g *Group) KillAll() {
 	g.signal(syscall.SIGKILL)
-	if g.dir == "" {
+	g.Thaw() // a frozen process dies only once thawed
+	if g.procsDir() == "" {
 		return
 	}
 	for i := 0; i < 1000; i++ {
@@ -202,14 +356,31 @@ func (g *Group) Close() {
 		g.stopped = true
 	}
 	g.mu.Unlock()
-	if g.dir != "" {
+	for _, d := range append(g.v1Dirs(), g.dir) {
+		if d == "" {
+			continue
+		}
 		for i := 0; i < 100; i++ {
-			if err := os.Remove(g.dir); err == nil || os.IsNotExist(err) {
-				return
+			if err := os.Remove(d); err == nil || os.IsNotExist(err) {
+				break
 			}
 			time.Sleep(2 * time.Millisecond)
 		}
 	}
+}
+
+// procsDir is the cgroup whose cgroup.procs lists the group's processes
+// ("" when the group has no cgroup).
+func (g *Group) procsDir() string {
+	if g.dir != "" {
+		return g.dir
+	}
+	for _, c := range []string{"pids", "freezer", "cpu"} {
+		if d, ok := g.extra[c]; ok {
+			return d
+		}
+	}
+	return ""
 }
 
 // MemoryExceeded reports whether a process of the group hit the memory
@@ -252,7 +423,7 @@ func (g *Group) PeakMemory() int64 {
 // cgroupPids lists the processes in the cgroup, never the arena itself
 // (one of its threads is inside for the instant it starts a bot).
 func (g *Group) cgroupPids() []int {
-	data, err := os.ReadFile(filepath.Join(g.dir, "cgroup.procs"))
+	data, err := os.ReadFile(filepath.Join(g.procsDir(), "cgroup.procs"))
 	if err != nil {
 		return nil
 	}
@@ -342,68 +513,10 @@ func makeCgroup(name string) (dir string, v2 bool, ok bool) {
 }
 
 // ownCgroups finds the directories of the arena's memory cgroup (v1) and
-// of its unified cgroup (v2). It reads the calling thread's cgroups:
-// /proc/self would show the main thread's, which may be inside a bot's
-// cgroup for the instant it starts one.
+// of its unified cgroup (v2), seen from the calling thread.
 func ownCgroups() (v1, v2 string) {
-	mounts := cgroupMounts()
-	f, err := os.Open("/proc/thread-self/cgroup")
-	if err != nil {
-		return "", ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		parts := strings.SplitN(sc.Text(), ":", 3)
-		if len(parts) != 3 {
-			continue
-		}
-		if parts[0] == "0" && parts[1] == "" {
-			if m, ok := mounts["cgroup2"]; ok {
-				v2 = filepath.Join(m, parts[2])
-			}
-			continue
-		}
-		for _, c := range strings.Split(parts[1], ",") {
-			if c == "memory" {
-				if m, ok := mounts["memory"]; ok {
-					v1 = filepath.Join(m, parts[2])
-				}
-			}
-		}
-	}
-	return v1, v2
-}
-
-// cgroupMounts maps "memory" to the v1 memory hierarchy's mount point and
-// "cgroup2" to the unified hierarchy's.
-func cgroupMounts() map[string]string {
-	m := map[string]string{}
-	data, err := os.ReadFile("/proc/self/mountinfo")
-	if err != nil {
-		return m
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		pre, post, ok := strings.Cut(line, " - ")
-		if !ok {
-			continue
-		}
-		pf, sf := strings.Fields(pre), strings.Fields(post)
-		if len(pf) < 5 || len(sf) < 3 {
-			continue
-		}
-		switch sf[0] {
-		case "cgroup2":
-			m["cgroup2"] = pf[4]
-		case "cgroup":
-			for _, o := range strings.Split(sf[2], ",") {
-				if o == "memory" {
-					m["memory"] = pf[4]
-				}
-			}
-		}
-	}
-	return m
+	dirs, v2 := sandbox.CgroupDirs()
+	return dirs["memory"], v2
 }
 
 func readInt(path string) int64 {

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"arena/sandbox"
 )
 
 // Defaults for Config fields left zero.
@@ -66,6 +68,13 @@ type Config struct {
 	// to block before stopping it (0 = DefaultPauseGrace, negative = stop
 	// at once).
 	PauseGrace time.Duration
+	// Sandbox, when set, starts the bot inside its layers (and, when
+	// Group is nil, gives the group its cgroup limits); nil starts the
+	// bot as it is. A sandboxed bot needs an absolute Dir.
+	Sandbox *sandbox.Sandbox
+	// Writable lists folders besides Dir that a sandboxed bot may write
+	// (the persistent folder of Gomocup's INFO folder).
+	Writable []string
 }
 
 // Process is one running bot. Its methods are meant to be called from one
@@ -81,6 +90,9 @@ type Process struct {
 	maxLine  int
 	log      *Transcript
 	grace    time.Duration // see Config.PauseGrace
+	// sandboxed: Pause also stops the processes of the cgroup that left
+	// the process group (without the sandbox, Pause is what it was).
+	sandboxed bool
 
 	buf    []byte // stdout bytes read but not yet returned as lines
 	r, w   int
@@ -114,6 +126,7 @@ func Start(cfg Config) (*Process, error) {
 		p.maxLine = DefaultMaxLine
 	}
 	p.grace = cfg.PauseGrace
+	p.sandboxed = cfg.Sandbox != nil
 	if p.grace == 0 {
 		p.grace = DefaultPauseGrace
 	}
@@ -123,7 +136,7 @@ func Start(cfg Config) (*Process, error) {
 	}
 	p.stderr = newTail(tailSize)
 	if p.group == nil {
-		p.group = NewGroup(cfg.MemoryLimit)
+		p.group = NewSandboxGroup(cfg.MemoryLimit, cfg.Sandbox)
 		p.ownGroup = true
 	}
 
@@ -132,6 +145,11 @@ func Start(cfg Config) (*Process, error) {
 		cmd.Env = append(os.Environ(), cfg.Env...)
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if cfg.Sandbox != nil {
+		if err := cfg.Sandbox.Wrap(cmd, cfg.Env, cfg.Writable); err != nil {
+			return nil, p.fail(fmt.Errorf("start bot %s: %w", cfg.Args[0], err))
+		}
+	}
 
 	// The pipes are made here rather than by os/exec so that Wait never
 	// waits for a grandchild that keeps a pipe open.
@@ -174,7 +192,7 @@ func Start(cfg Config) (*Process, error) {
 			p.stdin.Close()
 			p.stdout.Close()
 		}
-		return nil, p.fail(fmt.Errorf("start bot %s: %w", cfg.Args[0], explainExec(cfg.Args[0], err)))
+		return nil, p.fail(fmt.Errorf("start bot %s: %w", cfg.Args[0], sandbox.ExplainExec(cfg.Args[0], err)))
 	}
 	p.cmd = cmd
 	p.log.Log('#', fmt.Sprintf("started %q, pid %d", cfg.Args, cmd.Process.Pid))
@@ -430,42 +448,26 @@ func lastLines(text string, n, max int) string {
 	return strings.Join(lines, " | ")
 }
 
-// explainExec adds the likely cause to a failure to execute a program
-// that exists: a script whose "#!" line names an interpreter that is not
-// there fails with "no such file or directory", which misleads.
-func explainExec(program string, err error) error {
-	if !errors.Is(err, syscall.ENOENT) {
-		return err
-	}
-	f, ferr := os.Open(program)
-	if ferr != nil {
-		return err
-	}
-	defer f.Close()
-	head := make([]byte, 256)
-	k, _ := io.ReadFull(f, head)
-	line, _, _ := bytes.Cut(head[:k], []byte("\n"))
-	if !bytes.HasPrefix(line, []byte("#!")) {
-		return err
-	}
-	interp := strings.TrimSpace(string(line[2:]))
-	if f := strings.Fields(interp); len(f) > 0 && exists(f[0]) {
-		return err // the interpreter is there: something else is missing
-	}
-	return fmt.Errorf("bad interpreter %q in its #! line: %w", interp, err)
-}
-
-// Pause stops the bot and everything it started (SIGSTOP to its process
-// group) so it cannot think on the opponent's time. It first lets the bot
-// finish what it does right after answering: it stops the bot once every
-// thread of it is blocked, or after the grace (Config.PauseGrace).
+// Pause stops the bot and everything it started so it cannot think on
+// the opponent's time: through the freezer of its cgroup where the
+// sandbox gives it one, otherwise with SIGSTOP to its process group and
+// to every process of its cgroup (which catches children that left the
+// group). It first lets the bot finish what it does right after
+// answering: it stops the bot once every thread of it is blocked, or
+// after the grace (Config.PauseGrace).
 func (p *Process) Pause() {
 	p.pauseMu.Lock()
 	defer p.pauseMu.Unlock()
 	if !p.paused {
 		p.waitBlocked(p.grace)
-		syscall.Kill(-p.Pid(), syscall.SIGSTOP)
 		p.paused = true
+		if p.ownGroup && p.group.Freeze() {
+			return
+		}
+		syscall.Kill(-p.Pid(), syscall.SIGSTOP)
+		if p.sandboxed {
+			p.signalAll(syscall.SIGSTOP)
+		}
 		if p.recontinue != nil {
 			p.recontinue.Stop()
 		}
@@ -479,14 +481,33 @@ func (p *Process) Resume() {
 	p.pauseMu.Lock()
 	defer p.pauseMu.Unlock()
 	if p.paused {
-		syscall.Kill(-p.Pid(), syscall.SIGCONT)
 		p.paused = false
+		if p.ownGroup && p.group.Thaw() {
+			return
+		}
+		syscall.Kill(-p.Pid(), syscall.SIGCONT)
+		if p.sandboxed {
+			p.signalAll(syscall.SIGCONT)
+		}
 		p.late = 0
 		if p.recontinue == nil {
 			p.recontinue = time.AfterFunc(recontinueAfter[0], p.continueLate)
 		} else {
 			p.recontinue.Reset(recontinueAfter[0])
 		}
+	}
+}
+
+// signalAll sends sig to every process of a sandboxed bot that may have
+// left its process group: those of its cgroup, and its descendants (in a
+// pid namespace the bot is the init, so every process it started, a
+// double-forked daemon too, stays its descendant).
+func (p *Process) signalAll(sig syscall.Signal) {
+	if p.ownGroup {
+		p.group.signal(sig)
+	}
+	for _, pid := range p.descendants() {
+		syscall.Kill(pid, sig)
 	}
 }
 

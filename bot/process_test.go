@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"arena/sandbox"
 )
 
 func startSh(t testing.TB, script string, cfg Config) *Process {
@@ -231,7 +233,7 @@ func TestMemoryLimit(t *testing.T) {
 		t.Skip("no python3")
 	}
 	for _, cgroup := range []bool{true, false} {
-		g := newGroup(64<<20, cgroup)
+		g := newGroup(64<<20, cgroup, sandbox.Cgroup{})
 		t.Run(g.Enforcement(), func(t *testing.T) {
 			defer g.Close()
 			// The bot grows slowly enough for the sampler to see it.

@@ -14,6 +14,7 @@ import (
 	"arena/game"
 	"arena/internal/names"
 	"arena/match"
+	"arena/sandbox"
 	"arena/store"
 	"arena/web"
 )
@@ -29,8 +30,9 @@ type Launcher struct {
 	// options returns a game's own options as JSON (serve's --options);
 	// nil JSON: the defaults.
 	options func(gameName string) (json.RawMessage, error)
-	out     string // absolute folder for record files
-	work    string // scratch folder for the bots' working folders
+	out     string           // absolute folder for record files
+	work    string           // scratch folder for the bots' working folders
+	sandbox *sandbox.Sandbox // around every bot; nil: off
 	// slots limits the games with bots played at once; games between
 	// people start no process and do not wait.
 	slots chan struct{}
@@ -45,6 +47,7 @@ type LauncherConfig struct {
 	Store       *store.Store
 	Options     func(gameName string) (json.RawMessage, error) // nil: every game's defaults
 	Out, Work   string                                         // absolute folders
+	Sandbox     *sandbox.Sandbox                               // around every bot; nil: off
 	Concurrency int                                            // games with bots at once, at least 1
 	Tournament  func(ctx context.Context, req web.TournamentRequest, listen func(gameID string) game.Listener) error
 }
@@ -61,7 +64,7 @@ func NewLauncher(cfg LauncherConfig) (*Launcher, error) {
 	if options == nil {
 		options = func(string) (json.RawMessage, error) { return nil, nil }
 	}
-	return &Launcher{games: reg, bots: cfg.Bots, st: cfg.Store, options: options, out: cfg.Out, work: cfg.Work,
+	return &Launcher{games: reg, bots: cfg.Bots, st: cfg.Store, options: options, out: cfg.Out, work: cfg.Work, sandbox: cfg.Sandbox,
 		slots: make(chan struct{}, max(cfg.Concurrency, 1)), tournament: cfg.Tournament}, nil
 }
 
@@ -170,7 +173,7 @@ func (l *Launcher) Play(ctx context.Context, req web.PlayRequest, listener game.
 	for i := range spec.Seats {
 		spec.Seats[i] = i
 	}
-	rec, path, err := match.Play(ctx, l.games, spec, match.Local{Out: l.out, Work: l.work, Listener: listener})
+	rec, path, err := match.Play(ctx, l.games, spec, match.Local{Out: l.out, Work: l.work, Sandbox: l.sandbox, Listener: listener})
 	if err != nil {
 		return nil, fmt.Errorf("play %s: %w", id, err)
 	}

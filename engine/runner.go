@@ -26,7 +26,8 @@ type Runner interface {
 }
 
 // Local is a Runner that plays specs on this machine, writing the
-// records under out, the bots' working folders under work.
+// records and the bots' working folders under its place's folders, the
+// bots in its sandbox.
 type Local struct {
 	rs *match.Runners
 }
@@ -34,8 +35,8 @@ type Local struct {
 var _ Runner = (*Local)(nil)
 
 // NewLocal plays specs of games on this machine.
-func NewLocal(games match.Games, out, work string) *Local {
-	return &Local{rs: match.NewRunners(games, out, work)}
+func NewLocal(games match.Games, place match.Local) *Local {
+	return &Local{rs: match.NewRunners(games, place)}
 }
 
 // Run plays one spec.

@@ -33,6 +33,9 @@ type Record struct {
 	Start  time.Time `json:"start"`
 	End    time.Time `json:"end"`
 	Seed   int64     `json:"seed,omitempty"`
+	// Sandbox lists the sandbox layers the bots ran in ([] with the
+	// sandbox off; see package sandbox and arena doctor).
+	Sandbox []string `json:"sandbox"`
 }
 
 // PlayerRecord describes one player of a game and what it printed outside

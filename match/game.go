@@ -8,6 +8,7 @@ import (
 
 	"arena/bot"
 	"arena/game"
+	"arena/sandbox"
 )
 
 // Game is the whole contract of a game in the arena: game.Game (what it
@@ -36,6 +37,9 @@ type Env struct {
 	Out     string // absolute folder for records, created
 	Work    string // scratch folder for bots' working folders, created, removed at the end
 	Debug   bool
+	// Sandbox puts every bot in its layers (nil: --sandbox off). It is
+	// this machine's, not the match's: a spec does not carry it.
+	Sandbox *sandbox.Sandbox
 }
 
 // A Runner plays single games of one game with options fixed when it

@@ -10,6 +10,7 @@ import (
 
 	"arena/bot"
 	"arena/game"
+	"arena/sandbox"
 )
 
 // Spec is one game written down: everything needed to play it, as a
@@ -53,6 +54,8 @@ type Spec struct {
 type Local struct {
 	Out  string // absolute folder for the records, created
 	Work string // scratch folder for the bots' working folders, created
+	// Sandbox puts every bot in its layers (nil: off): this machine's.
+	Sandbox *sandbox.Sandbox
 	// OnMove, Transcripts and Listener are as in Job.
 	OnMove      func(ply int, status string)
 	Transcripts func(player int) *bot.Transcript
@@ -98,7 +101,8 @@ func (s Spec) options(g Game) (game.Options, error) {
 
 // env is the match part of the spec, played under local's folders.
 func (s Spec) env(local Local) Env {
-	return Env{Players: s.Players, Clock: s.Clock, Memory: s.Memory, Ponder: s.Ponder, Seed: s.Seed, Out: local.Out, Work: local.Work}
+	return Env{Players: s.Players, Clock: s.Clock, Memory: s.Memory, Ponder: s.Ponder, Seed: s.Seed, Out: local.Out, Work: local.Work,
+		Sandbox: local.Sandbox}
 }
 
 // job is the game part of the spec, followed by local's hooks.
@@ -148,20 +152,22 @@ func newRunner(g Game, spec Spec, local Local) (Runner, error) {
 // positions drawn when the seed is 0. Safe for concurrent use.
 type Runners struct {
 	games Games
-	local Local // folders only
+	local Local // folders and sandbox only
 	mu    sync.Mutex
 	byKey map[string]Runner
 }
 
-// NewRunners plays specs of the games under local's folders.
-func NewRunners(games Games, out, work string) *Runners {
-	return &Runners{games: games, local: Local{Out: out, Work: work}, byKey: map[string]Runner{}}
+// NewRunners plays specs of the games in place: under its folders, in
+// its sandbox (its hooks are each game's own).
+func NewRunners(games Games, place Local) *Runners {
+	place = Local{Out: place.Out, Work: place.Work, Sandbox: place.Sandbox}
+	return &Runners{games: games, local: place, byKey: map[string]Runner{}}
 }
 
 // Play plays one spec; local's hooks follow it (its folders are the
 // Runners').
 func (rs *Runners) Play(ctx context.Context, spec Spec, local Local) (*game.Record, string, error) {
-	local.Out, local.Work = rs.local.Out, rs.local.Work
+	local.Out, local.Work, local.Sandbox = rs.local.Out, rs.local.Work, rs.local.Sandbox
 	r, err := rs.runner(spec)
 	if err != nil {
 		return nil, "", err

@@ -110,7 +110,7 @@ func TestPlayAndRunners(t *testing.T) {
 	if rec.ID != "c-1" || path != "/out/c-1.json" || rec.Seed != 9 || fmt.Sprint(rec.Seats) != "[1 0]" || rec.Players[0].Name != "a" {
 		t.Fatalf("record %+v at %s", rec, path)
 	}
-	rs := NewRunners(games, "/out", "/work")
+	rs := NewRunners(games, Local{Out: "/out", Work: "/work"})
 	for i := range 10 {
 		s := testSpec()
 		s.ID, s.Opening, s.GameSeed = fmt.Sprint("c-", i), i, int64(i)
@@ -134,7 +134,7 @@ func TestPlayAndRunners(t *testing.T) {
 // BenchmarkRunnersPlay measures what playing a game through a spec adds
 // per game: finding the match's runner by its spec.
 func BenchmarkRunnersPlay(b *testing.B) {
-	rs := NewRunners(countGames{countGame{new(atomic.Int32)}}, "/out", "/work")
+	rs := NewRunners(countGames{countGame{new(atomic.Int32)}}, Local{Out: "/out", Work: "/work"})
 	s := testSpec()
 	for b.Loop() {
 		if _, _, err := rs.Play(context.Background(), s, Local{}); err != nil {

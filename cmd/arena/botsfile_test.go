@@ -202,8 +202,10 @@ func TestBotsFileMatch(t *testing.T) {
 		 "turn_time": "250ms", "options": {"max_node": 1000}}
 	]`)
 	out := t.TempDir()
+	// The wrapper executes a brain outside its folder, which the sandbox
+	// hides: this test is about --bots, so it runs without the sandbox.
 	stdout, stderr, err := arena(t, "match", "gomoku", "--bots", path, "--games", "2", "--size", "10",
-		"--max-moves", "16", "--turn-time", "1s", "--match-time", "60s", "--out", out, "--json", "--debug")
+		"--max-moves", "16", "--turn-time", "1s", "--match-time", "60s", "--out", out, "--json", "--debug", "--sandbox", "off")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}

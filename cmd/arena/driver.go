@@ -86,7 +86,7 @@ func (b *boundOptions) build(env runEnv) (runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := specRunner{run: engine.NewLocal(registryOf(games()), env.Out, env.Work), tmpl: tmpl}
+	r := specRunner{run: engine.NewLocal(registryOf(games()), match.Local{Out: env.Out, Work: env.Work, Sandbox: env.Sandbox}), tmpl: tmpl}
 	// The runner is built now, so that a bad option stops the command
 	// before any game.
 	if _, err := r.run.Openings(tmpl); err != nil {
@@ -358,6 +358,10 @@ func (f *matchFlags) env(d driver) (runEnv, func(), error) {
 	if err != nil {
 		return runEnv{}, nil, err
 	}
+	sb, err := f.sandbox.open()
+	if err != nil {
+		return runEnv{}, nil, err
+	}
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return runEnv{}, nil, fmt.Errorf("--out: %w", err)
 	}
@@ -371,7 +375,7 @@ func (f *matchFlags) env(d driver) (runEnv, func(), error) {
 	}
 	env := runEnv{
 		Players: players, Clock: clock, Memory: memory, Ponder: f.ponder, Seed: f.seed,
-		Out: out, Work: work, Debug: f.debug,
+		Out: out, Work: work, Debug: f.debug, Sandbox: sb,
 	}
 	return env, func() { os.RemoveAll(work) }, nil
 }

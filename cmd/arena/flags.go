@@ -30,6 +30,7 @@ type matchFlags struct {
 	name      string
 	debug     bool
 	workDir   string
+	sandbox   sandboxFlags
 }
 
 // register adds the shared flags that apply to d's games to cmd, with
@@ -54,6 +55,7 @@ func (f *matchFlags) register(cmd *cobra.Command, d driver, omit ...string) {
 	fl.StringVar(&f.name, "name", "", "name of this match, the prefix of its game IDs (default: game and time; a name already used in --out gets -2, -3 ...)")
 	fl.BoolVar(&f.debug, "debug", false, "write every line to and from each bot, with times, to OUT/ID-PLAYER.log")
 	fl.StringVar(&f.workDir, "work-dir", "", "where the bots' working folders go (default: /dev/shm when it is a memory file system, else OUT)")
+	f.sandbox.register(fl)
 	fl.VisitAll(func(flag *pflag.Flag) {
 		if !slices.Contains(d.info.Unused, flag.Name) && !slices.Contains(omit, flag.Name) {
 			cmd.Flags().AddFlag(flag)

@@ -292,7 +292,7 @@ func TestPointsV6RegisteredBot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := newLauncher(st, bots, dir, t.TempDir(), 1)
+	l := newLauncher(st, bots, dir, t.TempDir(), 1, nil)
 	if l.options, err = gameOptions([]string{"points:--size 7x6 --increment 200ms"}); err != nil {
 		t.Fatal(err)
 	}

@@ -59,6 +59,8 @@ type summaryLine struct {
 	Detail string      `json:"detail,omitempty"`
 	Moves  int         `json:"moves"`
 	Record string      `json:"record"`
+	// Sandbox lists the sandbox layers the bots ran in ([] when off).
+	Sandbox []string `json:"sandbox"`
 }
 
 // tally counts one player's results.
@@ -155,7 +157,7 @@ func (s *series) count(tallies []tally, rec *game.Record) {
 func emitGame(w io.Writer, rec *game.Record, path string) error {
 	line := summaryLine{
 		Type: "game", ID: rec.ID, Game: rec.Game, First: rec.FirstPlayer(), Winner: rec.Winner, Scores: rec.Scores,
-		Reason: rec.Reason, Detail: rec.Detail, Moves: rec.Length(), Record: path,
+		Reason: rec.Reason, Detail: rec.Detail, Moves: rec.Length(), Record: path, Sandbox: rec.Sandbox,
 	}
 	if len(rec.Seats) > 2 {
 		line.Seats = rec.Seats

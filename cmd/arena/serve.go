@@ -23,6 +23,7 @@ import (
 	"arena/game"
 	"arena/internal/version"
 	"arena/match"
+	"arena/sandbox"
 	"arena/store"
 	"arena/web"
 )
@@ -34,6 +35,7 @@ type serveFlags struct {
 	bots, options        []string
 	allowedHosts         []string
 	concurrency          int
+	sandbox              sandboxFlags
 }
 
 func newServeCmd() *cobra.Command {
@@ -65,6 +67,7 @@ files to --out.`,
 	fl.StringArrayVar(&f.options, "options", nil, `"GAME:FLAGS": GAME's own options of "arena match GAME" (not --bot, the clocks or the other shared ones, which the page sets) for every game and tournament of GAME the page starts, e.g. "points:--size 15x15 --max-moves 60" (repeat per game)`)
 	fl.StringVar(&f.out, "out", "arena-out", "folder for the games' record files")
 	fl.IntVar(&f.concurrency, "concurrency", runtime.NumCPU(), "games with bots played at once (more wait)")
+	f.sandbox.register(fl)
 	return cmd
 }
 
@@ -108,8 +111,13 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 		return err
 	}
 	defer st.Close()
-	l := newLauncher(st, bots, out, work, f.concurrency)
+	sb, err := f.sandbox.open()
+	if err != nil {
+		return err
+	}
+	l := newLauncher(st, bots, out, work, f.concurrency, sb)
 	l.options = options
+	l.sandboxFlags = f.sandbox
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
 	srv, err := web.New(web.Config{Launcher: l, Store: st, Token: token, Logger: logger, Version: version.String(),
 		Formats: games().Formats(), AllowedHosts: f.allowedHosts})
@@ -229,17 +237,21 @@ type launcher struct {
 	st      *store.Store
 	options map[string][]string // per game, its flags (--options)
 	out     string              // absolute folder for record files
+	// sandbox is around every bot (nil: off); sandboxFlags give the
+	// page's tournaments the same, stored to resume them.
+	sandbox      *sandbox.Sandbox
+	sandboxFlags sandboxFlags
 }
 
-func newLauncher(st *store.Store, bots map[string][]player, out, work string, concurrency int) *launcher {
-	l := &launcher{bots: bots, st: st, out: out}
+func newLauncher(st *store.Store, bots map[string][]player, out, work string, concurrency int, sb *sandbox.Sandbox) *launcher {
+	l := &launcher{bots: bots, st: st, out: out, sandbox: sb}
 	var gs []match.Game
 	for _, d := range drivers() {
 		gs = append(gs, d)
 	}
 	el, err := engine.NewLauncher(engine.LauncherConfig{
 		Games: gs, Bots: bots, Store: st, Options: l.gameOptions, Out: out, Work: work,
-		Concurrency: concurrency, Tournament: l.tournament,
+		Concurrency: concurrency, Tournament: l.tournament, Sandbox: sb,
 	})
 	if err != nil {
 		panic(err) // the games are the registry's, whose names are unique
@@ -274,5 +286,5 @@ func (l *launcher) tournament(ctx context.Context, req web.TournamentRequest, li
 	for _, p := range l.bots[req.Game] {
 		bots[p.Name] = p
 	}
-	return playTournament(ctx, l.st, req, bots, l.options[req.Game], l.out, listen)
+	return playTournament(ctx, l.st, req, bots, l.options[req.Game], l.out, l.sandbox, l.sandboxFlags, listen)
 }

@@ -37,7 +37,7 @@ func testLauncher(t *testing.T) (*launcher, *store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := newLauncher(st, bots, dir, t.TempDir(), 2)
+	l := newLauncher(st, bots, dir, t.TempDir(), 2, nil)
 	l.options, err = gameOptions([]string{"points:--size 8x8 --max-moves 6", "points:--increment 0"})
 	if err != nil {
 		t.Fatal(err)
@@ -378,7 +378,7 @@ func TestServeLauncherKeepsEarlierGames(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	second := newLauncher(other, l.bots, l.out, t.TempDir(), 1)
+	second := newLauncher(other, l.bots, l.out, t.TempDir(), 1, nil)
 	for _, tc := range []struct {
 		name string
 		l    *launcher

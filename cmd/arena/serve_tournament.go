@@ -16,6 +16,7 @@ import (
 	"arena/bot"
 	"arena/game"
 	"arena/match"
+	"arena/sandbox"
 	"arena/store"
 	"arena/tournament"
 	"arena/web"
@@ -31,7 +32,7 @@ import (
 // --options); every game goes to its own listener from listen (nil:
 // none). Games are stored in st, records written under out.
 func playTournament(ctx context.Context, st *store.Store, req web.TournamentRequest, bots map[string]player,
-	options []string, out string, listen func(gameID string) game.Listener) error {
+	options []string, out string, sb *sandbox.Sandbox, sf sandboxFlags, listen func(gameID string) game.Listener) error {
 	d, ok := driverByName(req.Game)
 	if !ok {
 		return fmt.Errorf("tournament %s: unknown game %q", req.Name, req.Game)
@@ -117,12 +118,13 @@ func playTournament(ctx context.Context, st *store.Store, req web.TournamentRequ
 		name = uniqueEventName(d.info.Name, time.Now())
 	}
 	args["name"] = []string{name}
+	args["sandbox"], args["sandbox-net"] = []string{sf.modeOrDefault()}, []string{sf.netOrDefault()}
 	work, err := bot.ScratchDir("", abs, bot.WorkPrefix())
 	if err != nil {
 		return fmt.Errorf("tournament %s: working folder: %w", name, err)
 	}
 	defer os.RemoveAll(work)
-	env := runEnv{Players: players, Clock: clock, Out: abs, Work: work}
+	env := runEnv{Players: players, Clock: clock, Out: abs, Work: work, Sandbox: sb}
 	r, err := opts.build(env)
 	if err != nil {
 		return fmt.Errorf("tournament %s: %w", name, err)

@@ -74,7 +74,7 @@ func TestPlayTournament(t *testing.T) {
 	req := web.TournamentRequest{Name: "webcup", Game: "gomoku", Bots: []string{"beta", "alpha"},
 		Games: 2, TurnTime: 50 * time.Millisecond}
 	var ls listeners
-	if err := playTournament(ctx, st, req, bots, nil, filepath.Join(dir, "out"), ls.listen); err != nil {
+	if err := playTournament(ctx, st, req, bots, nil, filepath.Join(dir, "out"), nil, sandboxFlags{mode: "off"}, ls.listen); err != nil {
 		t.Fatal(err)
 	}
 
@@ -142,7 +142,7 @@ func TestPlayTournament(t *testing.T) {
 	// Asked again, the page's tournament is the same event: nothing is
 	// played, nobody is listened to.
 	var again listeners
-	if err := playTournament(ctx, st, req, bots, nil, filepath.Join(dir, "out"), again.listen); err != nil {
+	if err := playTournament(ctx, st, req, bots, nil, filepath.Join(dir, "out"), nil, sandboxFlags{mode: "off"}, again.listen); err != nil {
 		t.Fatal(err)
 	}
 	if len(again.logs) != 0 {
@@ -193,7 +193,7 @@ func TestPlayTournamentRefuses(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var ls listeners
-			err := playTournament(ctx, st, tc.req, bots, nil, filepath.Join(dir, "out"), ls.listen)
+			err := playTournament(ctx, st, tc.req, bots, nil, filepath.Join(dir, "out"), nil, sandboxFlags{mode: "off"}, ls.listen)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one saying %q", err, tc.want)
 			}
@@ -224,7 +224,7 @@ func TestPlayTournamentOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	req := web.TournamentRequest{Name: "small", Game: "gomoku", Bots: []string{"alpha", "beta"}, Games: 2, TurnTime: time.Second}
-	if err := playTournament(ctx, st, req, bots, options["gomoku"], filepath.Join(dir, "out"), nil); err != nil {
+	if err := playTournament(ctx, st, req, bots, options["gomoku"], filepath.Join(dir, "out"), nil, sandboxFlags{mode: "off"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	games, err := st.Games(ctx, "small")

@@ -50,8 +50,11 @@ done
 		t.Fatal(err)
 	}
 	arena := func(botCmd string) *exec.Cmd {
+		// Without the sandbox: in its pid namespace the daemon would die
+		// with the bot's init, and its pid file could not be written
+		// outside the bot's folder. This is the machine without one.
 		cmd := exec.Command(exe, "match", "gomoku", "--bot", botCmd, "--bot", "builtin", "--games", "1",
-			"--turn-time", "1m", "--work-dir", work, "--out", filepath.Join(dir, "out"))
+			"--turn-time", "1m", "--work-dir", work, "--out", filepath.Join(dir, "out"), "--sandbox", "off")
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "ARENA_TEST_AS_ARENA=1")
 		return cmd

@@ -345,7 +345,7 @@ func (r *runner) Play(ctx context.Context, j match.Job) (*game.Record, string, e
 	work := filepath.Join(r.env.Work, j.ID)
 	defer os.RemoveAll(work)
 	mc := MatchConfig{
-		Options: opt, MapText: m.text, MapName: m.name, WorkDir: work, MemoryLimit: r.env.Memory,
+		Options: opt, MapText: m.text, MapName: m.name, WorkDir: work, MemoryLimit: r.env.Memory, Sandbox: r.env.Sandbox,
 		Stream: r.stream, Input: r.input, Output: r.output, Error: r.errors,
 		Listener: j.Listener,
 	}

@@ -13,6 +13,7 @@ import (
 
 	"arena/bot"
 	"arena/game"
+	"arena/sandbox"
 )
 
 // MatchConfig is everything one game needs besides its players.
@@ -23,6 +24,8 @@ type MatchConfig struct {
 	// WorkDir gets one working folder per bot (bot0, bot1, ...).
 	WorkDir     string
 	MemoryLimit int64
+	// Sandbox, when set, puts every bot in its layers (nil: off).
+	Sandbox *sandbox.Sandbox
 	// OnTurn, if set, is called after every turn.
 	OnTurn func(TurnInfo)
 	// Listener, if set, follows the game for a live view: Started at
@@ -122,7 +125,7 @@ func headerRecord(mc MatchConfig, g Game, st *State, view mapView, start time.Ti
 	})
 	rec := &game.Record{
 		ID: g.ID, Game: "ants", Options: opts, Seats: append([]int(nil), g.Seats...),
-		Start: start, Seed: st.EngineSeed,
+		Start: start, Seed: st.EngineSeed, Sandbox: mc.Sandbox.Layers(),
 	}
 	rec.Players = make([]game.PlayerRecord, len(g.Players))
 	for pi, p := range g.Players {
@@ -147,7 +150,7 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*Played, error) {
 		return nil, err
 	}
 	n := m.Players
-	cfg := ProcessConfig{MemoryLimit: mc.MemoryLimit}
+	cfg := ProcessConfig{MemoryLimit: mc.MemoryLimit, Sandbox: mc.Sandbox}
 	for seat, pi := range g.Seats {
 		cfg.Players = append(cfg.Players, g.Players[pi])
 		dir := filepath.Join(mc.WorkDir, fmt.Sprintf("bot%d", seat))

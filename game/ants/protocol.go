@@ -18,6 +18,7 @@ import (
 	"arena/bot"
 	"arena/game"
 	"arena/match"
+	"arena/sandbox"
 )
 
 // Player is one bot program: the arena's one description of a player,
@@ -64,6 +65,7 @@ type ProcessConfig struct {
 	Dirs        []string // working folder per bot
 	MemoryLimit int64
 	Transcripts []*bot.Transcript // optional, per bot
+	Sandbox     *sandbox.Sandbox  // nil: off
 }
 
 // StartProcesses starts every bot and pauses it until its first turn. A
@@ -75,7 +77,7 @@ func StartProcesses(cfg ProcessConfig) *ProcessBots {
 		errRead: make([]int64, n)}
 	pb.inbox = make([]chan string, n)
 	for b, pl := range cfg.Players {
-		bc := bot.Config{Args: pl.Args, MemoryLimit: cfg.MemoryLimit, Interactive: true}
+		bc := bot.Config{Args: pl.Args, MemoryLimit: cfg.MemoryLimit, Interactive: true, Sandbox: cfg.Sandbox}
 		if b < len(cfg.Dirs) {
 			bc.Dir = cfg.Dirs[b]
 		}

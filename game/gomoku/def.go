@@ -129,7 +129,7 @@ func (Def) NewRunner(opts game.Options, env match.Env) (match.Runner, error) {
 	folder, _ = filepath.Abs(folder)
 	r.config = MatchConfig{
 		Config: cfg, Clock: env.Clock, Ponder: env.Ponder, MemoryLimit: env.Memory, Folder: folder,
-		Strict: s.Strict, CRLF: s.CRLF, WorkDir: env.Work,
+		Strict: s.Strict, CRLF: s.CRLF, WorkDir: env.Work, Sandbox: env.Sandbox,
 	}
 	return r, nil
 }

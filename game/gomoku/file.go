@@ -67,7 +67,7 @@ func (s *FileSeat) Start(ctx context.Context, req match.Request) (match.Greeting
 	if s.opts.Dir == "" {
 		return match.Greeting{}, errors.New("file protocol: no working folder")
 	}
-	s.group = bot.NewGroup(s.opts.MemoryLimit)
+	s.group = bot.NewSandboxGroup(s.opts.MemoryLimit, s.opts.Sandbox)
 	return match.Greeting{}, nil
 }
 
@@ -78,7 +78,7 @@ func (s *FileSeat) Move(ctx context.Context, req match.Request) (match.Reply[Poi
 	}
 	p, err := bot.Start(bot.Config{
 		Args: s.opts.Args, Env: s.opts.Env, Dir: s.opts.Dir, Group: s.group, MaxLine: s.opts.MaxLine,
-		Transcript: s.opts.Transcript,
+		Transcript: s.opts.Transcript, Sandbox: s.opts.Sandbox, Writable: s.opts.writable(),
 	})
 	if err != nil {
 		return match.Reply[Point]{}, game.Fault{Reason: game.ReasonCrash, Detail: err.Error()}

@@ -53,7 +53,7 @@ func (s *PipeSeat) Start(ctx context.Context, req match.Request) (match.Greeting
 	p, err := bot.Start(bot.Config{
 		Args: s.opts.Args, Env: s.opts.Env, Dir: s.opts.Dir,
 		MemoryLimit: s.opts.MemoryLimit, MaxLine: s.opts.MaxLine, Interactive: true, Transcript: s.opts.Transcript,
-		PauseGrace: s.opts.PauseGrace,
+		PauseGrace: s.opts.PauseGrace, Sandbox: s.opts.Sandbox, Writable: s.opts.writable(),
 	})
 	if err != nil {
 		return match.Greeting{}, game.Fault{Reason: game.ReasonCrash, Detail: err.Error()}

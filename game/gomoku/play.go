@@ -12,6 +12,7 @@ import (
 	"arena/bot"
 	"arena/game"
 	"arena/match"
+	"arena/sandbox"
 )
 
 // Player is a brain (or a person) entered in a match: who it is and
@@ -40,6 +41,8 @@ type MatchConfig struct {
 	// WorkDir holds one working folder per player (the brains may keep a
 	// sub-folder named after themselves there for the whole match).
 	WorkDir string
+	// Sandbox, when set, puts every brain in its layers (nil: off).
+	Sandbox *sandbox.Sandbox
 	OnMove  func(match.MoveEvent)
 	// Listener, if set, is told the game's header before the first move
 	// and every move as it is played.
@@ -95,6 +98,7 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 			opts := SeatOptions{
 				Args: pl.Args, Env: pl.Env, Dir: dir, MemoryLimit: memory, Folder: mc.Folder,
 				Strict: mc.Strict, CRLF: mc.CRLF, Info: pl.Info, PauseGrace: mc.PauseGrace, Transcript: tr,
+				Sandbox: mc.Sandbox,
 			}
 			if pl.Protocol == ProtoFile {
 				return NewFileSeat(state, StoneOf(side), opts)
@@ -128,7 +132,7 @@ func header(mc MatchConfig, g Game, seating []int) *game.Record {
 		TurnMs: mc.Clock.Turn.Milliseconds(), MatchMs: mc.Clock.Match.Milliseconds(),
 		ToleranceMs: mc.Clock.Tolerance.Milliseconds(),
 	})
-	rec := &game.Record{ID: g.ID, Game: "gomoku", Options: opts, Seats: seating}
+	rec := &game.Record{ID: g.ID, Game: "gomoku", Options: opts, Seats: seating, Sandbox: mc.Sandbox.Layers()}
 	for _, p := range g.Opening {
 		rec.Opening = append(rec.Opening, p.String())
 	}

@@ -12,6 +12,7 @@ import (
 	"arena/bot"
 	"arena/game"
 	"arena/match"
+	"arena/sandbox"
 )
 
 // Protocol names a Gomocup brain protocol.
@@ -74,6 +75,17 @@ type SeatOptions struct {
 	PauseGrace time.Duration
 	// Transcript, if set, logs everything sent to and read from the brain.
 	Transcript *bot.Transcript
+	// Sandbox, when set, starts the brain inside its layers (nil: off).
+	Sandbox *sandbox.Sandbox
+}
+
+// writable is what a sandboxed brain may write besides its working
+// folder: the persistent folder of INFO folder.
+func (o SeatOptions) writable() []string {
+	if o.Folder == "" {
+		return nil
+	}
+	return []string{o.Folder}
 }
 
 func (o SeatOptions) maxOutput() int {

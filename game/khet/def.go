@@ -99,7 +99,7 @@ func (Def) NewRunner(opts game.Options, env match.Env) (match.Runner, error) {
 		}
 		r.players = append(r.players, p)
 	}
-	r.config = MatchConfig{Config: cfg, Clock: env.Clock, Ponder: env.Ponder, MemoryLimit: env.Memory, WorkDir: env.Work}
+	r.config = MatchConfig{Config: cfg, Clock: env.Clock, Ponder: env.Ponder, MemoryLimit: env.Memory, WorkDir: env.Work, Sandbox: env.Sandbox}
 	return r, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"arena/bot"
 	"arena/game"
 	"arena/match"
+	"arena/sandbox"
 )
 
 // Player is a bot (or a person) entered in a match.
@@ -23,6 +24,8 @@ type MatchConfig struct {
 	MemoryLimit int64 // bytes per bot, 0 = none
 	// WorkDir holds one working folder per player.
 	WorkDir string
+	// Sandbox, when set, puts every bot in its layers (nil: off).
+	Sandbox *sandbox.Sandbox
 	OnMove  func(match.MoveEvent)
 	// Listener, if set, is told the game's header before the first move
 	// and every move, with its effect, as it is played.
@@ -83,7 +86,7 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 		Clock: mc.Clock, Ponder: mc.Ponder, Memory: mc.MemoryLimit, WorkDir: mc.WorkDir,
 		Seat: func(side, pi int, dir string, memory int64, tr *bot.Transcript) match.Seat[Move] {
 			pl := g.Players[pi]
-			return NewSeat(state, Color(side), SeatOptions{Args: pl.Args, Env: pl.Env, Dir: dir, MemoryLimit: memory, Transcript: tr})
+			return NewSeat(state, Color(side), SeatOptions{Args: pl.Args, Env: pl.Env, Dir: dir, MemoryLimit: memory, Transcript: tr, Sandbox: mc.Sandbox})
 		},
 		Human: func(_ int, h *match.Human) match.Seat[Move] { return humanSeat(h, state) },
 		// The final state string is known once the game is over: the
@@ -114,7 +117,7 @@ func header(mc MatchConfig, g Game, seating []int, initial, final string) *game.
 		TurnMs: mc.Clock.Turn.Milliseconds(), MatchMs: mc.Clock.Match.Milliseconds(),
 		ToleranceMs: mc.Clock.Tolerance.Milliseconds(),
 	})
-	rec := &game.Record{ID: g.ID, Game: "khet", Options: opts, Seats: seating}
+	rec := &game.Record{ID: g.ID, Game: "khet", Options: opts, Seats: seating, Sandbox: mc.Sandbox.Layers()}
 	rec.Players = make([]game.PlayerRecord, len(g.Players))
 	for pi, p := range g.Players {
 		rec.Players[pi] = p.Record("tartu")

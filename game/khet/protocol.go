@@ -11,6 +11,7 @@ import (
 	"arena/bot"
 	"arena/game"
 	"arena/match"
+	"arena/sandbox"
 )
 
 // The Tartu line protocol (the seed; every line ends in LF):
@@ -33,6 +34,8 @@ type SeatOptions struct {
 	MaxLine     int    // longest accepted line (bytes); 0 = bot.DefaultMaxLine
 	// Transcript, if set, logs everything sent to and read from the bot.
 	Transcript *bot.Transcript
+	// Sandbox, when set, starts the bot inside its layers (nil: off).
+	Sandbox *sandbox.Sandbox
 }
 
 // Seat plays one colour with a bot speaking the Tartu protocol.
@@ -56,7 +59,7 @@ func NewSeat(state *State, me Color, opts SeatOptions) *Seat {
 // B line.
 func (s *Seat) Start(ctx context.Context, req match.Request) (match.Greeting, error) {
 	p, err := bot.Start(bot.Config{
-		Args: s.opts.Args, Env: s.opts.Env, Dir: s.opts.Dir, MemoryLimit: s.opts.MemoryLimit,
+		Args: s.opts.Args, Env: s.opts.Env, Dir: s.opts.Dir, MemoryLimit: s.opts.MemoryLimit, Sandbox: s.opts.Sandbox,
 		MaxLine: s.opts.MaxLine, Interactive: true, Transcript: s.opts.Transcript,
 	})
 	if err != nil {

@@ -159,7 +159,7 @@ func (Def) NewRunner(opts game.Options, env match.Env) (match.Runner, error) {
 		}
 		r.players = append(r.players, Player{Player: p, Protocol: proto})
 	}
-	r.config = MatchConfig{Config: cfg, Opening: op, Clock: clock, Ponder: env.Ponder, MemoryLimit: env.Memory, WorkDir: env.Work}
+	r.config = MatchConfig{Config: cfg, Opening: op, Clock: clock, Ponder: env.Ponder, MemoryLimit: env.Memory, WorkDir: env.Work, Sandbox: env.Sandbox}
 	return r, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"arena/bot"
 	"arena/game"
 	"arena/match"
+	"arena/sandbox"
 )
 
 // Player is a bot (or a person) entered in a match: who it is and
@@ -30,6 +31,8 @@ type MatchConfig struct {
 	MemoryLimit int64 // bytes per bot, 0 = none
 	// WorkDir holds one working folder per player.
 	WorkDir string
+	// Sandbox, when set, puts every bot in its layers (nil: off).
+	Sandbox *sandbox.Sandbox
 	OnMove  func(match.MoveEvent)
 	// Listener, if set, is told the game's header before the first move
 	// and every move, with its effect, as it is played.
@@ -104,7 +107,7 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 		Seat: func(side, pi int, dir string, memory int64, tr *bot.Transcript) match.Seat[Point] {
 			pl := g.Players[pi]
 			seat := NewSeat(state, ColorOf(side), SeatOptions{Args: pl.Args, Env: pl.Env, Dir: dir, MemoryLimit: memory,
-				Protocol: pl.Protocol, Clocks: clocks, Transcript: tr, Seed: engineSeed(g)})
+				Protocol: pl.Protocol, Clocks: clocks, Transcript: tr, Seed: engineSeed(g), Sandbox: mc.Sandbox})
 			if pl.Protocol.Kind == Probe {
 				probed = append(probed, probing{pi, seat})
 			}
@@ -152,7 +155,7 @@ func header(mc MatchConfig, g Game, seating []int, state *State) *game.Record {
 		o.Protocols = append(o.Protocols, p.Protocol.String())
 	}
 	opts, _ := json.Marshal(o)
-	rec := &game.Record{ID: g.ID, Game: "points", Options: opts, Seats: seating, Seed: g.Seed}
+	rec := &game.Record{ID: g.ID, Game: "points", Options: opts, Seats: seating, Seed: g.Seed, Sandbox: mc.Sandbox.Layers()}
 	for _, p := range state.Moves()[:state.OpeningLen()] {
 		rec.Opening = append(rec.Opening, p.String())
 	}

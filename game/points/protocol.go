@@ -12,6 +12,7 @@ import (
 	"arena/bot"
 	"arena/game"
 	"arena/match"
+	"arena/sandbox"
 )
 
 // The Points Battle protocol (seed 003 in the project's notes): the bot is
@@ -229,6 +230,8 @@ type SeatOptions struct {
 	Clocks *Clocks
 	// Transcript, if set, logs everything sent to and read from the bot.
 	Transcript *bot.Transcript
+	// Sandbox, when set, starts the bot inside its layers (nil: off).
+	Sandbox *sandbox.Sandbox
 }
 
 // unlimitedCount is sent as the time when nothing limits the bot.
@@ -274,7 +277,7 @@ func NewSeat(state *State, me Color, opts SeatOptions) *Seat {
 func (s *Seat) Start(ctx context.Context, req match.Request) (match.Greeting, error) {
 	p, err := bot.Start(bot.Config{
 		Args: s.opts.Args, Env: s.opts.Env, Dir: s.opts.Dir, MemoryLimit: s.opts.MemoryLimit,
-		MaxLine: s.opts.MaxLine, Interactive: true, Transcript: s.opts.Transcript,
+		MaxLine: s.opts.MaxLine, Interactive: true, Transcript: s.opts.Transcript, Sandbox: s.opts.Sandbox,
 	})
 	if err != nil {
 		return match.Greeting{}, game.Fault{Reason: game.ReasonCrash, Detail: err.Error()}

@@ -108,7 +108,7 @@ func newTournament(t *testing.T, st *store.Store, out string) *engine.Tournament
 	return &engine.Tournament{
 		Name: "nimcup", Args: []string{"nim", "--name=nimcup"},
 		Schedule: tournament.Config{Format: tournament.RoundRobin, Players: 3, Seats: 2, GamesPerPair: 2},
-		Match:    spec, Runner: engine.NewLocal(games(t), out, t.TempDir()), Store: st, Out: out, Concurrency: 2,
+		Match:    spec, Runner: engine.NewLocal(games(t), match.Local{Out: out, Work: t.TempDir()}), Store: st, Out: out, Concurrency: 2,
 	}
 }
 

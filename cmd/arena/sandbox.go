@@ -1,0 +1,60 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"arena/sandbox"
+)
+
+// sandboxFlags are --sandbox and --sandbox-net, shared by match,
+// tournament, sprt and serve.
+type sandboxFlags struct {
+	mode string
+	net  string
+}
+
+func (s *sandboxFlags) register(fl *pflag.FlagSet) {
+	fl.StringVar(&s.mode, "sandbox", string(sandbox.Auto), "the sandbox around each bot: auto (every layer this machine offers), strict (refuse to start when a layer is missing), off (none; see arena doctor)")
+	fl.StringVar(&s.net, "sandbox-net", string(sandbox.NetNone), "network of a sandboxed bot: none, or loopback (a private loopback of its own)")
+}
+
+// modeOrDefault and netOrDefault are the values of --sandbox and
+// --sandbox-net, defaults filled in, as a stored command line repeats them.
+func (s sandboxFlags) modeOrDefault() string { return cmp.Or(s.mode, string(sandbox.Auto)) }
+func (s sandboxFlags) netOrDefault() string  { return cmp.Or(s.net, string(sandbox.NetNone)) }
+
+// open checks the flags, finds out what this machine offers and makes
+// the sandbox (nil when off).
+func (s sandboxFlags) open() (*sandbox.Sandbox, error) {
+	p, err := s.policy()
+	if err != nil {
+		return nil, err
+	}
+	if p.Mode == sandbox.Off {
+		return nil, nil
+	}
+	sb, err := sandbox.New(p, sandbox.Probe(context.Background(), p.Net))
+	if err != nil {
+		return nil, fmt.Errorf("%w (arena doctor tells more; --sandbox auto uses what there is)", err)
+	}
+	return sb, nil
+}
+
+func (s sandboxFlags) policy() (sandbox.Policy, error) {
+	if s.mode == "" {
+		s.mode = string(sandbox.Auto)
+	}
+	mode, err := sandbox.ParseMode(s.mode)
+	if err != nil {
+		return sandbox.Policy{}, fmt.Errorf("--sandbox: %w", err)
+	}
+	net, err := sandbox.ParseNet(s.net)
+	if err != nil {
+		return sandbox.Policy{}, fmt.Errorf("--sandbox-net: %w", err)
+	}
+	return sandbox.Policy{Mode: mode, Net: net}, nil
+}
