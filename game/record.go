@@ -33,6 +33,9 @@ type Record struct {
 	Start  time.Time `json:"start"`
 	End    time.Time `json:"end"`
 	Seed   int64     `json:"seed,omitempty"`
+	// Worker names the worker that played the game on another
+	// machine or process (arena worker); "" when played here.
+	Worker string `json:"worker,omitempty"`
 }
 
 // PlayerRecord describes one player of a game and what it printed outside

@@ -55,6 +55,8 @@ type summaryLine struct {
 	Detail string      `json:"detail,omitempty"`
 	Moves  int         `json:"moves"`
 	Record string      `json:"record"`
+	// Worker names the worker that played the game (--nats, --workers).
+	Worker string `json:"worker,omitempty"`
 }
 
 // tally counts one player's results.
@@ -181,7 +183,7 @@ func (s *series) count(tallies []tally, rec *game.Record) {
 func emitGame(w io.Writer, rec *game.Record, path string) error {
 	line := summaryLine{
 		Type: "game", ID: rec.ID, Game: rec.Game, First: rec.FirstPlayer(), Winner: rec.Winner, Scores: rec.Scores,
-		Reason: rec.Reason, Detail: rec.Detail, Moves: rec.Length(), Record: path,
+		Reason: rec.Reason, Detail: rec.Detail, Moves: rec.Length(), Record: path, Worker: rec.Worker,
 	}
 	if len(rec.Seats) > 2 {
 		line.Seats = rec.Seats
