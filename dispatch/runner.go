@@ -60,7 +60,7 @@ type Runner struct {
 	cons    jetstream.ConsumeContext
 
 	mu      sync.Mutex
-	waiting map[string]chan []byte // by game ID: the next result of the game
+	waiting map[string]chan []byte // by result subject: the next result of the game
 }
 
 var _ engine.Runner = (*Runner)(nil)
@@ -121,18 +121,12 @@ func (r *Runner) Close() { r.cons.Stop() }
 // Openings is the number of starting positions of the spec's match.
 func (r *Runner) Openings(spec match.Spec) (int, error) { return r.cfg.Local.Openings(spec) }
 
-// deliver hands a result to the Run waiting for its game; a result no
-// Run waits for (a duplicate, a game of an earlier run) is dropped.
+// deliver hands a result to the Run waiting for its game, which checks
+// it; a result no Run waits for (a duplicate, a game of an earlier run)
+// is dropped.
 func (r *Runner) deliver(msg jetstream.Msg) {
-	var head struct {
-		ID string `json:"id"`
-	}
-	if err := json.Unmarshal(msg.Data(), &head); err != nil {
-		r.cfg.Log.Warn("result refused: not JSON", "subject", msg.Subject(), "err", err)
-		return
-	}
 	r.mu.Lock()
-	ch := r.waiting[head.ID]
+	ch := r.waiting[msg.Subject()]
 	r.mu.Unlock()
 	if ch == nil {
 		return
@@ -164,21 +158,21 @@ func (r *Runner) Run(ctx context.Context, spec match.Spec, follow match.Local) (
 	if err != nil {
 		return nil, "", fmt.Errorf("dispatch %s: %w", spec.ID, err)
 	}
+	jobSubj, resSubj := jobSubject(r.cfg.Event, spec.ID), resultSubject(r.cfg.Event, spec.ID)
 	ch := make(chan []byte, 1)
 	r.mu.Lock()
-	if r.waiting[spec.ID] != nil {
+	if r.waiting[resSubj] != nil {
 		r.mu.Unlock()
 		return nil, "", fmt.Errorf("dispatch %s: the game is already running", spec.ID)
 	}
-	r.waiting[spec.ID] = ch
+	r.waiting[resSubj] = ch
 	r.mu.Unlock()
 	defer func() {
 		r.mu.Lock()
-		delete(r.waiting, spec.ID)
+		delete(r.waiting, resSubj)
 		r.mu.Unlock()
 	}()
 
-	jobSubj, resSubj := jobSubject(r.cfg.Event, spec.ID), resultSubject(r.cfg.Event, spec.ID)
 	// A job is acked only after its result is published: look for the
 	// job first, then the result, and neither is missed.
 	queued, err := r.present(ctx, r.jobs, jobSubj)
@@ -217,9 +211,6 @@ func (r *Runner) Run(ctx context.Context, spec match.Spec, follow match.Local) (
 		}
 		if err == nil {
 			return r.keep(res, rec)
-		}
-		if res.ID != spec.ID && res.ID != "" {
-			continue // another game's: not a reason to play this one again
 		}
 		r.cfg.Log.Warn("result refused", "game", spec.ID, "worker", res.Worker, "err", err, "attempt", attempt)
 		if attempt >= r.cfg.MaxAttempts {

@@ -52,8 +52,7 @@ type Worker struct {
 	done    atomic.Int64
 }
 
-// NewWorker prepares a worker on nc's server, waiting until a
-// coordinator has set up the queue.
+// NewWorker prepares a worker on nc's server.
 func NewWorker(ctx context.Context, nc *nats.Conn, cfg WorkerConfig) (*Worker, error) {
 	if cfg.Name == "" || cfg.Play == nil || cfg.Out == "" || cfg.Cache == "" {
 		return nil, errors.New("dispatch: a worker needs a name, a player, an output and a cache folder")
@@ -69,40 +68,55 @@ func NewWorker(ctx context.Context, nc *nats.Conn, cfg WorkerConfig) (*Worker, e
 	if err != nil {
 		return nil, fmt.Errorf("dispatch: %w", err)
 	}
-	w := &Worker{cfg: cfg, js: js, started: time.Now()}
+	return &Worker{cfg: cfg, js: js, started: time.Now()}, nil
+}
+
+// join waits until a coordinator has set up the queue and opens it.
+func (w *Worker) join(ctx context.Context) error {
 	for {
-		w.cons, err = js.Consumer(ctx, JobsStream, WorkersConsumer)
+		cons, err := w.js.Consumer(ctx, JobsStream, WorkersConsumer)
 		if err == nil {
+			w.cons, w.lease = cons, cons.CachedInfo().Config.AckWait
 			break
 		}
 		if !errors.Is(err, jetstream.ErrStreamNotFound) && !errors.Is(err, jetstream.ErrConsumerNotFound) {
-			cfg.Log.Warn("waiting for the queue", "err", err)
+			w.cfg.Log.Warn("waiting for the queue", "err", err)
 		}
 		if err := retryWait(ctx, err); err != nil {
-			return nil, fmt.Errorf("dispatch: the queue: %w", err)
+			return fmt.Errorf("dispatch: the queue: %w", err)
 		}
 	}
-	w.lease = w.cons.CachedInfo().Config.AckWait
-	obj, err := js.ObjectStore(ctx, BotsBucket)
-	if err != nil {
-		return nil, fmt.Errorf("dispatch: %w", err)
+	for {
+		obj, err := w.js.ObjectStore(ctx, BotsBucket)
+		if err == nil {
+			w.cache = &cache{dir: w.cfg.Cache, obj: obj}
+			return nil
+		}
+		if err := retryWait(ctx, err); err != nil {
+			return fmt.Errorf("dispatch: the bots' store: %w", err)
+		}
 	}
-	w.cache = &cache{dir: cfg.Cache, obj: obj}
-	return w, nil
 }
 
-// Run plays jobs in Slots goroutines until ctx ends, then returns once
-// the games in progress have been given back to the queue.
+// Run waits for the queue, then plays jobs in Slots goroutines until
+// ctx ends, and returns once the games in progress have been given back
+// to the queue. It reports to the workers' list from the start.
 func (w *Worker) Run(ctx context.Context) error {
-	var wg sync.WaitGroup
 	hbCtx, stopHB := context.WithCancel(context.WithoutCancel(ctx))
+	defer w.forget()
+	defer stopHB()
 	go w.heartbeat(hbCtx)
+	if err := w.join(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return err
+	}
+	var wg sync.WaitGroup
 	for range w.cfg.Slots {
 		wg.Go(func() { w.slot(ctx) })
 	}
 	wg.Wait()
-	stopHB()
-	w.forget()
 	return nil
 }
 

@@ -91,9 +91,6 @@ func runWorker(ctx context.Context, url, name string, slots int, workDir, cacheD
 		},
 	})
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil
-		}
 		return err
 	}
 	log.Info("worker ready", "name", name, "slots", slots, "nats", url)
