@@ -260,3 +260,5 @@ type (
 	tournamentGame = tournament.Game
 	standingsTable = standings.Table
 )
+
+type gameRecord = game.Record
