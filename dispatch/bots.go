@@ -111,7 +111,7 @@ func (s *shipper) arg(ctx context.Context, folder, a string, program bool) (Arg,
 	if err != nil {
 		return Arg{}, err
 	}
-	return Arg{Object: h}, nil
+	return Arg{Object: h, Name: filepath.Base(a)}, nil
 }
 
 // put stores a file or a folder (as a tar) under its content hash,
@@ -236,8 +236,9 @@ func unpackFolder(data []byte, dir string) error {
 	}
 }
 
-// cache is a worker's folder of bots fetched by content hash: CACHE/HASH
-// is a file or a folder whose contents hash to HASH.
+// cache is a worker's folder of bots fetched by content hash:
+// CACHE/d-HASH is a folder whose tar hashes to HASH, CACHE/f-HASH/NAME a
+// file whose content does, under the name it had on the coordinator.
 type cache struct {
 	dir string
 	obj jetstream.ObjectStore
@@ -245,13 +246,21 @@ type cache struct {
 }
 
 // path returns where the piece of that hash is on this machine,
-// fetching it first if it is not here yet. What it fetches must hash to
-// the name it was asked for.
-func (c *cache) path(ctx context.Context, hash string, folder bool) (string, error) {
+// fetching it first if it is not here yet: a folder when name is "",
+// else a file of that name. What it fetches must hash to the name it
+// was asked for.
+func (c *cache) path(ctx context.Context, hash, name string) (string, error) {
 	if len(hash) != sha256.Size*2 || strings.Trim(hash, "0123456789abcdef") != "" {
 		return "", fmt.Errorf("bot hash %q is not a SHA-256", hash)
 	}
-	dst := filepath.Join(c.dir, hash)
+	folder := name == ""
+	dst := filepath.Join(c.dir, "d-"+hash)
+	if !folder {
+		if err := plainFileName(name); err != nil {
+			return "", fmt.Errorf("bot %.12s: %w", hash, err)
+		}
+		dst = filepath.Join(c.dir, "f-"+hash, name)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, err := os.Stat(dst); err == nil {
@@ -264,7 +273,7 @@ func (c *cache) path(ctx context.Context, hash string, folder bool) (string, err
 	if got := contentHash(data); got != hash {
 		return "", fmt.Errorf("fetch bot %.12s: its content hashes to %.12s", hash, got)
 	}
-	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return "", fmt.Errorf("bot cache: %w", err)
 	}
 	tmp, err := os.MkdirTemp(c.dir, ".fetch-")
@@ -298,7 +307,7 @@ func (c *cache) players(ctx context.Context, j Job, self string) ([]match.Player
 		b := j.Bots[i]
 		folder := ""
 		if b.Folder != "" {
-			f, err := c.path(ctx, b.Folder, true)
+			f, err := c.path(ctx, b.Folder, "")
 			if err != nil {
 				return nil, err
 			}
@@ -310,7 +319,7 @@ func (c *cache) players(ctx context.Context, j Job, self string) ([]match.Player
 		for _, a := range b.Args {
 			switch {
 			case a.Object != "":
-				f, err := c.path(ctx, a.Object, false)
+				f, err := c.path(ctx, a.Object, a.Name)
 				if err != nil {
 					return nil, err
 				}

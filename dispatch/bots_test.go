@@ -92,8 +92,8 @@ func TestBotsTravelByContent(t *testing.T) {
 	}
 	// The program and the file it reads: each fetched by hash.
 	sp := got[1]
-	if b, _ := os.ReadFile(sp.Args[0]); string(b) != "#!/bin/sh\necho solo\n" {
-		t.Errorf("solo program on the worker: %q", b)
+	if b, _ := os.ReadFile(sp.Args[0]); string(b) != "#!/bin/sh\necho solo\n" || filepath.Base(sp.Args[0]) != "solo-bot" {
+		t.Errorf("solo program on the worker: %s: %q", sp.Args[0], b)
 	}
 	if b, _ := os.ReadFile(sp.Args[1]); string(b) != "opening book\n" || sp.Args[2] != "--x" {
 		t.Errorf("solo's arguments on the worker: %q (%q)", sp.Args, b)
@@ -141,16 +141,19 @@ func TestCacheRefusesWrongContent(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &cache{dir: t.TempDir(), obj: obj}
-	if _, err := c.path(ctx, liar, false); err == nil || !strings.Contains(err.Error(), "hashes to") {
+	if _, err := c.path(ctx, liar, "bot"); err == nil || !strings.Contains(err.Error(), "hashes to") {
 		t.Errorf("a piece under a false hash: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(c.dir, liar)); err == nil {
+	if _, err := os.Stat(filepath.Join(c.dir, "f-"+liar, "bot")); err == nil {
 		t.Error("the false piece was cached")
 	}
 	for _, bad := range []string{"../../etc", "ABC", ""} {
-		if _, err := c.path(ctx, bad, true); err == nil {
+		if _, err := c.path(ctx, bad, ""); err == nil {
 			t.Errorf("hash %q accepted", bad)
 		}
+	}
+	if _, err := c.path(ctx, contentHash(good), "../x"); err == nil {
+		t.Error("a file name leaving the cache accepted")
 	}
 }
 

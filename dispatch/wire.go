@@ -43,8 +43,11 @@ type Bot struct {
 // Arg is one word of a bot's command: a literal, a file shipped on its
 // own (by content hash), or a path inside the bot's folder.
 type Arg struct {
-	Value    string `json:"value,omitempty"`
-	Object   string `json:"object,omitempty"`
+	Value  string `json:"value,omitempty"`
+	Object string `json:"object,omitempty"`
+	// Name is a shipped file's own name, which it keeps on the worker
+	// (a game may choose a bot's protocol by its program's name).
+	Name     string `json:"name,omitempty"`
 	InFolder string `json:"in_folder,omitempty"`
 }
 

@@ -41,12 +41,12 @@ var dispatchFlagNames = []string{"nats", "workers", "listen-nats", "nats-lease"}
 func (df *dispatchFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&df.nats, "nats", "", "send every game to the workers of this NATS server (nats://host:4222) instead of playing it here")
 	fs.IntVar(&df.workers, "workers", 0, "start N local worker processes (without --nats, on an embedded NATS server kept under OUT/nats)")
-	fs.StringVar(&df.listenNats, "listen-nats", "", "the embedded NATS server's address (host:port) for other machines' workers (default: a free port of 127.0.0.1)")
+	fs.StringVar(&df.listenNats, "listen-nats", "", "run the embedded NATS server on this address (host:port) for other machines' workers (default: a free port of 127.0.0.1)")
 	fs.DurationVar(&df.lease, "nats-lease", dispatch.DefaultLease, "how long a silent worker keeps a game before it goes to another (running games renew it)")
 }
 
 // enabled says the games go to workers.
-func (df *dispatchFlags) enabled() bool { return df.nats != "" || df.workers > 0 }
+func (df *dispatchFlags) enabled() bool { return df.nats != "" || df.workers > 0 || df.listenNats != "" }
 
 func (df *dispatchFlags) check() error {
 	switch {
@@ -54,8 +54,6 @@ func (df *dispatchFlags) check() error {
 		return fmt.Errorf("--workers %d: must not be negative", df.workers)
 	case df.listenNats != "" && df.nats != "":
 		return errors.New("--listen-nats is the embedded server's address: give it without --nats")
-	case df.listenNats != "" && df.workers == 0:
-		return errors.New("--listen-nats needs --workers (0 local workers: give --workers and let other machines join)")
 	case df.lease <= 0:
 		return fmt.Errorf("--nats-lease %v: must be positive", df.lease)
 	}

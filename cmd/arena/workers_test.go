@@ -1,0 +1,225 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"arena/tournament"
+)
+
+// arenaProcess starts the test binary as arena with args in dir.
+func arenaProcess(t *testing.T, dir, pidFile string, args ...string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "ARENA_TEST_AS_ARENA=1", "TESTBRAIN_PIDFILE="+pidFile)
+	return cmd
+}
+
+// gameLines reads a coordinator's JSON game lines until n (0: all) and
+// returns them; the standings line is left out.
+func gameLines(t *testing.T, sc *bufio.Scanner, n int) []summaryLine {
+	t.Helper()
+	var out []summaryLine
+	for (n == 0 || len(out) < n) && sc.Scan() {
+		var g summaryLine
+		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
+			t.Fatalf("line %q: %v", sc.Text(), err)
+		}
+		if g.Type == "game" {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// TestWorkersEndToEnd: an embedded server, three arena worker processes
+// in folders of their own, a round robin of 60 quick games; one worker
+// is killed with SIGKILL mid-way and the coordinator once, then started
+// again with the same command. The store holds each game once, no game
+// is reported twice, every game names its worker, and the results are
+// a local run's on the same seeds.
+func TestWorkersEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("60 games on real processes")
+	}
+	out := t.TempDir()
+	db := filepath.Join(out, "arena.db")
+	pids := filepath.Join(out, "pids")
+	addr := freePort(t)
+	bots := quickBots(t, 6, " --delay=2ms")
+	args := append([]string{"tournament", "gomoku", "--size", "10", "--turn-time", "5s", "--games-per-pair", "4",
+		"--json", "--name", "e2e", "--seed", "11"}, bots...)
+	dispatchArgs := []string{"--out", out, "--listen-nats", addr, "--nats-lease", "1s"}
+	want := expectedIDs(t, tournament.Config{Name: "e2e", Format: tournament.RoundRobin, Players: 6, GamesPerPair: 4, Openings: 1})
+	if len(want) != 60 {
+		t.Fatalf("the schedule has %d games, want 60", len(want))
+	}
+
+	// The coordinator first: its embedded server is what workers join.
+	coord := arenaProcess(t, t.TempDir(), pids, append(slices.Clone(args), dispatchArgs...)...)
+	var coordErr bytes.Buffer
+	coord.Stderr = &coordErr
+	stdout, _ := coord.StdoutPipe()
+	if err := coord.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { coord.Process.Kill(); coord.Wait() })
+	workers := make([]*exec.Cmd, 3)
+	var workerErr [3]bytes.Buffer
+	for i := range workers {
+		dir := t.TempDir() // no shared files with the coordinator
+		w := arenaProcess(t, dir, pids, "worker", "--nats", "nats://"+addr, "--slots", "2", "--name", fmt.Sprintf("w%d", i+1),
+			"--work-dir", dir, "--cache", filepath.Join(dir, "cache"))
+		w.Stderr = &workerErr[i]
+		if err := w.Start(); err != nil {
+			t.Fatal(err)
+		}
+		workers[i] = w
+		t.Cleanup(func() { w.Process.Signal(syscall.SIGTERM); w.Wait() })
+	}
+	defer killGroups(t, pids)
+
+	reported := map[string]int{}
+	workerOf := map[string]string{}
+	note := func(gs []summaryLine) {
+		for _, g := range gs {
+			reported[g.ID]++
+			workerOf[g.ID] = g.Worker
+		}
+	}
+	sc := bufio.NewScanner(stdout)
+	note(gameLines(t, sc, 10))
+	// A worker dies in the middle of its games.
+	workers[0].Process.Signal(syscall.SIGKILL)
+	workers[0].Wait()
+	note(gameLines(t, sc, 15))
+	// So does the coordinator, with its embedded server.
+	coord.Process.Signal(syscall.SIGKILL)
+	coord.Wait()
+	if len(reported) < 25 {
+		t.Fatalf("the coordinator reported %d games before it was killed:\n%s", len(reported), coordErr.String())
+	}
+
+	// The same command again: the event continues where it stopped.
+	again := arenaProcess(t, t.TempDir(), pids, append(slices.Clone(args), dispatchArgs...)...)
+	var againErr bytes.Buffer
+	again.Stderr = &againErr
+	againOut, _ := again.StdoutPipe()
+	if err := again.Start(); err != nil {
+		t.Fatal(err)
+	}
+	note(gameLines(t, bufio.NewScanner(againOut), 0))
+	if err := again.Wait(); err != nil {
+		t.Fatalf("the restarted coordinator: %v\n%s\nworkers:\n%s\n%s", err, againErr.String(), workerErr[1].String(), workerErr[2].String())
+	}
+
+	for id, n := range reported {
+		if n > 1 {
+			t.Errorf("game %s reported %d times", id, n)
+		}
+		if !want[id] {
+			t.Errorf("unexpected game %s", id)
+		}
+		if w := workerOf[id]; w == "" || !strings.HasPrefix(w, "w") {
+			t.Errorf("game %s names worker %q", id, w)
+		}
+	}
+	stored := storedGames(t, db, "e2e")
+	seen := map[string]bool{}
+	for _, g := range stored {
+		if seen[g.ID] {
+			t.Errorf("game %s stored twice", g.ID)
+		}
+		seen[g.ID] = true
+	}
+	if len(stored) != len(want) {
+		t.Errorf("%d games stored, want %d", len(stored), len(want))
+	}
+
+	// The same tournament played here, on the same seeds: the same
+	// result for every game.
+	local := t.TempDir()
+	if _, stderr, err := arena(t, append(slices.Clone(args), "--out", local, "--concurrency", "2")...); err != nil {
+		t.Fatalf("local run: %v\n%s", err, stderr)
+	}
+	here := map[string]string{}
+	for _, g := range storedGames(t, filepath.Join(local, "arena.db"), "e2e") {
+		here[g.ID] = fmt.Sprint(g.Players, g.Winner == nil, winnerOf(g.Winner), g.Reason, g.Moves)
+	}
+	for _, g := range stored {
+		if got := fmt.Sprint(g.Players, g.Winner == nil, winnerOf(g.Winner), g.Reason, g.Moves); got != here[g.ID] {
+			t.Errorf("game %s: on workers %s, here %s", g.ID, got, here[g.ID])
+		}
+	}
+	// The killed worker's bots did not outlive it for long: no bot of
+	// the test is left once the event is over.
+	assertNoBots(t, pids)
+}
+
+func winnerOf(w *int) int {
+	if w == nil {
+		return -1
+	}
+	return *w
+}
+
+// assertNoBots checks that no process the test's bots recorded in the
+// pid file is still running (a killed worker's bots end with their
+// pipes).
+func assertNoBots(t *testing.T, pidFile string) {
+	t.Helper()
+	data, _ := os.ReadFile(pidFile)
+	deadline := time.Now().Add(10 * time.Second)
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 2 {
+			continue
+		}
+		var pid int
+		fmt.Sscan(f[0], &pid)
+		for pid > 1 && syscall.Kill(pid, 0) == nil && !zombie(pid) {
+			if time.Now().After(deadline) {
+				t.Errorf("bot process %d outlived its game", pid)
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+// zombie reports whether pid has ended but not been reaped.
+func zombie(pid int) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	i := bytes.LastIndexByte(data, ')')
+	return i > 0 && i+2 < len(data) && data[i+2] == 'Z'
+}
+
