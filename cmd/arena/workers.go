@@ -46,7 +46,9 @@ func (df *dispatchFlags) register(fs *pflag.FlagSet) {
 }
 
 // enabled says the games go to workers.
-func (df *dispatchFlags) enabled() bool { return df.nats != "" || df.workers > 0 || df.listenNats != "" }
+func (df *dispatchFlags) enabled() bool {
+	return df.nats != "" || df.workers > 0 || df.listenNats != ""
+}
 
 func (df *dispatchFlags) check() error {
 	switch {

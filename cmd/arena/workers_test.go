@@ -222,4 +222,3 @@ func zombie(pid int) bool {
 	i := bytes.LastIndexByte(data, ')')
 	return i > 0 && i+2 < len(data) && data[i+2] == 'Z'
 }
-
