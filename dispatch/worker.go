@@ -100,18 +100,18 @@ func (w *Worker) join(ctx context.Context) error {
 
 // Run waits for the queue, then plays jobs in Slots goroutines until
 // ctx ends, and returns once the games in progress have been given back
-// to the queue. It reports to the workers' list from the start.
+// to the queue. It reports to the workers' list once it has joined.
 func (w *Worker) Run(ctx context.Context) error {
-	hbCtx, stopHB := context.WithCancel(context.WithoutCancel(ctx))
-	defer w.forget()
-	defer stopHB()
-	go w.heartbeat(hbCtx)
 	if err := w.join(ctx); err != nil {
 		if ctx.Err() != nil {
 			return nil
 		}
 		return err
 	}
+	hbCtx, stopHB := context.WithCancel(context.WithoutCancel(ctx))
+	defer w.forget()
+	defer stopHB()
+	go w.heartbeat(hbCtx)
 	var wg sync.WaitGroup
 	for range w.cfg.Slots {
 		wg.Go(func() { w.slot(ctx) })

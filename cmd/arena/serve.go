@@ -35,6 +35,7 @@ type serveFlags struct {
 	addr, db, token, out string
 	bots, options        []string
 	concurrency          int
+	dispatch             dispatchFlags // where the page's tournaments are played
 }
 
 func newServeCmd() *cobra.Command {
@@ -62,6 +63,7 @@ files to --out.`,
 	fl.StringArrayVar(&f.options, "options", nil, `"GAME:FLAGS": GAME's own options of "arena match GAME" (not --bot, the clocks or the other shared ones, which the page sets) for every game and tournament of GAME the page starts, e.g. "points:--size 15x15 --max-moves 60" (repeat per game)`)
 	fl.StringVar(&f.out, "out", "arena-out", "folder for the games' record files")
 	fl.IntVar(&f.concurrency, "concurrency", runtime.NumCPU(), "games with bots played at once (more wait)")
+	f.dispatch.register(fl)
 	return cmd
 }
 
@@ -106,7 +108,13 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 		return err
 	}
 	defer st.Close()
+	disp, err := f.dispatch.start(ctx, out, cmd.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	defer disp.stop()
 	l := newLauncher(st, bots, out, work, f.concurrency)
+	l.disp = disp
 	l.options = options
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
 	srv, err := web.New(web.Config{Launcher: l, Store: st, Token: token, Logger: logger, Version: version.String(), Formats: games().Formats()})
@@ -226,6 +234,7 @@ type launcher struct {
 	st      *store.Store
 	options map[string][]string // per game, its flags (--options)
 	out     string              // absolute folder for record files
+	disp    *dispatcher         // plays the tournaments' games on workers; nil: here
 }
 
 func newLauncher(st *store.Store, bots map[string][]player, out, work string, concurrency int) *launcher {
@@ -271,5 +280,5 @@ func (l *launcher) tournament(ctx context.Context, req web.TournamentRequest, li
 	for _, p := range l.bots[req.Game] {
 		bots[p.Name] = p
 	}
-	return playTournament(ctx, l.st, req, bots, l.options[req.Game], l.out, listen)
+	return playTournamentOn(ctx, l.disp, l.st, req, bots, l.options[req.Game], l.out, listen)
 }

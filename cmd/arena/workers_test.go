@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"arena/dispatch"
 	"arena/tournament"
 )
 
@@ -221,4 +222,96 @@ func zombie(pid int) bool {
 	}
 	i := bytes.LastIndexByte(data, ')')
 	return i > 0 && i+2 < len(data) && data[i+2] == 'Z'
+}
+
+// TestWorkersListAndServerRestart: a coordinator on an external NATS
+// server (--nats) and a worker process; arena workers lists the worker
+// with its slots and heartbeat; the server restarts in the middle of
+// the tournament and both sides reconnect and finish it, every game
+// once; a worker that stops leaves the list.
+func TestWorkersListAndServerRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real processes and a server restart")
+	}
+	dir, addr := t.TempDir(), freePort(t)
+	srv, err := dispatch.StartServer(dispatch.ServerConfig{StoreDir: dir, Listen: addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { srv.Shutdown() }()
+	url := "nats://" + addr
+	out := t.TempDir()
+	pids := filepath.Join(out, "pids")
+	defer killGroups(t, pids)
+	wdir := t.TempDir()
+	w := arenaProcess(t, wdir, pids, "worker", "--nats", url, "--slots", "3", "--name", "lister", "--work-dir", wdir, "--cache", filepath.Join(wdir, "cache"))
+	var werr bytes.Buffer
+	w.Stderr = &werr
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { w.Process.Kill(); w.Wait() }()
+	coord := arenaProcess(t, t.TempDir(), pids, append([]string{"tournament", "gomoku", "--size", "10", "--turn-time", "5s",
+		"--json", "--name", "ext", "--out", out, "--nats", url, "--nats-lease", "1s"}, quickBots(t, 4, " --delay=30ms")...)...)
+	var cerr bytes.Buffer
+	coord.Stderr = &cerr
+	stdout, _ := coord.StdoutPipe()
+	if err := coord.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { coord.Process.Kill(); coord.Wait() }()
+	sc := bufio.NewScanner(stdout)
+	seen := map[string]int{}
+	for _, g := range gameLines(t, sc, 3) {
+		seen[g.ID]++
+	}
+	// The worker is listed while it plays.
+	var stdoutW string
+	for deadline := time.Now().Add(10 * time.Second); stdoutW == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if stdoutW, _, err = arena(t, "workers", "--nats", url, "--json"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var line workerLine
+	if err := json.Unmarshal([]byte(strings.TrimSpace(stdoutW)), &line); err != nil {
+		t.Fatalf("arena workers --json: %q: %v", stdoutW, err)
+	}
+	if line.Type != "worker" || line.Name != "lister" || line.Slots != 3 || line.Age > 30 || line.Running > 3 {
+		t.Errorf("arena workers --json: %+v", line)
+	}
+	human, _, _ := arena(t, "workers", "--nats", url)
+	if !strings.Contains(human, "lister") || !strings.Contains(human, "last heartbeat") {
+		t.Errorf("arena workers:\n%s", human)
+	}
+	// The server restarts: same folder, same address.
+	srv.Shutdown()
+	time.Sleep(300 * time.Millisecond)
+	if srv, err = dispatch.StartServer(dispatch.ServerConfig{StoreDir: dir, Listen: addr}); err != nil {
+		t.Fatal(err)
+	}
+	after := gameLines(t, sc, 0)
+	for _, g := range after {
+		seen[g.ID]++
+	}
+	if len(after) == 0 {
+		t.Error("no game finished after the restart: the test restarted nothing in the middle")
+	}
+	if err := coord.Wait(); err != nil {
+		t.Fatalf("coordinator: %v\n%s\nworker:\n%s", err, cerr.String(), werr.String())
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Errorf("game %s reported %d times", id, n)
+		}
+	}
+	if len(seen) != 12 || len(storedGames(t, filepath.Join(out, "arena.db"), "ext")) != 12 {
+		t.Errorf("%d games reported, want 12", len(seen))
+	}
+	// A worker that stops leaves the list.
+	w.Process.Signal(syscall.SIGTERM)
+	w.Wait()
+	listed, _, err := arena(t, "workers", "--nats", url)
+	if err != nil || strings.TrimSpace(listed) != "no workers" {
+		t.Errorf("after the worker stopped: %q, %v", listed, err)
+	}
 }
