@@ -59,8 +59,16 @@ type Runner struct {
 	ship    *shipper
 	cons    jetstream.ConsumeContext
 
+	// queued and done are the event's jobs in the queue and results in
+	// their stream when the runner started (a restarted coordinator),
+	// by subject: only those games need a look into the streams.
+	queued, done map[string]bool
+
 	mu      sync.Mutex
 	waiting map[string]chan []byte // by result subject: the next result of the game
+	// early holds results that came before their game's Run (a game
+	// queued by an earlier coordinator), by subject.
+	early map[string][]byte
 }
 
 var _ engine.Runner = (*Runner)(nil)
@@ -87,7 +95,7 @@ func NewRunner(ctx context.Context, nc *nats.Conn, cfg Config) (*Runner, error) 
 	if err := setup(ctx, js, cfg.Lease, cfg.Replicas); err != nil {
 		return nil, fmt.Errorf("dispatch: %w", err)
 	}
-	r := &Runner{cfg: cfg, js: js, waiting: map[string]chan []byte{}}
+	r := &Runner{cfg: cfg, js: js, waiting: map[string]chan []byte{}, early: map[string][]byte{}}
 	if r.jobs, err = js.Stream(ctx, JobsStream); err != nil {
 		return nil, fmt.Errorf("dispatch: %w", err)
 	}
@@ -112,6 +120,15 @@ func NewRunner(ctx context.Context, nc *nats.Conn, cfg Config) (*Runner, error) 
 	if err != nil {
 		return nil, fmt.Errorf("dispatch: results consumer: %w", err)
 	}
+	// A job is acked only after its result is published: list the jobs
+	// first, then the results, and no game falls between the two.
+	if r.queued, err = subjects(ctx, r.jobs, jobsPrefix+token(cfg.Event)+".>"); err == nil {
+		r.done, err = subjects(ctx, r.results, resultsPrefix+token(cfg.Event)+".>")
+	}
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -121,12 +138,28 @@ func (r *Runner) Close() { r.cons.Stop() }
 // Openings is the number of starting positions of the spec's match.
 func (r *Runner) Openings(spec match.Spec) (int, error) { return r.cfg.Local.Openings(spec) }
 
+// subjects lists the subjects of a stream's messages under filter.
+func subjects(ctx context.Context, s jetstream.Stream, filter string) (map[string]bool, error) {
+	info, err := s.Info(ctx, jetstream.WithSubjectFilter(filter))
+	if err != nil {
+		return nil, fmt.Errorf("dispatch: list %s: %w", filter, err)
+	}
+	out := make(map[string]bool, len(info.State.Subjects))
+	for subj := range info.State.Subjects {
+		out[subj] = true
+	}
+	return out, nil
+}
+
 // deliver hands a result to the Run waiting for its game, which checks
-// it; a result no Run waits for (a duplicate, a game of an earlier run)
-// is dropped.
+// it. A result no Run waits for is kept for a Run to come (a game an
+// earlier coordinator queued); a later one of the same game replaces it.
 func (r *Runner) deliver(msg jetstream.Msg) {
 	r.mu.Lock()
 	ch := r.waiting[msg.Subject()]
+	if ch == nil {
+		r.early[msg.Subject()] = msg.Data()
+	}
 	r.mu.Unlock()
 	if ch == nil {
 		return
@@ -166,6 +199,8 @@ func (r *Runner) Run(ctx context.Context, spec match.Spec, follow match.Local) (
 		return nil, "", fmt.Errorf("dispatch %s: the game is already running", spec.ID)
 	}
 	r.waiting[resSubj] = ch
+	early, isEarly := r.early[resSubj]
+	delete(r.early, resSubj)
 	r.mu.Unlock()
 	defer func() {
 		r.mu.Lock()
@@ -173,20 +208,21 @@ func (r *Runner) Run(ctx context.Context, spec match.Spec, follow match.Local) (
 		r.mu.Unlock()
 	}()
 
-	// A job is acked only after its result is published: look for the
-	// job first, then the result, and neither is missed.
-	queued, err := r.present(ctx, r.jobs, jobSubj)
-	if err != nil {
-		return nil, "", err
-	}
-	if data, err := r.last(ctx, r.results, resSubj); err != nil {
-		return nil, "", err
-	} else if data != nil {
-		select {
-		case ch <- data:
-		default:
+	// Only a game the streams held when the runner started needs a look
+	// into them; any other is sent now, and its result comes through the
+	// consumer.
+	var data []byte
+	switch {
+	case isEarly:
+		data = early
+	case r.done[resSubj]:
+		if data, err = r.last(ctx, r.results, resSubj); err != nil {
+			return nil, "", err
 		}
-	} else if !queued {
+	}
+	if data != nil {
+		ch <- data
+	} else if !r.queued[jobSubj] {
 		// The first sending has a fixed message ID: sent twice in the
 		// stream's duplicate window, it is queued once.
 		if err := r.publish(ctx, jobSubj, spec.ID+"#"+dg, job); err != nil {
@@ -239,12 +275,6 @@ func (r *Runner) keep(res Result, rec *game.Record) (*game.Record, string, error
 		return nil, "", err
 	}
 	return rec, path, nil
-}
-
-// present reports whether a stream holds a message on subject.
-func (r *Runner) present(ctx context.Context, s jetstream.Stream, subject string) (bool, error) {
-	data, err := r.last(ctx, s, subject)
-	return data != nil, err
 }
 
 // last is the data of the last message on subject, nil if none,

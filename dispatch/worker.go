@@ -113,26 +113,50 @@ func (w *Worker) Run(ctx context.Context) error {
 	defer stopHB()
 	go w.heartbeat(hbCtx)
 	var wg sync.WaitGroup
+	free := make(chan struct{}, w.cfg.Slots) // a token per free slot
 	for range w.cfg.Slots {
-		wg.Go(func() { w.slot(ctx) })
+		free <- struct{}{}
+	}
+	for ctx.Err() == nil {
+		// Wait for a free slot, then ask for as many jobs as there are
+		// free slots: a job is pulled only when it can start at once,
+		// so no lease runs out in a buffer.
+		select {
+		case <-ctx.Done():
+			continue
+		case <-free:
+		}
+		n := 1
+		for more := true; more; {
+			select {
+			case <-free:
+				n++
+			default:
+				more = false
+			}
+		}
+		batch, err := w.cons.Fetch(n, jetstream.FetchMaxWait(time.Second))
+		got := 0
+		if err == nil {
+			for msg := range batch.Messages() {
+				got++
+				wg.Go(func() {
+					defer func() { free <- struct{}{} }()
+					w.handle(ctx, msg)
+				})
+			}
+			err = batch.Error()
+		}
+		for range n - got {
+			free <- struct{}{}
+		}
+		if err != nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, jetstream.ErrNoMessages) && ctx.Err() == nil {
+			w.cfg.Log.Debug("pull", "err", err)
+			retryWait(ctx, err)
+		}
 	}
 	wg.Wait()
 	return nil
-}
-
-// slot pulls and plays one job at a time.
-func (w *Worker) slot(ctx context.Context) {
-	for ctx.Err() == nil {
-		msg, err := w.cons.Next(jetstream.FetchMaxWait(time.Second))
-		if err != nil {
-			if !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, jetstream.ErrNoMessages) {
-				w.cfg.Log.Debug("pull", "err", err)
-				retryWait(ctx, err)
-			}
-			continue
-		}
-		w.handle(ctx, msg)
-	}
 }
 
 // handle plays one job: it keeps the lease while the game runs, sends
