@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"arena/dispatch"
+	"arena/internal/testbrain"
 	"arena/tournament"
 )
 
@@ -313,5 +314,67 @@ func TestWorkersListAndServerRestart(t *testing.T) {
 	listed, _, err := arena(t, "workers", "--nats", url)
 	if err != nil || strings.TrimSpace(listed) != "no workers" {
 		t.Errorf("after the worker stopped: %q, %v", listed, err)
+	}
+}
+
+// BenchmarkWorkerProcesses is the throughput of round robins of
+// instant bots (60 games of Gomoku on 10x10 each) played here, and on 1,
+// 2 and 4 worker processes (2 slots each) of one NATS server started
+// once: games/s in the steady state.
+func BenchmarkWorkerProcesses(b *testing.B) {
+	dir := b.TempDir()
+	if err := testbrain.Build(dir); err != nil {
+		b.Fatal(err)
+	}
+	var bots []string
+	for i := range 6 {
+		bots = append(bots, "--bot", fmt.Sprintf("b%d=%s --policy=greedy --seed=%d", i, filepath.Join(dir, testbrain.PipeName), i+1))
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, workers := range []int{0, 1, 2, 4} {
+		name := "local"
+		if workers > 0 {
+			name = fmt.Sprintf("workers=%d", workers)
+		}
+		b.Run(name, func(b *testing.B) {
+			var extra []string
+			if workers > 0 {
+				srv, err := dispatch.StartServer(dispatch.ServerConfig{StoreDir: b.TempDir()})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer srv.Shutdown()
+				extra = []string{"--nats", srv.URL()}
+				for w := range workers {
+					c := exec.Command(exe, "worker", "--nats", srv.URL(), "--slots", "2", "--name", fmt.Sprint("w", w), "--cache", filepath.Join(dir, "cache"))
+					c.Env = append(os.Environ(), "ARENA_TEST_AS_ARENA=1")
+					if err := c.Start(); err != nil {
+						b.Fatal(err)
+					}
+					defer func() { c.Process.Signal(syscall.SIGTERM); c.Wait() }()
+				}
+			}
+			games := 0
+			var elapsed time.Duration
+			for i := 0; i < b.N; i++ {
+				args := append([]string{"tournament", "gomoku", "--size", "10", "--turn-time", "5s", "--games-per-pair", "4",
+					"--json", "--name", fmt.Sprintf("bench-%d-%d", workers, i), "--out", b.TempDir()}, bots...)
+				root := newRoot()
+				var out, errb bytes.Buffer
+				root.SetOut(&out)
+				root.SetErr(&errb)
+				root.SetArgs(append(args, extra...))
+				start := time.Now()
+				if err := root.Execute(); err != nil {
+					b.Fatalf("%v\n%s", err, errb.String())
+				}
+				elapsed += time.Since(start)
+				games += strings.Count(out.String(), `"type":"game"`)
+			}
+			b.ReportMetric(float64(games)/elapsed.Seconds(), "games/s")
+		})
 	}
 }
