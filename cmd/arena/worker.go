@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -57,7 +58,7 @@ leave at any time: a game of a worker that stops or dies goes to another.`,
 	fl.StringVar(&url, "nats", "", "the NATS server to pull games from")
 	fl.IntVar(&slots, "slots", runtime.NumCPU(), "games at once (default: one per core)")
 	fl.StringVar(&name, "name", "", "this worker's name in records and in arena workers (default: host and process id)")
-	fl.StringVar(&workDir, "work-dir", "", "folder for the bots' working folders and the records on their way (default: a temporary folder)")
+	fl.StringVar(&workDir, "work-dir", "", "folder for the bots' working folders and the records on their way (default: the system's temporary folder)")
 	fl.StringVar(&cacheDir, "cache", "", "folder of the bots fetched by hash (default: the user's cache folder)")
 	return cmd
 }
@@ -67,11 +68,11 @@ func runWorker(ctx context.Context, url, name string, slots int, workDir, cacheD
 	if err != nil {
 		return fmt.Errorf("find arena itself: %w", err)
 	}
-	scratch, err := os.MkdirTemp(workDir, "arena-worker-")
+	scratch, release, err := workerScratch(workDir, name)
 	if err != nil {
-		return fmt.Errorf("--work-dir: %w", err)
+		return err
 	}
-	defer os.RemoveAll(scratch)
+	defer release()
 	out, work := filepath.Join(scratch, "records"), filepath.Join(scratch, "work")
 	for _, d := range []string{out, work} {
 		if err := os.Mkdir(d, 0o755); err != nil {
@@ -95,4 +96,46 @@ func runWorker(ctx context.Context, url, name string, slots int, workDir, cacheD
 	}
 	log.Info("worker ready", "name", name, "slots", slots, "nats", url)
 	return w.Run(ctx)
+}
+
+// workerScratch is the worker's own folder under workDir (the system's
+// temporary folder when ""), WORKDIR/arena-worker-NAME, held under a lock
+// while the worker runs: a worker that was killed left its half-played
+// games there, and the next worker of that name clears them before it
+// starts. release removes the folder.
+func workerScratch(workDir, name string) (dir string, release func(), err error) {
+	if workDir == "" {
+		workDir = os.TempDir()
+	}
+	dir = filepath.Join(workDir, "arena-worker-"+safeName(name))
+	unlock, err := lockFile(dir + ".lock")
+	if err != nil {
+		return "", nil, fmt.Errorf("worker %s: %w", name, err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		unlock()
+		return "", nil, fmt.Errorf("worker %s: clear what a killed worker left: %w", name, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		unlock()
+		return "", nil, fmt.Errorf("--work-dir: %w", err)
+	}
+	return dir, func() { os.RemoveAll(dir); unlock() }, nil
+}
+
+// lockFile holds an exclusive lock on path until unlock; the kernel
+// drops it when the process ends however it ends.
+func lockFile(path string) (unlock func(), err error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, errors.New("another worker of this name runs on this machine: give each its own --name")
+		}
+		return nil, err
+	}
+	return func() { f.Close() }, nil
 }

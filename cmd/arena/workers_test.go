@@ -3,8 +3,10 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -94,8 +96,10 @@ func TestWorkersEndToEnd(t *testing.T) {
 	t.Cleanup(func() { coord.Process.Kill(); coord.Wait() })
 	workers := make([]*exec.Cmd, 3)
 	var workerErr [3]bytes.Buffer
+	var workerDirs [3]string
 	for i := range workers {
 		dir := t.TempDir() // no shared files with the coordinator
+		workerDirs[i] = dir
 		w := arenaProcess(t, dir, pids, "worker", "--nats", "nats://"+addr, "--slots", "2", "--name", fmt.Sprintf("w%d", i+1),
 			"--work-dir", dir, "--cache", filepath.Join(dir, "cache"))
 		w.Stderr = &workerErr[i]
@@ -182,6 +186,37 @@ func TestWorkersEndToEnd(t *testing.T) {
 	// The killed worker's bots did not outlive it for long: no bot of
 	// the test is left once the event is over.
 	assertNoBots(t, pids)
+	// What the killed worker left of its games is cleared by the next
+	// worker of its name, which refuses to run beside a live one.
+	w1 := filepath.Join(workerDirs[0], "arena-worker-w1")
+	if _, err := os.Stat(w1); err != nil {
+		t.Fatalf("the killed worker left no folder to clear: %v", err)
+	}
+	os.WriteFile(filepath.Join(w1, "half-played"), []byte("x"), 0o644)
+	second := newRoot()
+	second.SetArgs([]string{"worker", "--nats", "nats://" + addr, "--name", "w2", "--work-dir", workerDirs[1]})
+	second.SetErr(io.Discard)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := second.ExecuteContext(ctx); err == nil || !strings.Contains(err.Error(), "another worker of this name") {
+		t.Errorf("a second worker w2 beside the live one: %v", err)
+	}
+	next := arenaProcess(t, workerDirs[0], pids, "worker", "--nats", "nats://"+addr, "--name", "w1", "--work-dir", workerDirs[0])
+	var nextErr bytes.Buffer
+	next.Stderr = &nextErr
+	if err := next.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(w1, "half-played")); err != nil {
+			break
+		}
+	}
+	next.Process.Signal(syscall.SIGTERM)
+	next.Wait()
+	if _, err := os.Stat(filepath.Join(w1, "half-played")); err == nil {
+		t.Errorf("the next worker w1 did not clear its predecessor's folder:\n%s", nextErr.String())
+	}
 }
 
 func winnerOf(w *int) int {
@@ -376,5 +411,39 @@ func BenchmarkWorkerProcesses(b *testing.B) {
 			}
 			b.ReportMetric(float64(games)/elapsed.Seconds(), "games/s")
 		})
+	}
+}
+
+// TestSPRTOnWorkers: an SPRT with --workers plays its pairs on local
+// worker processes, each game line naming its worker, and takes its
+// queued games back when it stops.
+func TestSPRTOnWorkers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("worker processes")
+	}
+	t.Setenv("ARENA_TEST_AS_ARENA", "1") // the workers are this binary
+	out := t.TempDir()
+	bots := quickBots(t, 2, "")
+	stdout, stderr, err := arena(t, append([]string{"sprt", "--size", "10", "--turn-time", "5s", "--max-games", "8", "--json",
+		"--out", out, "--workers", "2", "--nats-lease", "2s"}, bots...)...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	games := 0
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var g summaryLine
+		if err := json.Unmarshal([]byte(line), &g); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		if g.Type != "game" {
+			continue
+		}
+		games++
+		if g.Worker == "" {
+			t.Errorf("game %s names no worker", g.ID)
+		}
+	}
+	if games < 8 {
+		t.Errorf("%d games, want at least the 8 of --max-games", games)
 	}
 }
