@@ -126,7 +126,7 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: disp.withStatus(srv.Handler()), ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	fmt.Fprintf(cmd.OutOrStdout(), "arena: serving on %s/#token=%s\n", pageURL(ln.Addr()), token)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -246,3 +247,31 @@ func printWorkers(w io.Writer, ws []dispatch.WorkerStatus, jsonOut bool, now tim
 // dispatchedGames is how many games a coordinator keeps queued for its
 // workers by default: enough for every slot of many machines.
 const dispatchedGames = 1024
+
+// withStatus adds GET /api/workers to the page's handler when games go
+// to workers: the workers as "arena workers --json" lists them, as one
+// JSON array, for the page to show.
+func (d *dispatcher) withStatus(h http.Handler) http.Handler {
+	if d == nil {
+		return h
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/", h)
+	mux.HandleFunc("GET /api/workers", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
+		defer cancel()
+		ws, err := dispatch.Workers(ctx, d.nc)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		lines := make([]workerLine, 0, len(ws))
+		now := time.Now()
+		for _, s := range ws {
+			lines = append(lines, workerLine{Type: "worker", WorkerStatus: s, Age: now.Sub(s.Heartbeat).Seconds()})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(lines)
+	})
+	return mux
+}

@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -18,7 +20,9 @@ import (
 	"time"
 
 	"arena/dispatch"
+	"arena/internal/syncbuf"
 	"arena/internal/testbrain"
+	"arena/store"
 	"arena/tournament"
 )
 
@@ -445,5 +449,71 @@ func TestSPRTOnWorkers(t *testing.T) {
 	}
 	if games < 8 {
 		t.Errorf("%d games, want at least the 8 of --max-games", games)
+	}
+}
+
+// TestServeOnWorkers: arena serve --workers plays the page's tournaments
+// on worker processes and lists them at /api/workers.
+func TestServeOnWorkers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("worker processes")
+	}
+	t.Setenv("ARENA_TEST_AS_ARENA", "1") // the workers are this binary
+	dir := t.TempDir()
+	brain := filepath.Join(testBrain(t), "pbrain-tb")
+	ctx, cancel := context.WithCancel(context.Background())
+	root := newRoot()
+	var stdout, stderr syncbuf.Buffer
+	root.SetOut(&stdout)
+	root.SetErr(&stderr)
+	db := filepath.Join(dir, "arena.db")
+	root.SetArgs([]string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--out", dir, "--token", strings.Repeat("ab", 16),
+		"--workers", "1", "--nats-lease", "2s", "--options", "gomoku:--size 10",
+		"--bot", "gomoku:a=" + brain + " --policy=greedy --seed=1", "--bot", "gomoku:b=" + brain + " --policy=random --seed=2"})
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	defer func() { cancel(); <-done }()
+	var base string
+	for deadline := time.Now().Add(20 * time.Second); base == ""; time.Sleep(10 * time.Millisecond) {
+		if m := regexp.MustCompile(`serving on (\S+/)#`).FindStringSubmatch(stdout.String()); m != nil {
+			base = m[1]
+		} else if time.Now().After(deadline) {
+			t.Fatalf("nothing printed; stderr:\n%s", stderr.String())
+		}
+	}
+	req, _ := http.NewRequest("POST", base+"api/tournaments", strings.NewReader(`{"name":"webw","game":"gomoku","bots":["a","b"],"games":2}`))
+	req.Header.Set("Authorization", "Bearer "+strings.Repeat("ab", 16))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		t.Fatalf("POST /api/tournaments: %s", resp.Status)
+	}
+	var listed []workerLine
+	for deadline := time.Now().Add(30 * time.Second); len(listed) == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		resp, err := http.Get(base + "api/workers")
+		if err != nil {
+			t.Fatal(err)
+		}
+		json.NewDecoder(resp.Body).Decode(&listed)
+		resp.Body.Close()
+	}
+	if len(listed) != 1 || listed[0].Slots < 1 {
+		t.Errorf("/api/workers: %+v", listed)
+	}
+	var games []store.Game
+	for deadline := time.Now().Add(60 * time.Second); len(games) < 2 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		games = storedGames(t, db, "webw")
+	}
+	if len(games) != 2 {
+		t.Fatalf("%d games of the page's tournament stored; stderr:\n%s", len(games), stderr.String())
+	}
+	for _, g := range games {
+		var rec struct{ Worker string }
+		if json.Unmarshal(g.Record, &rec); rec.Worker == "" {
+			t.Errorf("game %s was not played by a worker", g.ID)
+		}
 	}
 }
