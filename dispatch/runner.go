@@ -221,7 +221,10 @@ func (r *Runner) Run(ctx context.Context, spec match.Spec, follow match.Local) (
 		}
 	}
 	if data != nil {
-		ch <- data
+		select {
+		case ch <- data:
+		default: // the consumer has just brought one
+		}
 	} else if !r.queued[jobSubj] {
 		// The first sending has a fixed message ID: sent twice in the
 		// stream's duplicate window, it is queued once.
