@@ -135,17 +135,14 @@ func (w *Worker) Run(ctx context.Context) error {
 				more = false
 			}
 		}
-		batch, err := w.cons.Fetch(n, jetstream.FetchMaxWait(time.Second))
-		got := 0
-		if err == nil {
-			for msg := range batch.Messages() {
-				got++
-				wg.Go(func() {
-					defer func() { free <- struct{}{} }()
-					w.handle(ctx, msg)
-				})
-			}
-			err = batch.Error()
+		// What is there now, up to n; if nothing, wait for one job.
+		got, err := w.take(ctx, &wg, free, func() (jetstream.MessageBatch, error) { return w.cons.FetchNoWait(n) })
+		if err == nil && got == 0 {
+			var one int
+			one, err = w.take(ctx, &wg, free, func() (jetstream.MessageBatch, error) {
+				return w.cons.Fetch(1, jetstream.FetchMaxWait(time.Second))
+			})
+			got += one
 		}
 		for range n - got {
 			free <- struct{}{}
@@ -157,6 +154,25 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	wg.Wait()
 	return nil
+}
+
+// take pulls a batch with fetch and starts a game of each job in it,
+// each giving its slot back to free when it ends; it returns how many
+// it started.
+func (w *Worker) take(ctx context.Context, wg *sync.WaitGroup, free chan<- struct{}, fetch func() (jetstream.MessageBatch, error)) (int, error) {
+	batch, err := fetch()
+	if err != nil {
+		return 0, err
+	}
+	got := 0
+	for msg := range batch.Messages() {
+		got++
+		wg.Go(func() {
+			defer func() { free <- struct{}{} }()
+			w.handle(ctx, msg)
+		})
+	}
+	return got, batch.Error()
 }
 
 // handle plays one job: it keeps the lease while the game runs, sends
