@@ -102,7 +102,7 @@ func (df *dispatchFlags) start(ctx context.Context, out string, stderr io.Writer
 		return nil, err
 	}
 	d.nc = nc
-	if err := d.startWorkers(df.workers, stderr); err != nil {
+	if err := d.startWorkers(df.workers, filepath.Join(out, "workers.log")); err != nil {
 		d.stop()
 		return nil, err
 	}
@@ -110,17 +110,26 @@ func (df *dispatchFlags) start(ctx context.Context, out string, stderr io.Writer
 }
 
 // startWorkers starts n "arena worker" processes on the server, sharing
-// the cores, which end with this process however it ends.
-func (d *dispatcher) startWorkers(n int, stderr io.Writer) error {
+// the cores, which end with this process however it ends. They log to
+// the file logPath.
+func (d *dispatcher) startWorkers(n int, logPath string) error {
+	if n == 0 {
+		return nil
+	}
 	self, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("--workers: find arena itself: %w", err)
 	}
+	log, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("--workers: %w", err)
+	}
+	defer log.Close() // the workers have their own copies
 	slots := max(1, runtime.NumCPU()/max(n, 1))
 	for i := range n {
 		name := fmt.Sprintf("%s-%d-w%d", hostName(), os.Getpid(), i+1)
 		c := exec.Command(self, "worker", "--nats", d.url, "--slots", fmt.Sprint(slots), "--name", name)
-		c.Stdout, c.Stderr = stderr, stderr
+		c.Stdout, c.Stderr = log, log
 		c.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 		if err := c.Start(); err != nil {
 			return fmt.Errorf("--workers: %w", err)
