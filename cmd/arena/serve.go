@@ -36,6 +36,7 @@ type serveFlags struct {
 	allowedHosts         []string
 	concurrency          int
 	sandbox              sandboxFlags
+	dispatch             dispatchFlags // where the page's tournaments are played
 }
 
 func newServeCmd() *cobra.Command {
@@ -68,6 +69,7 @@ files to --out.`,
 	fl.StringVar(&f.out, "out", "arena-out", "folder for the games' record files")
 	fl.IntVar(&f.concurrency, "concurrency", runtime.NumCPU(), "games with bots played at once (more wait)")
 	f.sandbox.register(fl)
+	f.dispatch.register(fl)
 	return cmd
 }
 
@@ -115,7 +117,13 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	disp, err := f.dispatch.start(ctx, out, cmd.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	defer disp.stop()
 	l := newLauncher(st, bots, out, work, f.concurrency, sb)
+	l.disp = disp
 	l.options = options
 	l.sandboxFlags = f.sandbox
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
@@ -130,6 +138,7 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 		return fmt.Errorf("--addr: %w", err)
 	}
 	hs := srv.HTTPServer() // with its timeouts
+	hs.Handler = disp.withStatus(hs.Handler)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	fmt.Fprintf(cmd.OutOrStdout(), "arena: serving on %s/#token=%s\n", pageURL(ln.Addr()), token)
@@ -241,6 +250,7 @@ type launcher struct {
 	// page's tournaments the same, stored to resume them.
 	sandbox      *sandbox.Sandbox
 	sandboxFlags sandboxFlags
+	disp         *dispatcher // plays the tournaments' games on workers; nil: here
 }
 
 func newLauncher(st *store.Store, bots map[string][]player, out, work string, concurrency int, sb *sandbox.Sandbox) *launcher {
@@ -286,5 +296,5 @@ func (l *launcher) tournament(ctx context.Context, req web.TournamentRequest, li
 	for _, p := range l.bots[req.Game] {
 		bots[p.Name] = p
 	}
-	return playTournament(ctx, l.st, req, bots, l.options[req.Game], l.out, l.sandbox, l.sandboxFlags, listen)
+	return playTournamentOn(ctx, l.disp, l.st, req, bots, l.options[req.Game], l.out, l.sandbox, l.sandboxFlags, listen)
 }
