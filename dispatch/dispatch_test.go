@@ -160,11 +160,11 @@ func mustJSON(t testing.TB, v any) []byte {
 func TestSpecErrorIsAResult(t *testing.T) {
 	srv := startServer(t, t.TempDir(), "")
 	f := newFakeGames(0)
-	f.check = func(spec match.Spec) error { return errors.New(`unknown game "nim"`) }
+	f.check = func(spec match.Spec) error { return errors.New(`unknown game "chess"`) }
 	startWorker(t, connect(t, srv.URL()), "w", 1, f)
 	r := newRunner(t, connect(t, srv.URL()), "err", time.Second, nil)
-	_, _, err := r.Run(context.Background(), match.Spec{ID: "x", Game: "nim", Players: players(2), Seats: []int{0, 1}}, match.Local{})
-	if err == nil || !strings.Contains(err.Error(), `unknown game "nim"`) || !strings.Contains(err.Error(), "on worker w") {
+	_, _, err := r.Run(context.Background(), match.Spec{ID: "x", Game: "chess", Players: players(2), Seats: []int{0, 1}}, match.Local{})
+	if err == nil || !strings.Contains(err.Error(), `unknown game "chess"`) || !strings.Contains(err.Error(), "on worker w") {
 		t.Fatalf("Run: %v", err)
 	}
 }
