@@ -20,8 +20,8 @@ func TestBudget(t *testing.T) {
 	}
 	for _, tc := range tests {
 		lim := Budget(tc.turn)
-		if lim.Hard != tc.hard || lim.Soft > lim.Hard {
-			t.Errorf("Budget(%v) = %+v, want hard %v and soft no later", tc.turn, lim, tc.hard)
+		if lim.Hard != tc.hard || lim.Soft != tc.hard/2 {
+			t.Errorf("Budget(%v) = %+v, want hard %v and soft half of it", tc.turn, lim, tc.hard)
 		}
 	}
 }
@@ -63,5 +63,30 @@ func TestNextIteration(t *testing.T) {
 		if got := nextIteration(tc.last, tc.prev); got != tc.want {
 			t.Errorf("nextIteration(%v, %v) = %v, want %v", tc.last, tc.prev, got, tc.want)
 		}
+	}
+}
+
+// TestDeeper checks when iterative deepening starts another depth.
+func TestDeeper(t *testing.T) {
+	ms := time.Millisecond
+	lim := Limits{Soft: 400 * ms, Hard: 800 * ms}
+	tests := []struct {
+		name                string
+		elapsed, last, prev time.Duration
+		want                bool
+	}{
+		{"early", 300 * ms, 200 * ms, 20 * ms, true},                // cannot finish, but before Soft
+		{"finishes", 500 * ms, 50 * ms, 20 * ms, true},              // 500 + 125 <= 800
+		{"cannot finish, late", 500 * ms, 200 * ms, 50 * ms, false}, // 500 + 800 > 800
+		{"at the edge", 700 * ms, 50 * ms, 25 * ms, true},           // 700 + 100 = 800
+		{"just over", 701 * ms, 50 * ms, 25 * ms, false},
+	}
+	for _, tc := range tests {
+		if got := lim.deeper(tc.elapsed, tc.last, tc.prev); got != tc.want {
+			t.Errorf("%s: deeper = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if !(Limits{}).deeper(time.Hour, time.Hour, time.Minute) {
+		t.Error("no limits: always deeper")
 	}
 }

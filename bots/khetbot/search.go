@@ -16,8 +16,8 @@ const (
 
 // Limits bound one search. Zero fields are unlimited.
 type Limits struct {
-	Soft  time.Duration // do not start a new iteration after this
-	Hard  time.Duration // abort the search at this; no iteration starts that is predicted to end later
+	Soft  time.Duration // after this, start only an iteration that is predicted to end before Hard
+	Hard  time.Duration // abort the search at this
 	Depth int
 	Nodes int64
 }
@@ -121,17 +121,24 @@ func (e *Engine) Search(b *khet.Board, lim Limits) Result {
 		if score > mateSoon || score < -mateSoon {
 			break // a forced result: deeper search cannot change the move
 		}
-		elapsed := time.Since(e.start)
-		if lim.Soft > 0 && elapsed > lim.Soft {
+		if !lim.deeper(time.Since(e.start), last, prev) {
 			break
-		}
-		if lim.Hard > 0 && elapsed+nextIteration(last, prev) > lim.Hard {
-			break // the next depth would not finish: its time is better kept
 		}
 	}
 	res.Nodes, res.Time = e.nodes, time.Since(e.start)
 	res.PV = e.pv(b, res.Move)
 	return res
+}
+
+// deeper reports whether to start the next iteration after elapsed, the
+// last two taking last and prev: while it is expected to finish before
+// Hard, or while it is early (before Soft): then the deeper search of the
+// best move, searched first, and of any move that beats it is worth the
+// rest of the time even if the depth is cut off at Hard.
+func (lim Limits) deeper(elapsed, last, prev time.Duration) bool {
+	finishes := lim.Hard <= 0 || elapsed+nextIteration(last, prev) <= lim.Hard
+	early := lim.Soft <= 0 || elapsed <= lim.Soft
+	return finishes || early
 }
 
 // nextIteration predicts how long the next iteration takes from the last
