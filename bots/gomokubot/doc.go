@@ -30,10 +30,15 @@
 //     the horizon an open four the opponent cannot answer with a four is a
 //     win. A threat-space search with threes (VCT) exists but is off: it did
 //     not pay at short time controls.
-//   - Time: the pipe and file front ends give the search at most 70% of
-//     timeout_turn (and a share of time_left); no new iteration starts after
-//     57% of that, about 40% of the turn. The clock is read every 1024
-//     nodes, and a legal move is always ready.
+//   - Time: the pipe and file front ends give the search timeout_turn less
+//     a reserve for the pipe or files and a loaded machine (15%, 60 ms to
+//     1.5 s), less twice the lateness of recent moves, and at most a share
+//     of time_left. After 60% of that budget a new iteration starts only
+//     when the growth of the last ones predicts that it ends inside the
+//     budget (before, a cut-off iteration still improves the move: the
+//     best move is searched first). The clock is read every 1024 nodes,
+//     and a legal move is always ready. MaxNodes caps the nodes instead,
+//     for games that must not depend on the machine's load.
 //   - Renju: Black never plays a square that gomoku.ForbiddenAt calls a foul,
 //     and a four whose only defence is a foul square wins for White.
 //     Continuous games: blocked squares ('#', BOARD field 3) are walls, and a
