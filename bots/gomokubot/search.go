@@ -153,7 +153,7 @@ func (e *Engine) think(me uint8, budget time.Duration) (int, SearchInfo) {
 	// So does one by continuous threats (fours and open threes).
 	if e.tune.vct > 0 {
 		var res pnsResult
-		e.limited(share(0.3), 0.3, func() { res = e.findVCT(me, e.nodeShare(e.tune.vct, 0.15), e.tune.vctPly) })
+		e.limited(share(0.25), 0.25, func() { res = e.findVCT(me, e.nodeShare(e.tune.vct, 0.08), e.tune.vctPly) })
 		if res.won && len(res.line) > 0 {
 			return int(res.line[0]), SearchInfo{Score: scoreWin - len(res.line) - 20, Reason: "vct"}
 		}
@@ -163,13 +163,13 @@ func (e *Engine) think(me uint8, budget time.Duration) (int, SearchInfo) {
 	}
 	// Against the opponent's VCF keep only the moves that stop it, and
 	// without one against its VCT.
-	e.limited(share(0.45), 0.45, func() {
+	e.limited(share(0.35), 0.35, func() {
 		if line, ok = e.findVCF(opp, e.nodeShare(100000, 0.1)); ok {
 			moves = e.threatDefences(me, moves, append([]int32(nil), line...), false, vcfDepth, 20000)
 			return
 		}
 		if e.tune.vctDef > 0 {
-			if res := e.findVCT(opp, e.nodeShare(e.tune.vctDef, 0.1), e.tune.vctPly); res.won {
+			if res := e.findVCT(opp, e.nodeShare(e.tune.vctDef, 0.05), e.tune.vctPly); res.won {
 				moves = e.vctDefences(me, moves, append([]int32(nil), res.line...))
 			}
 		}
@@ -188,10 +188,11 @@ func (e *Engine) nodeShare(limit int64, share float64) int64 {
 	return limit
 }
 
-// vctDefences keeps the root moves after which the opponent has no VCT
-// any more (line is its current one): squares of the line, own fours and
-// own threes first, each checked with a small proof-number search, until
-// the time share runs out. If none helps, all moves are kept.
+// vctDefences drops the root moves after which the opponent still wins
+// by threats (line is its current win): squares of the line, own fours and
+// own threes are checked first, each with a small VCF and proof-number
+// search, until the node or time share runs out. Moves not checked stay;
+// if every move loses, all stay.
 func (e *Engine) vctDefences(me uint8, moves []move, line []int32) []move {
 	st := &e.search
 	opp := 3 - me
@@ -203,33 +204,37 @@ func (e *Engine) vctDefences(me uint8, moves []move, line []int32) []move {
 		ci := e.info(int(m.sq), me)
 		return onLine[m.sq] || ci.four || ci.three
 	}
-	ordered := make([]move, 0, len(moves))
-	for _, m := range moves {
+	order := make([]int, 0, len(moves))
+	for i, m := range moves {
 		if urgent(m) {
-			ordered = append(ordered, m)
+			order = append(order, i)
 		}
 	}
-	for _, m := range moves {
+	for i, m := range moves {
 		if !urgent(m) {
-			ordered = append(ordered, m)
+			order = append(order, i)
 		}
 	}
-	per := max(e.tune.vctDef/8, 500)
-	var keep []move
-	for _, m := range ordered {
+	per := max(e.nodeShare(e.tune.vctDef, 0.05)/4, 100)
+	lost := make([]bool, len(moves))
+	for _, i := range order {
 		if st.stop {
 			break
 		}
-		sq := int(m.sq)
+		sq := int(moves[i].sq)
 		e.put(sq, me)
-		// The opponent, to move now, must not win by fours at once, nor
-		// by threats.
-		_, lost := e.findVCF(opp, per)
-		if !lost && !st.stop {
-			lost = e.findVCT(opp, per, e.tune.vctPly).won
+		// The opponent, to move now, must not win by fours, nor by
+		// threats.
+		_, l := e.findVCF(opp, per)
+		if !l && !st.stop {
+			l = e.findVCT(opp, per, e.tune.vctPly).won
 		}
 		e.take(sq)
-		if !lost && !st.stop {
+		lost[i] = l
+	}
+	keep := make([]move, 0, len(moves))
+	for i, m := range moves {
+		if !lost[i] {
 			keep = append(keep, m)
 		}
 	}
