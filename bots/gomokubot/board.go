@@ -528,5 +528,7 @@ type searchState struct {
 	vcfFail  []uint64 // positions known to have no VCF (key | depth)
 	vcfMoves [vcfDepth + 1][]move
 	pnTree   []pnNode // the proof-number VCT tree, kept for its memory
-	moves    [maxPly][]move
+	// attacking is set while the last move came from a proven VCT.
+	attacking bool
+	moves     [maxPly][]move
 }

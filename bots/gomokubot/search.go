@@ -151,10 +151,17 @@ func (e *Engine) think(me uint8, budget time.Duration) (int, SearchInfo) {
 		return int(moves[0].sq), info
 	}
 	// So does one by continuous threats (fours and open threes).
+	// While an attack found by it goes on, it may take most of the time:
+	// losing the thread of a won attack is the costliest mistake.
 	if e.tune.vct > 0 {
 		var res pnsResult
-		e.limited(share(0.25), 0.25, func() { res = e.findVCT(me, e.nodeShare(e.tune.vct, 0.08), e.tune.vctPly) })
-		if res.won && len(res.line) > 0 {
+		f, nodes, limit := 0.25, 0.08, e.tune.vct
+		if st.attacking {
+			f, nodes, limit = 0.6, 0.5, 4*limit
+		}
+		e.limited(share(f), f, func() { res = e.findVCT(me, e.nodeShare(limit, nodes), e.tune.vctPly) })
+		st.attacking = res.won && len(res.line) > 0
+		if st.attacking {
 			return int(res.line[0]), SearchInfo{Score: scoreWin - len(res.line) - 20, Reason: "vct"}
 		}
 		if st.stop {
