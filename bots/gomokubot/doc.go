@@ -41,8 +41,8 @@
 //     after the VCF check (tuning.vct; while a proven attack goes on it
 //     gets most of the time) and filter the root moves against the
 //     opponent's VCT (tuning.vctDef), but both are off by default: at a
-//     fixed 20000 nodes a move in self-play the root VCT scored -7.6 ±
-//     20.3 Elo over 230 games and the filter -50 ± 44 over 98 games (it
+//     fixed 20000 nodes a move in self-play the root VCT scored -9.3 ±
+//     11.7 Elo over 600 games and the filter -50 ± 44 over 98 games (it
 //     costs a third of the nodes), so neither has paid yet (see TestSPRT).
 //   - Time: the pipe and file front ends give the search timeout_turn less
 //     a reserve for the pipe or files and a loaded machine (15%, 60 ms to
