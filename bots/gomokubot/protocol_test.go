@@ -74,7 +74,7 @@ func (m *manager) line(timeout time.Duration) string {
 	return ""
 }
 
-var messageRE = regexp.MustCompile(`^MESSAGE depth \d+ nodes \d+ nps \d+ score -?\d+$`)
+var messageRE = regexp.MustCompile(`^MESSAGE depth \d+ nodes \d+ nps \d+ score -?\d+ time \d+ of \d+ ms \(\w+\)$`)
 
 // move reads the MESSAGE line and the move that follow a move request,
 // checks the move is a free square and records it.
