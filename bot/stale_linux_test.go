@@ -1,7 +1,9 @@
 package bot
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -83,9 +85,6 @@ func memoryCgroup(t *testing.T) string {
 func inCgroup(t *testing.T, dir, name string) (*exec.Cmd, string) {
 	t.Helper()
 	cg := filepath.Join(dir, name)
-	if err := os.Mkdir(cg, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	t.Cleanup(func() { reapKillCgroups([]string{cg}); removeCgroupTree(cg) })
 	cmd := exec.Command("sleep", "1000")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
@@ -93,10 +92,22 @@ func inCgroup(t *testing.T, dir, name string) (*exec.Cmd, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	if err := os.WriteFile(filepath.Join(cg, "cgroup.procs"), []byte(strconv.Itoa(cmd.Process.Pid)), 0); err != nil {
-		t.Fatal(err)
+	// An arena starting meanwhile (other packages' tests run them) reaps
+	// a stale cgroup it finds empty before the process is in it: make it
+	// again. Once the process is in, whoever reaps it kills it, as the
+	// test wants.
+	for try := 0; ; try++ {
+		if err := os.Mkdir(cg, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			t.Fatal(err)
+		}
+		err := os.WriteFile(filepath.Join(cg, "cgroup.procs"), []byte(strconv.Itoa(cmd.Process.Pid)), 0)
+		if err == nil {
+			return cmd, cg
+		}
+		if !errors.Is(err, fs.ErrNotExist) || try == 100 {
+			t.Fatal(err)
+		}
 	}
-	return cmd, cg
 }
 
 // TestStaleCgroups: the processes in a cgroup arena-PID-... whose arena
