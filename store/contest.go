@@ -54,7 +54,8 @@ var contestMigration = []string{
 		game_id     TEXT PRIMARY KEY REFERENCES games (id),
 		contest     TEXT NOT NULL REFERENCES contests (name),
 		users       {json} NOT NULL,
-		submissions {json} NOT NULL
+		submissions {json} NOT NULL,
+		stderr      {json} NOT NULL
 	)`,
 	`CREATE INDEX contest_games_contest ON contest_games (contest)`,
 }
@@ -112,6 +113,10 @@ type ContestGame struct {
 	Contest     string
 	Users       []string
 	Submissions []string
+	// Stderr is each player's stderr in the game, kept out of the
+	// record (which everyone may replay): only its own participant and
+	// the organiser see it.
+	Stderr []string
 }
 
 // Rated is a participant's rating and results after one game.
@@ -426,8 +431,11 @@ func (s *Store) SaveContestGame(ctx context.Context, g Game, cg ContestGame, rat
 	if g.Winner != nil {
 		winner = *g.Winner
 	}
-	lists := make([]string, 5)
-	for i, v := range []any{g.Players, g.Seats, g.Scores, cg.Users, cg.Submissions} {
+	if cg.Stderr == nil {
+		cg.Stderr = make([]string, len(cg.Users))
+	}
+	lists := make([]string, 6)
+	for i, v := range []any{g.Players, g.Seats, g.Scores, cg.Users, cg.Submissions, cg.Stderr} {
 		data, err := json.Marshal(v)
 		if err != nil {
 			return err
@@ -449,8 +457,8 @@ func (s *Store) SaveContestGame(ctx context.Context, g Game, cg ContestGame, rat
 	} else if n == 0 {
 		return ErrExists
 	}
-	if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO contest_games (game_id, contest, users, submissions) VALUES (?, ?, ?, ?)`),
-		g.ID, cg.Contest, lists[3], lists[4]); err != nil {
+	if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO contest_games (game_id, contest, users, submissions, stderr) VALUES (?, ?, ?, ?, ?)`),
+		g.ID, cg.Contest, lists[3], lists[4], lists[5]); err != nil {
 		return err
 	}
 	for _, r := range rated {
@@ -540,16 +548,16 @@ func (s *Store) ContestGames(ctx context.Context, contest, user string, limit in
 // it is no contest's).
 func (s *Store) ContestOfGame(ctx context.Context, id string) (ContestGame, error) {
 	var cg ContestGame
-	var users, subs []byte
-	err := s.r.QueryRowContext(ctx, s.d.q(`SELECT contest, users, submissions FROM contest_games WHERE game_id = ?`), id).
-		Scan(&cg.Contest, &users, &subs)
+	var users, subs, stderr []byte
+	err := s.r.QueryRowContext(ctx, s.d.q(`SELECT contest, users, submissions, stderr FROM contest_games WHERE game_id = ?`), id).
+		Scan(&cg.Contest, &users, &subs, &stderr)
 	if errors.Is(err, sql.ErrNoRows) {
 		return cg, fmt.Errorf("contest game %s: %w", id, ErrNotFound)
 	}
 	if err != nil {
 		return cg, fmt.Errorf("contest game %s: %w", id, err)
 	}
-	if err := errors.Join(json.Unmarshal(users, &cg.Users), json.Unmarshal(subs, &cg.Submissions)); err != nil {
+	if err := errors.Join(json.Unmarshal(users, &cg.Users), json.Unmarshal(subs, &cg.Submissions), json.Unmarshal(stderr, &cg.Stderr)); err != nil {
 		return cg, fmt.Errorf("contest game %s: %w", id, err)
 	}
 	return cg, nil

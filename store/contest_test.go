@@ -86,7 +86,7 @@ func TestContests(t *testing.T) {
 		g.ID = "cup-1"
 		w := 0
 		g.Winner = &w
-		cg := ContestGame{Contest: "cup", Users: []string{"ann", "a%b"}, Submissions: []string{"s3", ""}}
+		cg := ContestGame{Contest: "cup", Users: []string{"ann", "a%b"}, Submissions: []string{"s3", ""}, Stderr: []string{"ann's", "theirs"}}
 		rated := []Rated{{User: "ann", Mu: 27, Sigma: 7, Win: true}, {User: "a%b", Mu: 23, Sigma: 7}}
 		if err := s.SaveContestGame(ctx, g, cg, rated); err != nil {
 			t.Fatal(err)
@@ -110,7 +110,7 @@ func TestContests(t *testing.T) {
 				t.Errorf("games of %q: %+v, %v; want %d", c.user, gs, err, c.want)
 			}
 		}
-		if got, err := s.ContestOfGame(ctx, "cup-1"); err != nil || got.Users[1] != "a%b" {
+		if got, err := s.ContestOfGame(ctx, "cup-1"); err != nil || got.Users[1] != "a%b" || got.Stderr[0] != "ann's" {
 			t.Errorf("ContestOfGame: %+v, %v", got, err)
 		}
 		if err := s.Disqualify(ctx, "cup", "bob"); err != nil {
