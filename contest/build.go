@@ -1,0 +1,133 @@
+package contest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"arena/bot"
+	"arena/sandbox"
+)
+
+// BuildLimits bound one submission's compilation.
+type BuildLimits struct {
+	Time   time.Duration // for all the compile commands together
+	Memory int64         // bytes, per command
+}
+
+// DefaultBuildLimits are two minutes and 2 GB.
+func DefaultBuildLimits() BuildLimits { return BuildLimits{Time: 2 * time.Minute, Memory: 2 << 30} }
+
+// ErrBuild is wrapped by a build that failed through the submission's
+// fault: a compile error, a compiler stopped at its time or memory limit.
+var ErrBuild = errors.New("build failed")
+
+// Build compiles the bot in dir with its language's fixed commands,
+// each inside sb (nil: no sandbox) with no network, the limits and a
+// scratch folder of its own (cache, writable besides dir, removed
+// afterwards). It returns the compile log and the bot's command (its
+// first word absolute). A failure of the submission wraps ErrBuild.
+func Build(ctx context.Context, dir string, d Detected, sb *sandbox.Sandbox, lim BuildLimits) (log string, run []string, err error) {
+	if err := d.Available(); err != nil {
+		return "", nil, fmt.Errorf("%w: %w", ErrBuild, err)
+	}
+	cache, err := os.MkdirTemp(filepath.Dir(dir), ".build-")
+	if err != nil {
+		return "", nil, fmt.Errorf("build: %w", err)
+	}
+	defer os.RemoveAll(cache)
+	if err := os.Chmod(cache, 0o755); err != nil {
+		return "", nil, fmt.Errorf("build: %w", err)
+	}
+	env := []string{"HOME=" + cache, "GOCACHE=" + filepath.Join(cache, "go-build"), "GOPATH=" + filepath.Join(cache, "gopath"),
+		"GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=-mod=mod", "CGO_ENABLED=0", "GO111MODULE=auto",
+		"PYTHONDONTWRITEBYTECODE=", "TMPDIR=" + cache}
+	deadline := time.Now().Add(lim.Time)
+	var b strings.Builder
+	for _, c := range d.Compile {
+		args := d.expand(c)
+		fmt.Fprintf(&b, "$ %s\n", strings.Join(args, " "))
+		if len(c) > 0 && c[0] == "go" && !exists(filepath.Join(dir, "go.mod")) {
+			// A Go bot without a module: make it one, as "go build" needs.
+			if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module bot\n\ngo 1.21\n"), 0o644); err != nil {
+				return b.String(), nil, fmt.Errorf("build: %w", err)
+			}
+		}
+		out, err := runStep(ctx, dir, args, env, cache, sb, lim.Memory, time.Until(deadline))
+		b.WriteString(out)
+		if err != nil {
+			fmt.Fprintf(&b, "%v\n", err)
+			return b.String(), nil, err
+		}
+	}
+	run = d.expand(d.Run)
+	if strings.HasPrefix(run[0], "./") {
+		run[0] = filepath.Join(dir, run[0][2:])
+		if !exists(run[0]) {
+			return b.String(), nil, fmt.Errorf("%w: the build made no %s", ErrBuild, filepath.Base(run[0]))
+		}
+		if err := os.Chmod(run[0], 0o755); err != nil {
+			return b.String(), nil, fmt.Errorf("build: %w", err)
+		}
+	} else {
+		p, err := Tool(run[0])
+		if err != nil {
+			return b.String(), nil, fmt.Errorf("%w: %w", ErrBuild, err)
+		}
+		run[0] = p
+	}
+	b.WriteString("built: " + strings.Join(run, " ") + "\n")
+	return b.String(), run, nil
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// buildLogMax is how much of a compiler's output the log keeps.
+const buildLogMax = 64 << 10
+
+// runStep runs one compile command to its end, or stops it at the time
+// left.
+func runStep(ctx context.Context, dir string, args, env []string, cache string, sb *sandbox.Sandbox, memory int64, left time.Duration) (string, error) {
+	if left <= 0 {
+		return "", fmt.Errorf("%w: out of build time", ErrBuild)
+	}
+	prog, err := Tool(args[0])
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrBuild, err)
+	}
+	args = append([]string{prog}, args[1:]...)
+	p, err := bot.Start(bot.Config{Args: args, Dir: dir, Env: env, MemoryLimit: memory, StderrTail: buildLogMax,
+		Sandbox: sb, Writable: []string{cache}})
+	if err != nil {
+		return "", fmt.Errorf("build: %w", err)
+	}
+	defer p.Close()
+	timer := time.NewTimer(left)
+	defer timer.Stop()
+	select {
+	case <-p.Done():
+	case <-timer.C:
+		p.Kill()
+		<-p.Done()
+		return p.FinalStderr(), fmt.Errorf("%w: the compiler ran out of its time (%v) and was stopped", ErrBuild, left.Round(time.Second))
+	case <-ctx.Done():
+		p.Kill()
+		<-p.Done()
+		return p.FinalStderr(), fmt.Errorf("build: %w", ctx.Err())
+	}
+	out := p.FinalStderr()
+	if e := p.Exit(); e != nil && p.ExitCode() != 0 {
+		if e.OOM {
+			return out, fmt.Errorf("%w: the compiler exceeded its memory limit", ErrBuild)
+		}
+		return out, fmt.Errorf("%w: %s exited with %s", ErrBuild, filepath.Base(args[0]), e.Status)
+	}
+	return out, nil
+}
