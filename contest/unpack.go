@@ -151,18 +151,36 @@ func (u *unpacker) file(p string, r io.Reader, exec bool) error {
 		return fmt.Errorf("unpack %s: %w", p, err)
 	}
 	left := u.lim.Unpacked - u.written
-	n, err := io.Copy(f, io.LimitReader(r, left+1))
+	er := &errReader{r: io.LimitReader(r, left+1)}
+	n, err := io.Copy(f, er)
 	u.written += n
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if u.written > u.lim.Unpacked {
+	switch {
+	case u.written > u.lim.Unpacked:
 		return refuse("it unpacks to more than %d bytes", u.lim.Unpacked)
-	}
-	if err != nil {
+	case er.err != nil:
+		// The archive could not be read: corrupt, truncated, too big.
+		return refuse("%q cannot be read from the archive: %v", p, er.err)
+	case err != nil:
 		return fmt.Errorf("unpack %s: %w", p, err)
 	}
 	return nil
+}
+
+// errReader remembers the error its reader returned, other than EOF.
+type errReader struct {
+	r   io.Reader
+	err error
+}
+
+func (e *errReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF {
+		e.err = err
+	}
+	return n, err
 }
 
 func (u *unpacker) zip(data []byte) error {
