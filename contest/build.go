@@ -127,7 +127,11 @@ func runStep(ctx context.Context, dir string, args, env []string, cache string, 
 		if e.OOM {
 			return out, fmt.Errorf("%w: the compiler exceeded its memory limit", ErrBuild)
 		}
-		return out, fmt.Errorf("%w: %s exited with %s", ErrBuild, filepath.Base(args[0]), e.Status)
+		name := filepath.Base(args[0])
+		if name == "sh" && len(args) > 2 {
+			name = strings.Fields(args[2] + " x")[0] // the compiler the shell ran
+		}
+		return out, fmt.Errorf("%w: compilation failed: %s exited with %s", ErrBuild, name, e.Status)
 	}
 	return out, nil
 }
