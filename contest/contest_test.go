@@ -31,10 +31,12 @@ type env struct {
 	dir string
 }
 
-func newEnv(t *testing.T) env {
+func newEnv(t *testing.T) env { return newEnvTB(t) }
+
+func newEnvTB(t testing.TB) env {
 	t.Helper()
 	dir := t.TempDir()
-	st, err := store.Open(t.Context(), filepath.Join(dir, "arena.db"))
+	st, err := store.Open(context.Background(), filepath.Join(dir, "arena.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +64,7 @@ func newEnv(t *testing.T) env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.CreateContest(t.Context(), store.Contest{Name: "cup", Game: "nim"}); err != nil {
+	if err := st.CreateContest(context.Background(), store.Contest{Name: "cup", Game: "nim"}); err != nil {
 		t.Fatal(err)
 	}
 	return env{st: st, svc: svc, dir: dir}
@@ -70,6 +72,10 @@ func newEnv(t *testing.T) env {
 
 // submit uploads a bot and waits for its verdict.
 func (e env) submit(t *testing.T, ctx context.Context, user, file, body string) store.Submission {
+	return e.submitTB(t, ctx, user, file, body)
+}
+
+func (e env) submitTB(t testing.TB, ctx context.Context, user, file, body string) store.Submission {
 	t.Helper()
 	sub, err := e.svc.Submit(ctx, "cup", user, file, []byte(body))
 	if err != nil {
@@ -185,4 +191,38 @@ func TestContestLadder(t *testing.T) {
 	cancel()
 	<-done
 	e.svc.Wait()
+}
+
+// BenchmarkLadderSlots plays ladder games between three instant bots
+// (the C bot of Nim) on 4 slots and reports how much of the slots' time
+// was spent outside games (idle-%): matchmaking, rating, waiting.
+func BenchmarkLadderSlots(b *testing.B) {
+	e := newEnvTB(b)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for _, u := range []string{"a", "b", "c"} {
+		if _, err := AddParticipant(ctx, e.st, "cup", u); err != nil {
+			b.Fatal(err)
+		}
+		if sub := e.submitTB(b, ctx, u, "bot.c", cBot); sub.State != store.SubmissionAccepted {
+			b.Fatalf("%s: %s", sub.State, sub.Log)
+		}
+	}
+	lad := NewLadder(e.svc, 4)
+	done := make(chan struct{})
+	b.ResetTimer()
+	go func() {
+		defer close(done)
+		lad.Run(ctx, b.Logf)
+	}()
+	for {
+		gs, _ := e.st.ContestGames(ctx, "cup", "", b.N+1)
+		if len(gs) >= b.N {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	b.ReportMetric(100*(1-lad.Utilization()), "idle-%")
+	cancel()
+	<-done
 }
