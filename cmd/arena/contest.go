@@ -30,7 +30,7 @@ func newContestCmd() *cobra.Command {
 every contest in its store (uploads, the ladder, the leaderboard) and
 "arena submit" uploads a bot.`,
 	}
-	cmd.AddCommand(newContestCreateCmd(), newContestUserCmd(), newContestStatusCmd())
+	cmd.AddCommand(newContestCreateCmd(), newContestUserCmd(), newContestStatusCmd(), newContestFinalsCmd())
 	return cmd
 }
 

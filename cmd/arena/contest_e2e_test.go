@@ -202,4 +202,20 @@ func TestContestEndToEnd(t *testing.T) {
 	if len(badPage.Submissions) != 1 || !strings.Contains(badPage.Submissions[0].Log, "missing_variable") {
 		t.Errorf("bad's compile log: %+v", badPage)
 	}
+	// The finals: the three accepted bots in a round robin.
+	out, stderr, code := runArena(t, dir, "contest", "finals", "cup", "--format", "round-robin", "--games-per-pair", "2",
+		"--db", db, "--out", filepath.Join(dir, "finals"), "--json")
+	if code != 0 {
+		t.Fatalf("finals: exit %d\n%s", code, stderr)
+	}
+	var report struct {
+		Games     int  `json:"games"`
+		Finished  bool `json:"finished"`
+		Standings []struct {
+			Player string `json:"player"`
+		} `json:"standings"`
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil || !report.Finished || report.Games != 6 || len(report.Standings) != 3 {
+		t.Errorf("finals: %+v, %v\n%s", report, err, out)
+	}
 }
