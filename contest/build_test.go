@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -128,5 +129,25 @@ func TestBuildMissingTool(t *testing.T) {
 	_, _, err := Build(t.Context(), t.TempDir(), d, nil, DefaultBuildLimits())
 	if !errors.Is(err, ErrBuild) || !strings.Contains(err.Error(), "not installed on this server") {
 		t.Fatalf("Build with a missing compiler: %v", err)
+	}
+}
+
+// A compiler that never ends (here gcc waits on a named pipe no one
+// writes) is stopped at the build's time limit and reported.
+func TestBuildStopsAHangingCompiler(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"bot.c": "#include \"wait.h\"\nint main(void){return 0;}\n"})
+	if err := syscall.Mkfifo(filepath.Join(dir, "wait.h"), 0o644); err != nil {
+		t.Skip(err)
+	}
+	d, err := Detect(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Available(); err != nil {
+		t.Skip(err)
+	}
+	_, _, err = Build(t.Context(), dir, d, testSandbox(t), BuildLimits{Time: 2 * time.Second, Memory: 1 << 30})
+	if !errors.Is(err, ErrBuild) || !strings.Contains(err.Error(), "ran out of its time") {
+		t.Fatalf("Build: %v, want the time limit's refusal", err)
 	}
 }
