@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,10 +18,13 @@ import (
 type BuildLimits struct {
 	Time   time.Duration // for all the compile commands together
 	Memory int64         // bytes, per command
+	Disk   int64         // bytes the bot's folder and the build's scratch folder may hold; 0: no check
 }
 
-// DefaultBuildLimits are two minutes and 2 GB.
-func DefaultBuildLimits() BuildLimits { return BuildLimits{Time: 2 * time.Minute, Memory: 2 << 30} }
+// DefaultBuildLimits are two minutes, 2 GB of memory and 1 GB of disk.
+func DefaultBuildLimits() BuildLimits {
+	return BuildLimits{Time: 2 * time.Minute, Memory: 2 << 30, Disk: 1 << 30}
+}
 
 // ErrBuild is wrapped by a build that failed through the submission's
 // fault: a compile error, a compiler stopped at its time or memory limit.
@@ -57,7 +61,7 @@ func Build(ctx context.Context, dir string, d Detected, sb *sandbox.Sandbox, lim
 				return b.String(), nil, fmt.Errorf("build: %w", err)
 			}
 		}
-		out, err := runStep(ctx, dir, args, env, cache, sb, lim.Memory, time.Until(deadline))
+		out, err := runStep(ctx, dir, args, env, cache, sb, lim, time.Until(deadline))
 		b.WriteString(out)
 		if err != nil {
 			fmt.Fprintf(&b, "%v\n", err)
@@ -94,7 +98,7 @@ const buildLogMax = 64 << 10
 
 // runStep runs one compile command to its end, or stops it at the time
 // left.
-func runStep(ctx context.Context, dir string, args, env []string, cache string, sb *sandbox.Sandbox, memory int64, left time.Duration) (string, error) {
+func runStep(ctx context.Context, dir string, args, env []string, cache string, sb *sandbox.Sandbox, lim BuildLimits, left time.Duration) (string, error) {
 	if left <= 0 {
 		return "", fmt.Errorf("%w: out of build time", ErrBuild)
 	}
@@ -103,7 +107,7 @@ func runStep(ctx context.Context, dir string, args, env []string, cache string, 
 		return "", fmt.Errorf("%w: %w", ErrBuild, err)
 	}
 	args = append([]string{prog}, args[1:]...)
-	p, err := bot.Start(bot.Config{Args: args, Dir: dir, Env: env, MemoryLimit: memory, StderrTail: buildLogMax,
+	p, err := bot.Start(bot.Config{Args: args, Dir: dir, Env: env, MemoryLimit: lim.Memory, StderrTail: buildLogMax,
 		Sandbox: sb, Writable: []string{cache}})
 	if err != nil {
 		return "", fmt.Errorf("build: %w", err)
@@ -111,7 +115,23 @@ func runStep(ctx context.Context, dir string, args, env []string, cache string, 
 	defer p.Close()
 	timer := time.NewTimer(left)
 	defer timer.Stop()
+	// A build that fills the disk is stopped: its folders are measured
+	// every quarter second.
+	var disk <-chan time.Time
+	if lim.Disk > 0 {
+		t := time.NewTicker(250 * time.Millisecond)
+		defer t.Stop()
+		disk = t.C
+	}
+wait:
 	select {
+	case <-disk:
+		if used := du(dir) + du(cache); used > lim.Disk {
+			p.Kill()
+			<-p.Done()
+			return p.FinalStderr(), fmt.Errorf("%w: the build wrote more than %d MB and was stopped", ErrBuild, lim.Disk>>20)
+		}
+		goto wait
 	case <-p.Done():
 	case <-timer.C:
 		p.Kill()
@@ -134,4 +154,18 @@ func runStep(ctx context.Context, dir string, args, env []string, cache string, 
 		return out, fmt.Errorf("%w: compilation failed: %s exited with %s", ErrBuild, name, e.Status)
 	}
 	return out, nil
+}
+
+// du is the bytes the files under dir hold (what can be read of them).
+func du(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
 }

@@ -151,3 +151,19 @@ func TestBuildStopsAHangingCompiler(t *testing.T) {
 		t.Fatalf("Build: %v, want the time limit's refusal", err)
 	}
 }
+
+// A build that fills the disk is stopped and reported.
+func TestBuildStopsFillingTheDisk(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"bot.c": "char big[300000000] = {1};\nint main(void){return big[0];}\n"})
+	d, err := Detect(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Available(); err != nil {
+		t.Skip(err)
+	}
+	_, _, err = Build(t.Context(), dir, d, testSandbox(t), BuildLimits{Time: time.Minute, Memory: 1 << 30, Disk: 20 << 20})
+	if !errors.Is(err, ErrBuild) || !strings.Contains(err.Error(), "wrote more than 20 MB") {
+		t.Fatalf("Build: %v, want the disk limit's refusal", err)
+	}
+}
