@@ -2,7 +2,6 @@ package contest
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"time"
 
@@ -117,10 +116,8 @@ func LoadStatus(ctx context.Context, st *store.Store, name string) (Status, erro
 	}
 	// Each game counts once for each of its players; the status shows
 	// games played, not player-games.
-	if cgs, err := st.ContestGames(ctx, name, "", 1<<30); err == nil {
-		games = len(cgs)
-	} else {
-		return Status{}, fmt.Errorf("contest %s: %w", name, err)
+	if games, err = st.CountContestGames(ctx, name); err != nil {
+		return Status{}, err
 	}
 	s.Games = games
 	return s, nil

@@ -583,3 +583,12 @@ func likeEscape(s string) string {
 	}
 	return string(out)
 }
+
+// CountContestGames is how many ladder games a contest has stored.
+func (s *Store) CountContestGames(ctx context.Context, contest string) (int, error) {
+	var n int
+	if err := s.r.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*) FROM contest_games WHERE contest = ?`), contest).Scan(&n); err != nil {
+		return 0, fmt.Errorf("games of contest %s: %w", contest, err)
+	}
+	return n, nil
+}

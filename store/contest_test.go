@@ -110,6 +110,9 @@ func TestContests(t *testing.T) {
 				t.Errorf("games of %q: %+v, %v; want %d", c.user, gs, err, c.want)
 			}
 		}
+		if n, err := s.CountContestGames(ctx, "cup"); err != nil || n != 1 {
+			t.Errorf("CountContestGames = %d, %v", n, err)
+		}
 		if got, err := s.ContestOfGame(ctx, "cup-1"); err != nil || got.Users[1] != "a%b" || got.Stderr[0] != "ann's" {
 			t.Errorf("ContestOfGame: %+v, %v", got, err)
 		}
