@@ -92,9 +92,11 @@ func TestBuild(t *testing.T) {
 		{"python syntax error", map[string]string{"__init__.py": "def (:\n"}, DefaultBuildLimits(), "exited with exit status 1", "SyntaxError"},
 		{"c", map[string]string{"bot.c": "#include <stdio.h>\nint main(void){puts(\"x\");return 0;}\n"}, DefaultBuildLimits(), "", "gcc"},
 		{"c error", map[string]string{"bot.c": "int main(void){ return nope; }\n"}, DefaultBuildLimits(), "exited", "nope"},
-		{"c compiler that never ends", map[string]string{"bot.c": "#include \"/dev/zero\"\n"},
+		{"c including a device", map[string]string{"bot.c": "#include \"/dev/zero\"\n"},
 			BuildLimits{Time: 3 * time.Second, Memory: 256 << 20}, "build failed", ""},
 		{"go without a module", map[string]string{"main.go": "package main\n\nimport \"os\"\n\nfunc main() { os.Stdout.WriteString(\"x\\n\") }\n"}, DefaultBuildLimits(), "", "go build"},
+		{"java", map[string]string{"Program.java": "public class Program { public static void main(String[] a) { System.out.println(1); } }\n"}, DefaultBuildLimits(), "", "javac"},
+		{"c++", map[string]string{"bot.cpp": "#include <iostream>\nint main() { std::cout << 1 << std::endl; }\n"}, DefaultBuildLimits(), "", "g++"},
 		{"javascript", map[string]string{"main.js": "console.log(1)\n"}, DefaultBuildLimits(), "", "node --check"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
