@@ -36,6 +36,9 @@ type Record struct {
 	// Sandbox lists the sandbox layers the bots ran in ([] with the
 	// sandbox off; see package sandbox and arena doctor).
 	Sandbox []string `json:"sandbox"`
+	// Worker names the worker that played the game on another
+	// machine or process (arena worker); "" when played here.
+	Worker string `json:"worker,omitempty"`
 }
 
 // PlayerRecord describes one player of a game and what it printed outside

@@ -33,7 +33,7 @@ export ARENA_TEST_CHROMIUM
 go test -count=1 -timeout 20m ./...
 # (Strength is measured without the race detector, which slows the brain
 # several times over.)
-go test -count=1 -race -timeout 20m -skip TestBuiltinStrength ./bot/... ./match/... ./engine/... ./cmd/... ./store/... ./tournament/... ./rating/... ./standings/... ./web/
+go test -count=1 -race -timeout 20m -skip TestBuiltinStrength ./bot/... ./match/... ./engine/... ./cmd/... ./store/... ./tournament/... ./rating/... ./standings/... ./web/ ./dispatch/
 # The protocol adapters are driven from several goroutines (start-up,
 # the end of a game, cancellation): race-check the games played over
 # real processes.

@@ -27,6 +27,10 @@ var (
 type Engine struct {
 	// MaxDepth limits the iterative deepening (0: no limit).
 	MaxDepth int
+	// MaxNodes limits the nodes of one search, threat searches included
+	// (0: no limit); with a long enough budget it makes the search
+	// independent of the machine's speed and load.
+	MaxNodes int64
 	// Log, when set, receives one line per finished iteration.
 	Log io.Writer
 
@@ -499,13 +503,15 @@ type tuning struct {
 	oppPct  int32   // weight of the opponent's sum in the evaluation, percent
 	leafVCF int     // VCF node budget at the horizon (0: none)
 	lmr     bool    // reduce late quiet moves
-	vct     int     // depth of the root VCT probe (0: none)
+	vct     int64   // node budget of the root proof-number VCT search (0: none)
+	vctPly  int     // longest line the VCT search follows
+	vctDef  int64   // node budget of the search for the opponent's VCT (0: none)
 	soft    float64 // share of the budget after which no iteration starts
 }
 
 // defaultTuning returns the tuned knobs.
 func defaultTuning() tuning {
-	return tuning{breadth: maxBreadth, oppPct: 65, soft: softShare}
+	return tuning{breadth: maxBreadth, oppPct: 65, soft: softShare, vctPly: 24}
 }
 
 // searchState is the per-search bookkeeping.
@@ -514,11 +520,15 @@ type searchState struct {
 	start    time.Time
 	deadline time.Time
 	nodes    int64
+	maxNodes int64 // stop at this many nodes (0: no limit)
 	stop     bool
 	vcfLimit int64 // node budget of the current VCF probe (0: none)
 	vcfNodes int64
 	vcfLine  []int32
 	vcfFail  []uint64 // positions known to have no VCF (key | depth)
 	vcfMoves [vcfDepth + 1][]move
-	moves    [maxPly][]move
+	pnTree   []pnNode // the proof-number VCT tree, kept for its memory
+	// attacking is set while the last move came from a proven VCT.
+	attacking bool
+	moves     [maxPly][]move
 }

@@ -8,9 +8,12 @@ const (
 	unlimitedMs = 2147483647
 	// defaultTurnMs is assumed when the manager never sends timeout_turn.
 	defaultTurnMs = 2000
-	// hardShare of timeout_turn is the latest the search may run; the
-	// search itself stops starting iterations at softShare of that.
-	hardShare = 0.7
+	// reserveShare of timeout_turn (at least minReserve, at most
+	// maxReserve) is kept back for the pipe or files, process scheduling
+	// and a loaded machine; the search may use the rest.
+	reserveShare = 0.15
+	minReserve   = 60 * time.Millisecond
+	maxReserve   = 1500 * time.Millisecond
 )
 
 // clock holds the limits a manager announced, in milliseconds.
@@ -19,6 +22,19 @@ type clock struct {
 	matchMs int64 // timeout_match; 0 = no limit, negative = not announced
 	leftMs  int64 // time_left (may be negative after an overrun)
 	hasLeft bool  // time_left was announced
+	// slack is how far past its budget a recent move went (a loaded
+	// machine stalls a process between two looks at the clock); twice
+	// that is kept back as well. It fades by a tenth a move.
+	slack time.Duration
+}
+
+// observe records that a move whose search budget was budget took took
+// from the request to the answer, overhead included.
+func (c *clock) observe(took, budget time.Duration) {
+	c.slack = c.slack * 9 / 10
+	if over := took - budget; over > c.slack {
+		c.slack = over
+	}
 }
 
 // newClock returns a clock with nothing announced.
@@ -30,11 +46,14 @@ func (c *clock) setLeft(ms int64) {
 	c.hasLeft = true
 }
 
-// budget returns the hard time limit for the next move: at most 70 % of
-// the turn limit, a share of the match time left, minus overhead (time
-// already spent since the move was requested, e.g. process start-up).
-// empty is the number of empty squares, used to guess how many moves
-// remain.
+// budget returns the hard time limit for the next move: the turn limit
+// less a reserve (15 %, at least 60 ms and at most 1.5 s; a third of a
+// turn under 180 ms) and twice the recent lateness (but at least a
+// quarter of the turn), a share of the match time left, minus overhead
+// (time already spent since the move was requested, e.g. process
+// start-up). empty is the number of empty squares, used to guess how many
+// moves remain. Inside it the search starts a new iteration only when it
+// expects to finish it.
 func (c clock) budget(overhead time.Duration, empty int) time.Duration {
 	turn := c.turnMs
 	if turn < 0 {
@@ -43,7 +62,12 @@ func (c clock) budget(overhead time.Duration, empty int) time.Duration {
 	if turn == 0 {
 		return 0
 	}
-	b := time.Duration(float64(turn)*hardShare) * time.Millisecond
+	t := time.Duration(turn) * time.Millisecond
+	reserve := min(max(time.Duration(float64(t)*reserveShare), minReserve), maxReserve)
+	if t < 180*time.Millisecond {
+		reserve = t / 3
+	}
+	b := max(t-reserve-2*c.slack, t/4)
 	if c.hasLeft && c.leftMs < unlimitedMs && c.matchMs != 0 {
 		if c.leftMs <= 0 {
 			return 0

@@ -28,12 +28,31 @@
 //     are own fours and the squares that defend; quiet nodes try the best
 //     few moves by pattern score, and more only while all of them lose. At
 //     the horizon an open four the opponent cannot answer with a four is a
-//     win. A threat-space search with threes (VCT) exists but is off: it did
-//     not pay at short time controls.
-//   - Time: the pipe and file front ends give the search at most 70% of
-//     timeout_turn (and a share of time_left); no new iteration starts after
-//     57% of that, about 40% of the turn. The clock is read every 1024
-//     nodes, and a legal move is always ready.
+//     win.
+//   - Victory by continuous threats (VCT, pns.go): a proof-number search
+//     over the attacker's fours and open threes, the defender answering a
+//     four with its block and an open three with every square where the
+//     attacker would make a four or with a four of its own; leaves whose
+//     outcome is plain (a five, an open four the defender cannot answer
+//     with a four, a threat that threatens nothing) are settled when they
+//     are made. It proves a double three in about 20 nodes. Every win it
+//     claims in the tests is played out against the full search
+//     (TestVCT, TestVCTNoFalseWins). The engine can run it at the root
+//     after the VCF check (tuning.vct; while a proven attack goes on it
+//     gets most of the time) and filter the root moves against the
+//     opponent's VCT (tuning.vctDef), but both are off by default: at a
+//     fixed 20000 nodes a move in self-play the root VCT scored -9.3 ±
+//     11.7 Elo over 600 games and the filter -50 ± 44 over 98 games (it
+//     costs a third of the nodes), so neither has paid yet (see TestSPRT).
+//   - Time: the pipe and file front ends give the search timeout_turn less
+//     a reserve for the pipe or files and a loaded machine (15%, 60 ms to
+//     1.5 s), less twice the lateness of recent moves, and at most a share
+//     of time_left. After 60% of that budget a new iteration starts only
+//     when the growth of the last ones predicts that it ends inside the
+//     budget (before, a cut-off iteration still improves the move: the
+//     best move is searched first). The clock is read every 1024 nodes,
+//     and a legal move is always ready. MaxNodes caps the nodes instead,
+//     for games that must not depend on the machine's load.
 //   - Renju: Black never plays a square that gomoku.ForbiddenAt calls a foul,
 //     and a four whose only defence is a foul square wins for White.
 //     Continuous games: blocked squares ('#', BOARD field 3) are walls, and a

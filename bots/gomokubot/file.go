@@ -76,7 +76,7 @@ func RunFile(ctx context.Context, dir string, opts Options) error {
 	if err != nil {
 		msgName = filepath.Join(dir, "MSG.DAT")
 	}
-	msg := fmt.Sprintf("%s %s: %s (%s)\n", opts.name(), Version, info, info.Reason)
+	msg := fmt.Sprintf("%s %s: %s\n", opts.name(), Version, info)
 	return writeFile(msgName, msg)
 }
 

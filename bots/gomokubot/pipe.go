@@ -434,6 +434,7 @@ func (b *pipeBrain) setBoard() {
 
 // play searches, reports and makes the brain's move.
 func (b *pipeBrain) play(ctx context.Context) error {
+	start := time.Now()
 	me := b.mine()
 	budget := b.clock.budget(pipeOverhead, b.eng.EmptySquares())
 	p, info := b.eng.Search(ctx, me, budget)
@@ -444,5 +445,7 @@ func (b *pipeBrain) play(ctx context.Context) error {
 		return b.reply("ERROR no empty square left")
 	}
 	b.place(p, me)
-	return b.reply("%d,%d", p.X, p.Y)
+	err := b.reply("%d,%d", p.X, p.Y)
+	b.clock.observe(time.Since(start), budget+pipeOverhead)
+	return err
 }

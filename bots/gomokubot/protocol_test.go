@@ -74,7 +74,7 @@ func (m *manager) line(timeout time.Duration) string {
 	return ""
 }
 
-var messageRE = regexp.MustCompile(`^MESSAGE depth \d+ nodes \d+ nps \d+ score -?\d+$`)
+var messageRE = regexp.MustCompile(`^MESSAGE depth \d+ nodes \d+ nps \d+ score -?\d+ time \d+ of \d+ ms \(\w+\)$`)
 
 // move reads the MESSAGE line and the move that follow a move request,
 // checks the move is a free square and records it.
@@ -228,8 +228,11 @@ func TestPipeContext(t *testing.T) {
 }
 
 // TestPipeTime: two pipe brains play each other with timeout_turn 300
-// and 1000 ms; every answer must come well within the limit.
+// and 1000 ms; no answer may lose on time, that is come later than the
+// limit and Gomocup's tolerance (a loaded machine may delay an answer
+// the brain gave in time: the tolerance is there for that).
 func TestPipeTime(t *testing.T) {
+	const tolerance = time.Second // arena's and Gomocup's default
 	for _, limit := range []int{300, 1000} {
 		t.Run(fmt.Sprint(limit), func(t *testing.T) {
 			moves := 6
@@ -256,7 +259,7 @@ func TestPipeTime(t *testing.T) {
 				p := m.move(3 * limitD)
 				took := time.Since(start)
 				slowest = max(slowest, took)
-				if took >= limitD {
+				if took >= limitD+tolerance {
 					t.Errorf("move %d (%v) took %v, limit %v", i, p, took, limitD)
 				}
 				other.stone[p] = true

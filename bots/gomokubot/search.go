@@ -21,9 +21,10 @@ const (
 	vcfDepth = 24
 	// vcfCacheBits sizes the table of positions known to have no VCF.
 	vcfCacheBits = 16
-	// softShare is the share of the budget after which no new iteration
-	// starts.
-	softShare = 0.57
+	// softShare is the share of the budget after which an iteration
+	// starts only when the last ones predict that it ends inside the
+	// budget.
+	softShare = 0.6
 )
 
 // SearchInfo describes a finished search.
@@ -36,8 +37,9 @@ type SearchInfo struct {
 	// Score is the evaluation for the side that moved, in engine units;
 	// beyond ±29000 it is a proven win or loss.
 	Score int
-	// Elapsed is the wall time the search took.
-	Elapsed time.Duration
+	// Elapsed is the wall time the search took, and Budget the time it
+	// was given.
+	Elapsed, Budget time.Duration
 	// Reason says how the move was found: "five", "block", "vcf",
 	// "search", "static", "opening" or "none" (no empty square).
 	Reason string
@@ -53,7 +55,8 @@ func (i SearchInfo) NPS() int64 {
 
 // String formats the info as the MESSAGE line the brains print.
 func (i SearchInfo) String() string {
-	return fmt.Sprintf("depth %d nodes %d nps %d score %d", i.Depth, i.Nodes, i.NPS(), i.Score)
+	return fmt.Sprintf("depth %d nodes %d nps %d score %d time %d of %d ms (%s)", i.Depth, i.Nodes, i.NPS(), i.Score,
+		i.Elapsed.Milliseconds(), i.Budget.Milliseconds(), i.Reason)
 }
 
 // move is a candidate square with its ordering score.
@@ -74,7 +77,22 @@ func (e *Engine) Search(ctx context.Context, me gomoku.Stone, budget time.Durati
 		me = gomoku.Black
 	}
 	st := &e.search
+	e.begin(ctx, budget)
+	sq, info := e.think(uint8(me), budget)
+	info.Nodes = st.nodes
+	info.Elapsed, info.Budget = time.Since(st.start), budget
+	st.ctx = nil
+	if sq < 0 {
+		return gomoku.Point{X: -1, Y: -1}, info
+	}
+	return e.point(sq), info
+}
+
+// begin starts the clock of a search that may run for budget.
+func (e *Engine) begin(ctx context.Context, budget time.Duration) {
+	st := &e.search
 	st.ctx = ctx
+	st.maxNodes = e.MaxNodes
 	st.start = time.Now()
 	st.deadline = st.start.Add(budget)
 	st.nodes = 0
@@ -82,15 +100,6 @@ func (e *Engine) Search(ctx context.Context, me gomoku.Stone, budget time.Durati
 	if st.vcfFail == nil {
 		st.vcfFail = make([]uint64, 1<<vcfCacheBits)
 	}
-
-	sq, info := e.think(uint8(me), budget)
-	info.Nodes = st.nodes
-	info.Elapsed = time.Since(st.start)
-	st.ctx = nil
-	if sq < 0 {
-		return gomoku.Point{X: -1, Y: -1}, info
-	}
-	return e.point(sq), info
 }
 
 // think is Search on padded indices.
@@ -134,26 +143,42 @@ func (e *Engine) think(me uint8, budget time.Duration) (int, SearchInfo) {
 	// A victory by continuous fours ends the thinking.
 	var line []int32
 	ok := false
-	e.limited(share(0.15), func() { line, ok = e.findVCF(me, 200000) })
+	e.limited(share(0.15), 0.15, func() { line, ok = e.findVCF(me, e.nodeShare(200000, 0.15)) })
 	if ok && len(line) > 0 {
 		return int(line[0]), SearchInfo{Score: scoreWin - len(line), Reason: "vcf"}
 	}
 	if st.stop {
 		return int(moves[0].sq), info
 	}
+	// So does one by continuous threats (fours and open threes).
+	// While an attack found by it goes on, it may take most of the time:
+	// losing the thread of a won attack is the costliest mistake.
 	if e.tune.vct > 0 {
-		e.limited(share(0.25), func() { line, ok = e.findThreat(me, true, e.tune.vct, 100000) })
-		if ok && len(line) > 0 {
-			return int(line[0]), SearchInfo{Score: scoreWin - len(line) - 20, Reason: "vct"}
+		var res pnsResult
+		f, nodes, limit := 0.25, 0.08, e.tune.vct
+		if st.attacking {
+			f, nodes, limit = 0.6, 0.5, 4*limit
+		}
+		e.limited(share(f), f, func() { res = e.findVCT(me, e.nodeShare(limit, nodes), e.tune.vctPly) })
+		st.attacking = res.won && len(res.line) > 0
+		if st.attacking {
+			return int(res.line[0]), SearchInfo{Score: scoreWin - len(res.line) - 20, Reason: "vct"}
 		}
 		if st.stop {
 			return int(moves[0].sq), info
 		}
 	}
-	// Against the opponent's VCF keep only the moves that stop it.
-	e.limited(share(0.35), func() {
-		if line, ok = e.findVCF(opp, 100000); ok {
+	// Against the opponent's VCF keep only the moves that stop it, and
+	// without one against its VCT.
+	e.limited(share(0.35), 0.35, func() {
+		if line, ok = e.findVCF(opp, e.nodeShare(100000, 0.1)); ok {
 			moves = e.threatDefences(me, moves, append([]int32(nil), line...), false, vcfDepth, 20000)
+			return
+		}
+		if e.tune.vctDef > 0 {
+			if res := e.findVCT(opp, e.nodeShare(e.tune.vctDef, 0.05), e.tune.vctPly); res.won {
+				moves = e.vctDefences(me, moves, append([]int32(nil), res.line...))
+			}
 		}
 	})
 	if st.stop {
@@ -162,17 +187,85 @@ func (e *Engine) think(me uint8, budget time.Duration) (int, SearchInfo) {
 	return e.deepen(me, moves, budget)
 }
 
-// limited runs f with the deadline moved forward to until, then restores
-// it; a stop caused only by the earlier deadline is forgotten.
-func (e *Engine) limited(until time.Time, f func()) {
+// nodeShare caps a threat search's node budget at a share of MaxNodes.
+func (e *Engine) nodeShare(limit int64, share float64) int64 {
+	if e.MaxNodes > 0 {
+		return max(min(limit, int64(float64(e.MaxNodes)*share)), 1)
+	}
+	return limit
+}
+
+// vctDefences drops the root moves after which the opponent still wins
+// by threats (line is its current win): squares of the line, own fours and
+// own threes are checked first, each with a small VCF and proof-number
+// search, until the node or time share runs out. Moves not checked stay;
+// if every move loses, all stay.
+func (e *Engine) vctDefences(me uint8, moves []move, line []int32) []move {
 	st := &e.search
-	saved := st.deadline
+	opp := 3 - me
+	onLine := make(map[int32]bool, len(line))
+	for _, sq := range line {
+		onLine[sq] = true
+	}
+	urgent := func(m move) bool {
+		ci := e.info(int(m.sq), me)
+		return onLine[m.sq] || ci.four || ci.three
+	}
+	order := make([]int, 0, len(moves))
+	for i, m := range moves {
+		if urgent(m) {
+			order = append(order, i)
+		}
+	}
+	for i, m := range moves {
+		if !urgent(m) {
+			order = append(order, i)
+		}
+	}
+	per := max(e.nodeShare(e.tune.vctDef, 0.05)/4, 100)
+	lost := make([]bool, len(moves))
+	for _, i := range order {
+		if st.stop {
+			break
+		}
+		sq := int(moves[i].sq)
+		e.put(sq, me)
+		// The opponent, to move now, must not win by fours, nor by
+		// threats.
+		_, l := e.findVCF(opp, per)
+		if !l && !st.stop {
+			l = e.findVCT(opp, per, e.tune.vctPly).won
+		}
+		e.take(sq)
+		lost[i] = l
+	}
+	keep := make([]move, 0, len(moves))
+	for i, m := range moves {
+		if !lost[i] {
+			keep = append(keep, m)
+		}
+	}
+	if len(keep) == 0 {
+		return moves
+	}
+	return keep
+}
+
+// limited runs f with the deadline moved forward to until (and, with
+// MaxNodes, the node limit to share of it), then restores them; a stop
+// caused only by the earlier limits is forgotten.
+func (e *Engine) limited(until time.Time, share float64, f func()) {
+	st := &e.search
+	saved, savedNodes := st.deadline, st.maxNodes
 	if until.Before(saved) {
 		st.deadline = until
 	}
+	if e.MaxNodes > 0 {
+		st.maxNodes = int64(float64(e.MaxNodes) * share)
+	}
 	f()
-	st.deadline = saved
-	if st.stop && time.Now().Before(saved) && st.ctx.Err() == nil {
+	st.deadline, st.maxNodes = saved, savedNodes
+	if st.stop && time.Now().Before(saved) && st.ctx.Err() == nil && (st.maxNodes == 0 || st.nodes < st.maxNodes) {
 		st.stop = false
 	}
 }
@@ -188,7 +281,9 @@ func (e *Engine) deepen(me uint8, moves []move, budget time.Duration) (int, Sear
 	if e.MaxDepth > 0 {
 		limit = min(limit, e.MaxDepth)
 	}
+	var last, prev time.Duration // how long the last two iterations took
 	for d := 1; d <= limit; d++ {
+		began := time.Since(st.start)
 		i, score, done := e.rootSearch(me, moves, d)
 		if !done {
 			if i > 0 {
@@ -206,11 +301,32 @@ func (e *Engine) deepen(me uint8, moves []move, budget time.Duration) (int, Sear
 		m := moves[i]
 		copy(moves[1:i+1], moves[:i])
 		moves[0] = m
-		if score >= winMin || score <= -winMin || time.Since(st.start) > soft {
+		prev, last = last, time.Since(st.start)-began
+		if score >= winMin || score <= -winMin || !deeper(time.Since(st.start), last, prev, soft, budget) {
 			break
 		}
 	}
 	return best, info
+}
+
+// deeper reports whether to start the next iteration after elapsed, the
+// last two taking last and prev: while it is expected to finish inside
+// budget, or while it is early (before soft): the best move is searched
+// first, so an iteration cut off by the clock can still only improve the
+// move.
+func deeper(elapsed, last, prev, soft, budget time.Duration) bool {
+	return elapsed+nextIteration(last, prev) <= budget || elapsed <= soft
+}
+
+// nextIteration predicts how long the next iteration takes from the last
+// two: the last one times their growth factor, held between 1.5 and 6
+// (tiny early iterations say little about it).
+func nextIteration(last, prev time.Duration) time.Duration {
+	growth := 3.0
+	if prev > time.Millisecond {
+		growth = min(max(float64(last)/float64(prev), 1.5), 6)
+	}
+	return time.Duration(float64(last) * growth)
 }
 
 // rootSearch searches every root move to depth d. It returns the index of
@@ -254,10 +370,14 @@ func (e *Engine) checkTime() {
 	}
 }
 
-// tick counts a node and looks at the clock every 1024 nodes.
+// tick counts a node, stops at the node limit and looks at the clock
+// every 1024 nodes.
 func (e *Engine) tick() bool {
 	st := &e.search
 	st.nodes++
+	if st.maxNodes > 0 && st.nodes >= st.maxNodes {
+		st.stop = true
+	}
 	if st.nodes&1023 == 0 {
 		e.checkTime()
 	}

@@ -1,6 +1,7 @@
 package gomokubot
 
 import (
+	"context"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"arena/game/gomoku"
+	"arena/rating"
 )
 
 // variant is one engine configuration in a tuning match.
@@ -106,7 +108,196 @@ func tuneVariants() []variant {
 		out = append(out, variant{name: name, tune: t, w: &w})
 	}
 	add("lmr", func(t *tuning, w *weights) { t.lmr = true })
-	add("vct6", func(t *tuning, w *weights) { t.vct = 6 })
+	add("vct", func(t *tuning, w *weights) { t.vct, t.vctDef = 100000, 20000 })
 	add("open threes x1.5", func(t *tuning, w *weights) { w.pat[pF3] = w.pat[pF3] * 3 / 2 })
+	return out
+}
+
+// The window of the side to move's depth-6 score that counts as a
+// balanced opening: the move itself is worth a lot in freestyle, so the
+// side to move should start a little behind.
+var sprtLow, sprtHigh = envInt("GOMOKU_LOW", -300), envInt("GOMOKU_HIGH", -60)
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return v
+	}
+	return def
+}
+
+// balancedOpening returns the n-th balanced opening: four stones in the
+// centre 7x7 (Black to move) drawn from a fixed sequence, kept only when
+// a depth-6 search scores it within 120 units (about an open two) for
+// either side.
+func balancedOpening(t *testing.T, n int) []gomoku.Point {
+	rng := rand.New(rand.NewPCG(uint64(n)+1000, 7))
+	for {
+		var stones []gomoku.Point
+		e := NewEngine(15, 15, gomoku.Freestyle)
+		s := gomoku.Black
+		for len(stones) < 4 {
+			p := gomoku.Point{X: 4 + rng.IntN(7), Y: 4 + rng.IntN(7)}
+			if e.At(p) != gomoku.Empty {
+				continue
+			}
+			if err := e.Place(p, s); err != nil {
+				t.Fatal(err)
+			}
+			stones = append(stones, p)
+			s = s.Opponent()
+		}
+		e.MaxDepth = 6
+		_, info := e.Search(context.Background(), gomoku.Black, time.Minute)
+		if info.Score > sprtLow && info.Score < sprtHigh {
+			return stones
+		}
+	}
+}
+
+// sprtPair plays one opening twice, colours swapped, between a and b, each
+// with nodes per move (and a minute of wall time, which it never needs),
+// and returns a's two scores.
+func sprtPair(t *testing.T, a, b variant, opening int, nodes int64) (float64, float64) {
+	var scores [2]float64
+	stones := balancedOpening(t, opening)
+	for g := 0; g < 2; g++ {
+		r := newReferee(15, 15, gomoku.Freestyle)
+		for _, p := range stones {
+			if err := r.play(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		mk := func(v variant) *enginePlayer {
+			p := newEnginePlayer(t, r, time.Minute, 0)
+			p.e.tune = v.tune
+			p.e.MaxNodes = nodes
+			return p
+		}
+		pa, pb := mk(a), mk(b)
+		aColour := gomoku.Black
+		black, white := player(pa), player(pb)
+		if g == 1 {
+			aColour = gomoku.White
+			black, white = pb, pa
+		}
+		playGame(t, r, black, white, 15*15)
+		scores[g] = 0.5
+		switch r.winner {
+		case aColour:
+			scores[g] = 1
+		case aColour.Opponent():
+			scores[g] = 0
+		}
+	}
+	return scores[0], scores[1]
+}
+
+// TestSPRT runs a sequential probability ratio test (elo0 0, elo1 5,
+// alpha = beta = 0.05, pentanomial, as fishtest) of the variant named by
+// GOMOKU_SPRT_NEW (see sprtVariants) against the one named by
+// GOMOKU_SPRT_OLD, at a fixed node budget per move (GOMOKU_NODES, default
+// 20000) so that a loaded machine does not change the games, on balanced
+// openings (balancedOpening), each played with both colours, two games at
+// a time, until the test decides or GOMOKU_SPRT pairs are played:
+//
+//	GOMOKU_SPRT=150 GOMOKU_SPRT_NEW=vct GOMOKU_SPRT_OLD=base go test -run TestSPRT -v -timeout 30m ./bots/gomokubot/
+func TestSPRT(t *testing.T) {
+	maxPairs, _ := strconv.Atoi(os.Getenv("GOMOKU_SPRT"))
+	if maxPairs == 0 {
+		t.Skip("set GOMOKU_SPRT=<max pairs> to run an SPRT")
+	}
+	nodes, _ := strconv.ParseInt(os.Getenv("GOMOKU_NODES"), 10, 64)
+	if nodes == 0 {
+		nodes = 20000
+	}
+	vs := sprtVariants()
+	a, okA := vs[os.Getenv("GOMOKU_SPRT_NEW")]
+	b, okB := vs[os.Getenv("GOMOKU_SPRT_OLD")]
+	if !okA || !okB {
+		t.Fatalf("GOMOKU_SPRT_NEW and GOMOKU_SPRT_OLD must name variants of %v", keys(vs))
+	}
+	lower, upper := rating.SPRTBounds(0.05, 0.05)
+	var (
+		mu    sync.Mutex
+		penta rating.Pentanomial
+		wdl   [3]int
+		done  bool
+	)
+	start := time.Now()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	next := make(chan int)
+	go func() {
+		defer close(next)
+		for i := 0; i < maxPairs; i++ {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				s1, s2 := sprtPair(t, a, b, i, nodes)
+				mu.Lock()
+				if done {
+					mu.Unlock()
+					continue
+				}
+				penta.Add(s1, s2)
+				for _, s := range []float64{s1, s2} {
+					wdl[int(2-2*s)]++ // 1 -> win, 0.5 -> draw, 0 -> loss
+				}
+				llr := penta.LLR(0, 5)
+				elo, margin := penta.Elo()
+				t.Logf("pair %d: LLR %.2f [%.2f, %.2f] W/D/L %d/%d/%d Elo %+.1f ± %.1f penta %v (%v)",
+					penta.Pairs(), llr, lower, upper, wdl[0], wdl[1], wdl[2], elo, margin, penta, time.Since(start).Round(time.Second))
+				if llr <= lower || llr >= upper {
+					done = true
+					cancel()
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	llr := penta.LLR(0, 5)
+	elo, margin := penta.Elo()
+	verdict := "no decision"
+	switch {
+	case llr >= upper:
+		verdict = "H1 accepted (new is stronger)"
+	case llr <= lower:
+		verdict = "H0 accepted (no gain of 5 Elo)"
+	}
+	t.Logf("%s vs %s at %d nodes/move: %s; LLR %.2f, %d games, W/D/L %d/%d/%d, Elo %+.1f ± %.1f",
+		a.name, b.name, nodes, verdict, llr, 2*penta.Pairs(), wdl[0], wdl[1], wdl[2], elo, margin)
+}
+
+// sprtVariants are the configurations TestSPRT can compare.
+func sprtVariants() map[string]variant {
+	out := map[string]variant{}
+	add := func(name string, f func(t *tuning)) {
+		t := defaultTuning()
+		f(&t)
+		out[name] = variant{name: name, tune: t}
+	}
+	add("base", func(t *tuning) {})
+	add("novct", func(t *tuning) { t.vct, t.vctDef = 0, 0 })
+	add("vct", func(t *tuning) { t.vct, t.vctDef = 100000, 20000 })
+	add("vctroot", func(t *tuning) { t.vct, t.vctDef = 100000, 0 })
+	return out
+}
+
+func keys(m map[string]variant) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
 	return out
 }

@@ -3,8 +3,20 @@
 // (principal variation search), iterative deepening, a Zobrist
 // transposition table and move ordering (table move, laser captures,
 // killers, history), over an evaluation that knows what each laser hits
-// now and how close each beam passes to the enemy Pharaoh. It thinks well
-// inside the per-move limit and reports depth and nodes per second on
-// stderr after every move. Its moves come from the referee's own move
-// generator, so it never plays an illegal move.
+// now and how close each beam passes to the enemy Pharaoh. It reports
+// depth, nodes per second and the time it took on stderr after every move.
+// Its moves come from the referee's own move generator, so it never plays
+// an illegal move.
+//
+// Time: the Tartu protocol never tells a bot its clock, so the match's
+// per-move limit comes from Options.TurnTime (--turn-time). The search
+// may run until the limit less a reserve for the pipe and a loaded
+// machine (15 % of the turn, 60 ms to 1.5 s; see Budget), counted from the
+// moment the R line arrives. Iterative deepening starts another depth
+// while the growth of the last depths predicts that it finishes in time,
+// or while less than half of that time has passed (the best move is
+// searched first, so a depth cut off by the clock can only improve the
+// move); a forced win or loss ends the thinking at once. A move that
+// still comes out late makes the bot keep twice that lateness back on the
+// next moves.
 package khetbot

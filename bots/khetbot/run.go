@@ -15,7 +15,7 @@ import (
 type Options struct {
 	Name string // in the greeting; "" = arena-khet
 	// TurnTime is the match's per-move limit (the protocol does not tell
-	// it); the bot thinks well inside it. 0 = khet's 10 s.
+	// it); see Budget for how much of it the bot uses. 0 = khet's 10 s.
 	TurnTime time.Duration
 	Depth    int   // search depth cap, 0 = none
 	Nodes    int64 // node cap per move, 0 = none
@@ -25,18 +25,46 @@ type Options struct {
 	Status   io.Writer // where the status line goes after every move (stderr); nil = none
 }
 
-// Budget returns the soft and hard search times for a per-move limit: a
-// third of it to start iterations, half of it at most, so a loaded
-// machine and the pipe's latency still leave a margin.
+// Budget returns the search limits for a per-move limit. The protocol
+// never tells the bot its clock, so the match's limit comes from
+// --turn-time. The search may run until Hard, which keeps a reserve for
+// the pipe, process scheduling and a loaded machine: 15 % of the turn, at
+// least 60 ms (a third of the turn below 180 ms) and at most 1.5 s.
+// Iterative deepening goes one depth deeper while that depth is predicted
+// (from the growth of the last ones) to finish before Hard, or while less
+// than Soft, half of Hard, has passed: the best move is searched first,
+// so even a depth cut off at Hard can only improve the move. A forced
+// result ends the search at once. Run lowers Hard further while its moves
+// come out late.
 func Budget(turn time.Duration) Limits {
 	if turn <= 0 {
 		turn = 10 * time.Second
 	}
-	hard := turn / 2
-	if turn > 2*time.Second {
-		hard = min(hard, turn-time.Second)
+	reserve := min(max(turn*15/100, 60*time.Millisecond), 1500*time.Millisecond)
+	if turn < 180*time.Millisecond {
+		reserve = turn / 3
 	}
-	return Limits{Soft: turn * 3 / 10, Hard: hard}
+	hard := turn - reserve
+	return Limits{Soft: hard / 2, Hard: hard}
+}
+
+// lateness tracks how far past its limit the bot's moves went out (a
+// loaded machine can stall a process for a while between two looks at the
+// clock) and keeps that much more in reserve, forgetting it slowly.
+type lateness struct{ slack time.Duration }
+
+// observe records that a move meant to take at most hard took took.
+func (l *lateness) observe(took, hard time.Duration) {
+	l.slack = l.slack * 9 / 10
+	if over := took - hard; over > l.slack {
+		l.slack = over
+	}
+}
+
+// limit is hard less twice the remembered lateness, never below a quarter
+// of turn.
+func (l *lateness) limit(hard, turn time.Duration) time.Duration {
+	return max(hard-2*l.slack, turn/4)
 }
 
 // Run plays one game over the Tartu protocol: greet, then answer every R
@@ -61,11 +89,17 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 		return fmt.Errorf("greet: %w", err)
 	}
 	eng := NewEngine(opts.TTMB)
-	lim := Budget(opts.TurnTime)
-	lim.Depth, lim.Nodes = opts.Depth, opts.Nodes
+	base := Budget(opts.TurnTime)
+	base.Depth, base.Nodes = opts.Depth, opts.Nodes
+	turn := opts.TurnTime
+	if turn <= 0 {
+		turn = 10 * time.Second
+	}
+	var late lateness
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 4096), 1<<20)
 	for sc.Scan() {
+		received := time.Now()
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -102,17 +136,22 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 			continue
 		}
 		eng.SetGame(pos.Plies, opts.MaxPlies)
+		// The clock runs from the line's arrival, not from the search.
+		lim := base
+		lim.Hard = max(late.limit(base.Hard, turn)-time.Since(received), time.Millisecond)
+		lim.Soft = lim.Hard / 2
 		res := eng.Search(b, lim)
 		if err := say(res.Move.String()); err != nil {
 			return fmt.Errorf("send move: %w", err)
 		}
+		late.observe(time.Since(received), base.Hard)
 		after := b.Clone()
 		after.Make(res.Move)
 		eng.Seen(after.Hash())
 		if opts.Status != nil {
-			fmt.Fprintf(opts.Status, "%s ply %d: %v depth %d score %+d nodes %d nps %.0f time %v pv %v\n",
+			fmt.Fprintf(opts.Status, "%s ply %d: %v depth %d score %+d nodes %d nps %.0f time %v of %v pv %v\n",
 				opts.Name, pos.Plies+1, res.Move, res.Depth, res.Score, res.Nodes, res.NPS(),
-				res.Time.Round(time.Millisecond), res.PV)
+				res.Time.Round(time.Millisecond), turn, res.PV)
 		}
 	}
 	if err := sc.Err(); err != nil {

@@ -16,7 +16,7 @@ const (
 
 // Limits bound one search. Zero fields are unlimited.
 type Limits struct {
-	Soft  time.Duration // do not start a new iteration after this
+	Soft  time.Duration // after this, start only an iteration that is predicted to end before Hard
 	Hard  time.Duration // abort the search at this
 	Depth int
 	Nodes int64
@@ -109,22 +109,47 @@ func (e *Engine) Search(b *khet.Board, lim Limits) Result {
 		maxDepth = maxPly - 1
 	}
 	e.path[0] = b.Hash()
+	var last, prev time.Duration // how long the last two iterations took
 	for depth := 1; depth <= maxDepth; depth++ {
+		began := time.Since(e.start)
 		score := e.rootSearch(b, depth, &res)
 		if e.stopped {
 			break
 		}
+		prev, last = last, time.Since(e.start)-began
 		res.Score, res.Depth = score, depth
 		if score > mateSoon || score < -mateSoon {
 			break // a forced result: deeper search cannot change the move
 		}
-		if lim.Soft > 0 && time.Since(e.start) > lim.Soft {
+		if !lim.deeper(time.Since(e.start), last, prev) {
 			break
 		}
 	}
 	res.Nodes, res.Time = e.nodes, time.Since(e.start)
 	res.PV = e.pv(b, res.Move)
 	return res
+}
+
+// deeper reports whether to start the next iteration after elapsed, the
+// last two taking last and prev: while it is expected to finish before
+// Hard, or while it is early (before Soft): then the deeper search of the
+// best move, searched first, and of any move that beats it is worth the
+// rest of the time even if the depth is cut off at Hard.
+func (lim Limits) deeper(elapsed, last, prev time.Duration) bool {
+	finishes := lim.Hard <= 0 || elapsed+nextIteration(last, prev) <= lim.Hard
+	early := lim.Soft <= 0 || elapsed <= lim.Soft
+	return finishes || early
+}
+
+// nextIteration predicts how long the next iteration takes from the last
+// two: the last one times their growth factor, which is held between 2
+// and 8 (tiny early iterations say little about it).
+func nextIteration(last, prev time.Duration) time.Duration {
+	growth := 4.0
+	if prev > time.Millisecond {
+		growth = min(max(float64(last)/float64(prev), 2), 8)
+	}
+	return time.Duration(float64(last) * growth)
 }
 
 // rootSearch searches every root move to depth and keeps the best in res

@@ -55,7 +55,7 @@ when run again; arena standings shows them.`,
 				return err
 			}
 			reg := registryOf(games())
-			runner := contestRunner(engine.NewLocal(reg, match.Local{Out: abs, Work: work, Sandbox: box}))
+			runner := engine.NewLocal(reg, match.Local{Out: abs, Work: work, Sandbox: box})
 			svc, err := contest.NewService(contest.Config{Store: st, Runner: runner, Games: reg, Dir: filepath.Join(abs, "contests"),
 				Builtin: func(string) (match.Player, error) { return match.Player{}, fmt.Errorf("finals play no built-in bot") }})
 			if err != nil {

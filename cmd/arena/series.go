@@ -61,6 +61,8 @@ type summaryLine struct {
 	Record string      `json:"record"`
 	// Sandbox lists the sandbox layers the bots ran in ([] when off).
 	Sandbox []string `json:"sandbox"`
+	// Worker names the worker that played the game (--nats, --workers).
+	Worker string `json:"worker,omitempty"`
 }
 
 // tally counts one player's results.
@@ -157,7 +159,7 @@ func (s *series) count(tallies []tally, rec *game.Record) {
 func emitGame(w io.Writer, rec *game.Record, path string) error {
 	line := summaryLine{
 		Type: "game", ID: rec.ID, Game: rec.Game, First: rec.FirstPlayer(), Winner: rec.Winner, Scores: rec.Scores,
-		Reason: rec.Reason, Detail: rec.Detail, Moves: rec.Length(), Record: path, Sandbox: rec.Sandbox,
+		Reason: rec.Reason, Detail: rec.Detail, Moves: rec.Length(), Record: path, Sandbox: rec.Sandbox, Worker: rec.Worker,
 	}
 	if len(rec.Seats) > 2 {
 		line.Seats = rec.Seats

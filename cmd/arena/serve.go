@@ -37,6 +37,7 @@ type serveFlags struct {
 	concurrency          int
 	ladderSlots          int
 	sandbox              sandboxFlags
+	dispatch             dispatchFlags // where the page's tournaments are played
 }
 
 func newServeCmd() *cobra.Command {
@@ -70,6 +71,7 @@ files to --out.`,
 	fl.IntVar(&f.concurrency, "concurrency", runtime.NumCPU(), "games with bots played at once (more wait)")
 	fl.IntVar(&f.ladderSlots, "ladder-slots", 1, "games the contests' ladder plays at once (see arena contest)")
 	f.sandbox.register(fl)
+	f.dispatch.register(fl)
 	return cmd
 }
 
@@ -117,12 +119,18 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	disp, err := f.dispatch.start(ctx, out, cmd.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	defer disp.stop()
 	l := newLauncher(st, bots, out, work, f.concurrency, sb)
+	l.disp = disp
 	l.options = options
 	l.sandboxFlags = f.sandbox
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
 	contestCtx, stopContests := context.WithCancel(ctx)
-	contests, waitContests, err := startContests(contestCtx, st, out, work, sb, f.ladderSlots, cmd.ErrOrStderr())
+	contests, waitContests, err := startContests(contestCtx, disp, st, out, work, sb, f.ladderSlots, cmd.ErrOrStderr())
 	if err != nil {
 		stopContests()
 		return err
@@ -139,6 +147,7 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 		return fmt.Errorf("--addr: %w", err)
 	}
 	hs := srv.HTTPServer() // with its timeouts
+	hs.Handler = disp.withStatus(hs.Handler)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	fmt.Fprintf(cmd.OutOrStdout(), "arena: serving on %s/#token=%s\n", pageURL(ln.Addr()), token)
@@ -250,6 +259,7 @@ type launcher struct {
 	// page's tournaments the same, stored to resume them.
 	sandbox      *sandbox.Sandbox
 	sandboxFlags sandboxFlags
+	disp         *dispatcher // plays the tournaments' games on workers; nil: here
 }
 
 func newLauncher(st *store.Store, bots map[string][]player, out, work string, concurrency int, sb *sandbox.Sandbox) *launcher {
@@ -295,5 +305,5 @@ func (l *launcher) tournament(ctx context.Context, req web.TournamentRequest, li
 	for _, p := range l.bots[req.Game] {
 		bots[p.Name] = p
 	}
-	return playTournament(ctx, l.st, req, bots, l.options[req.Game], l.out, l.sandbox, l.sandboxFlags, listen)
+	return playTournamentOn(ctx, l.disp, l.st, req, bots, l.options[req.Game], l.out, l.sandbox, l.sandboxFlags, listen)
 }

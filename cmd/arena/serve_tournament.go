@@ -33,6 +33,13 @@ import (
 // none). Games are stored in st, records written under out.
 func playTournament(ctx context.Context, st *store.Store, req web.TournamentRequest, bots map[string]player,
 	options []string, out string, sb *sandbox.Sandbox, sf sandboxFlags, listen func(gameID string) game.Listener) error {
+	return playTournamentOn(ctx, nil, st, req, bots, options, out, sb, sf, listen)
+}
+
+// playTournamentOn is playTournament with its games played on disp's
+// workers (nil: here).
+func playTournamentOn(ctx context.Context, disp *dispatcher, st *store.Store, req web.TournamentRequest, bots map[string]player,
+	options []string, out string, sb *sandbox.Sandbox, sf sandboxFlags, listen func(gameID string) game.Listener) error {
 	d, ok := driverByName(req.Game)
 	if !ok {
 		return fmt.Errorf("tournament %s: unknown game %q", req.Name, req.Game)
@@ -131,7 +138,7 @@ func playTournament(ctx context.Context, st *store.Store, req web.TournamentRequ
 	}
 	spec := &tournamentSpec{
 		d: d, env: env, r: r, name: name, args: commandLine(d.info.Name, args), format: format, tf: tf,
-		stdout: io.Discard, stderr: io.Discard, st: st, dsn: st.String(), listen: listen,
+		stdout: io.Discard, stderr: io.Discard, st: st, dsn: st.String(), listen: listen, disp: disp,
 	}
 	if _, err := spec.run(ctx); err != nil {
 		if errors.Is(err, context.Canceled) {

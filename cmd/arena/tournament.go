@@ -34,6 +34,7 @@ type tournamentFlags struct {
 	concurrency  int
 	db           string
 	interval     int
+	dispatch     dispatchFlags // where the games are played
 }
 
 // volatile reports whether a flag changes how a tournament runs, not
@@ -44,7 +45,7 @@ func volatile(flag string) bool {
 	case "concurrency", "json", "db", "debug", "work-dir", "name", "rating-interval":
 		return true
 	}
-	return false
+	return slices.Contains(dispatchFlagNames, flag)
 }
 
 func newTournamentCmd() *cobra.Command {
@@ -137,6 +138,7 @@ func registerTournamentFlags(cmd *cobra.Command, d driver) *tournamentCLI {
 	fl.IntVar(&tc.tf.concurrency, "concurrency", 0, "games at once (default: as many as the cores allow, one thinking bot per core)")
 	fl.StringVar(&tc.tf.db, "db", "", "the store: a SQLite file or postgres://... (default OUT/arena.db)")
 	fl.IntVar(&tc.tf.interval, "rating-interval", 0, "also print the full standings every N games (0 = at the end only)")
+	tc.tf.dispatch.register(fl)
 	return tc
 }
 
@@ -261,6 +263,8 @@ type tournamentSpec struct {
 	st     *store.Store
 	dsn    string
 	listen func(gameID string) game.Listener
+	// disp plays the games on workers; nil: here.
+	disp *dispatcher
 }
 
 func runTournament(cmd *cobra.Command, tc *tournamentCLI) error {
@@ -279,6 +283,12 @@ func runTournament(cmd *cobra.Command, tc *tournamentCLI) error {
 	}
 	defer st.Close()
 	spec.st = st
+	disp, err := tc.tf.dispatch.start(cmd.Context(), spec.env.Out, spec.stderr)
+	if err != nil {
+		return err
+	}
+	defer disp.stop()
+	spec.disp = disp
 	rep, err := spec.run(cmd.Context())
 	if err != nil {
 		return err
@@ -367,6 +377,14 @@ func (spec *tournamentSpec) run(ctx context.Context) (standings.Report, error) {
 	}
 	cores := runtime.NumCPU()
 	auto, thinkers := defaultConcurrency(cores, seats, d.info.Simultaneous, env.Ponder)
+	run, closeRunner, err := spec.disp.runner(ctx, sr.run, env.Out, name, false)
+	if err != nil {
+		return standings.Report{}, err
+	}
+	defer closeRunner()
+	if spec.disp != nil {
+		auto = dispatchedGames // the workers' slots decide
+	}
 	conc := tf.concurrency
 	if conc == 0 {
 		conc = auto
@@ -384,7 +402,7 @@ func (spec *tournamentSpec) run(ctx context.Context) (standings.Report, error) {
 		Name: name, Args: spec.args,
 		Same:     func(stored []string) bool { return slices.Equal(identity(stored), identity(spec.args)) },
 		Schedule: tournament.Config{Format: format, Players: len(env.Players), Seats: seats, GamesPerPair: tf.gamesPerPair, Rounds: tf.rounds},
-		Match:    sr.tmpl, Runner: sr.run, Store: spec.st, Out: env.Out, Concurrency: conc,
+		Match:    sr.tmpl, Runner: run, Store: spec.st, Out: env.Out, Concurrency: conc,
 		Started: func(stored int, sched *tournament.Schedule) {
 			total = sched.Total()
 			prog = newProgress(stderr, spec.terminal, total, env.Players)

@@ -20,6 +20,7 @@ import (
 type sprtFlags struct {
 	elo0, elo1, alpha, beta float64
 	maxGames, concurrency   int
+	dispatch                dispatchFlags // where the games are played
 }
 
 // newSprtCmd is "arena sprt [GAME]". Without a game name it tests Gomoku
@@ -72,6 +73,7 @@ H0 (elo0), in fishtest's logistic-Elo GSPRT. It stops when the LLR leaves
 	fl.Float64Var(&sf.beta, "beta", 0.05, "chance of accepting H0 when H1 holds")
 	fl.IntVar(&sf.maxGames, "max-games", 0, "stop undecided after this many games (0 = no limit)")
 	fl.IntVar(&sf.concurrency, "concurrency", 0, "games at once (default: one thinking bot per core)")
+	sf.dispatch.register(fl)
 	return cmd
 }
 
@@ -123,6 +125,9 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 	}
 	cores := runtime.NumCPU()
 	auto, thinkers := defaultConcurrency(cores, 2, false, env.Ponder)
+	if sf.dispatch.enabled() {
+		auto = dispatchedGames // the workers' slots decide
+	}
 	conc := sf.concurrency
 	if conc == 0 {
 		conc = auto
@@ -145,12 +150,22 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 	if !ok {
 		return fmt.Errorf("sprt: a runner of type %T", r)
 	}
+	disp, err := sf.dispatch.start(cmd.Context(), env.Out, stderr)
+	if err != nil {
+		return err
+	}
+	defer disp.stop()
+	run, closeRunner, err := disp.runner(cmd.Context(), sr.run, env.Out, name, true)
+	if err != nil {
+		return err
+	}
+	defer closeRunner()
 	lower, upper := rating.SPRTBounds(sf.alpha, sf.beta)
 	a, b := env.Players[0].Name, env.Players[1].Name
 	fmt.Fprintf(stderr, "SPRT %s vs %s: H0 elo %g, H1 elo %g, alpha %g, beta %g, LLR bounds [%.2f, %.2f], %d games at once\n",
 		a, b, sf.elo0, sf.elo1, sf.alpha, sf.beta, lower, upper, conc)
 	test := &engine.SPRT{
-		Name: name, Match: sr.tmpl, Runner: sr.run, Elo0: sf.elo0, Elo1: sf.elo1, Alpha: sf.alpha, Beta: sf.beta,
+		Name: name, Match: sr.tmpl, Runner: run, Elo0: sf.elo0, Elo1: sf.elo1, Alpha: sf.alpha, Beta: sf.beta,
 		MaxGames: sf.maxGames, Concurrency: conc,
 		Stored: func(rec *game.Record, path string) error {
 			if f.json {

@@ -89,7 +89,8 @@ func TestPlayPointsByClicking(t *testing.T) {
 		var st *points.State
 		lg, ok := awaitTurn(t, srv, id, deadline, clicks, func(lg liveGame) bool {
 			st = pointsPosition(t, lg)
-			return !st.Over() && st.ToMove().Side() == me
+			// Its seat waiting: a click before the server asks is refused.
+			return !st.Over() && st.ToMove().Side() == me && seatWaiting(t, lg, me)
 		})
 		if !ok {
 			break
@@ -282,7 +283,7 @@ func TestPlayKhetByClicking(t *testing.T) {
 		var st *khet.State
 		lg, ok := awaitTurn(t, srv, id, deadline, clicks, func(lg liveGame) bool {
 			st = khetPosition(t, lg)
-			return !st.Over() && st.ToMove() == me
+			return !st.Over() && st.ToMove() == me && seatWaiting(t, lg, int(me))
 		})
 		if !ok {
 			break

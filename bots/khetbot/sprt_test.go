@@ -1,0 +1,165 @@
+package khetbot
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"arena/game/khet"
+	"arena/rating"
+)
+
+// sprtOpening returns the n-th opening: the Classic setup after four
+// random plies drawn from a fixed sequence, kept only when a depth-3
+// search scores it within 40 units for either side and nobody lost a
+// piece.
+func sprtOpening(t *testing.T, n int) []khet.Move {
+	rng := rand.New(rand.NewPCG(uint64(n)+500, 3))
+	for {
+		s, err := khet.NewState(khet.DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var line []khet.Move
+		pieces := len(s.Board().Pieces())
+		for len(line) < 4 && !s.Over() {
+			moves := s.Board().Moves(nil)
+			m := moves[rng.IntN(len(moves))]
+			if _, err := s.Play(m); err != nil {
+				t.Fatal(err)
+			}
+			line = append(line, m)
+		}
+		if len(s.Board().Pieces()) != pieces || s.Over() {
+			continue
+		}
+		res := NewEngine(1).Search(s.Board(), Limits{Depth: 3})
+		if res.Score > -40 && res.Score < 40 {
+			return line
+		}
+	}
+}
+
+// sprtGame plays one game from opening between two engines with node
+// budgets, the first one Silver when aSilver, and returns the first one's
+// score.
+func sprtGame(t *testing.T, opening []khet.Move, nodesA, nodesB int64, aSilver bool) float64 {
+	s, err := khet.NewState(khet.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := NewEngine(8), NewEngine(8)
+	seen := func() {
+		a.Seen(s.Board().Hash())
+		b.Seen(s.Board().Hash())
+	}
+	seen()
+	for _, m := range opening {
+		if _, err := s.Play(m); err != nil {
+			t.Fatal(err)
+		}
+		seen()
+	}
+	aColour := khet.Silver
+	if !aSilver {
+		aColour = khet.Red
+	}
+	for !s.Over() {
+		eng, nodes := b, nodesB
+		if s.ToMove() == aColour {
+			eng, nodes = a, nodesA
+		}
+		eng.SetGame(s.Plies(), khet.DefaultMaxPlies)
+		res := eng.Search(s.Board(), Limits{Nodes: nodes, Hard: time.Minute})
+		if _, err := s.Play(res.Move); err != nil {
+			t.Fatalf("illegal move %v: %v", res.Move, err)
+		}
+		seen()
+	}
+	switch o := s.Outcome(); o.Winner {
+	case int(aColour):
+		return 1
+	case -1:
+		return 0.5
+	default:
+		return 0
+	}
+}
+
+// TestSPRT runs a sequential probability ratio test (elo0 0, elo1 5,
+// alpha = beta = 0.05, pentanomial) of the engine with KHET_NODES_NEW
+// nodes a move against itself with KHET_NODES_OLD, on balanced openings
+// (sprtOpening), each with both colours, two games at a time, until it
+// decides or KHET_SPRT pairs are played. It measures what more thinking
+// time is worth without letting the machine's load change the games:
+//
+//	KHET_SPRT=150 KHET_NODES_NEW=32000 KHET_NODES_OLD=20000 go test -run TestSPRT -v -timeout 30m ./bots/khetbot/
+func TestSPRT(t *testing.T) {
+	maxPairs, _ := strconv.Atoi(os.Getenv("KHET_SPRT"))
+	if maxPairs == 0 {
+		t.Skip("set KHET_SPRT=<max pairs> to run an SPRT")
+	}
+	nodesNew, _ := strconv.ParseInt(os.Getenv("KHET_NODES_NEW"), 10, 64)
+	nodesOld, _ := strconv.ParseInt(os.Getenv("KHET_NODES_OLD"), 10, 64)
+	if nodesNew <= 0 || nodesOld <= 0 {
+		t.Fatal("set KHET_NODES_NEW and KHET_NODES_OLD")
+	}
+	lower, upper := rating.SPRTBounds(0.05, 0.05)
+	var (
+		mu    sync.Mutex
+		penta rating.Pentanomial
+		wdl   [3]int
+		done  bool
+	)
+	start := time.Now()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	next := make(chan int)
+	go func() {
+		defer close(next)
+		for i := 0; i < maxPairs; i++ {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				op := sprtOpening(t, i)
+				s1 := sprtGame(t, op, nodesNew, nodesOld, true)
+				s2 := sprtGame(t, op, nodesNew, nodesOld, false)
+				mu.Lock()
+				if !done {
+					penta.Add(s1, s2)
+					for _, s := range []float64{s1, s2} {
+						wdl[int(2-2*s)]++ // 1 -> win, 0.5 -> draw, 0 -> loss
+					}
+					llr := penta.LLR(0, 5)
+					elo, margin := penta.Elo()
+					t.Logf("pair %d: LLR %.2f [%.2f, %.2f] W/D/L %d/%d/%d Elo %+.1f ± %.1f penta %v (%v)",
+						penta.Pairs(), llr, lower, upper, wdl[0], wdl[1], wdl[2], elo, margin, penta, time.Since(start).Round(time.Second))
+					if llr <= lower || llr >= upper {
+						done = true
+						cancel()
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	llr := penta.LLR(0, 5)
+	elo, margin := penta.Elo()
+	t.Logf("%d vs %d nodes/move: LLR %.2f, %d games, W/D/L %d/%d/%d, Elo %+.1f ± %.1f",
+		nodesNew, nodesOld, llr, 2*penta.Pairs(), wdl[0], wdl[1], wdl[2], elo, margin)
+}
