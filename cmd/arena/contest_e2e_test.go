@@ -82,7 +82,8 @@ func getJSON(t *testing.T, url, token string, v any) int {
 	return resp.StatusCode
 }
 
-// A contest end to end, every step a real process: create, participants,
+// A contest end to end, every step a real process, the games on a
+// worker process (--workers): create, participants,
 // five submissions (Python, Go and C bots accepted; one that does not
 // compile and one that crashes in its test game rejected), the ladder
 // plays, the status and the participants' pages, finals.
@@ -108,7 +109,7 @@ func TestContestEndToEnd(t *testing.T) {
 		}
 		tokens[u] = strings.TrimSpace(out)
 	}
-	url := serveProcess(t, dir, "--db", db, "--out", filepath.Join(dir, "out"), "--ladder-slots", "2")
+	url := serveProcess(t, dir, "--db", db, "--out", filepath.Join(dir, "out"), "--ladder-slots", "2", "--workers", "1")
 	testdata, _ := filepath.Abs(filepath.Join("testdata", "contest"))
 	for _, c := range []struct {
 		user, path string
@@ -166,6 +167,11 @@ func TestContestEndToEnd(t *testing.T) {
 	}
 	if langs["py"] != "python" || langs["go"] != "go" || langs["c"] != "c" || langs["bad"] != "" {
 		t.Errorf("languages %v", langs)
+	}
+	// The games went through the workers (--workers 1; the Chromium
+	// test plays the ladder on local slots).
+	if _, err := os.Stat(filepath.Join(dir, "out", "workers.log")); err != nil {
+		t.Errorf("no worker ran: %v", err)
 	}
 	// A participant's page: its own stderr, never another's.
 	var mine struct {
