@@ -101,6 +101,9 @@ func (s *Service) Wait() { s.wg.Wait() }
 // ErrAuth is returned for a missing or wrong token.
 var ErrAuth = errors.New("missing or wrong token")
 
+// ErrDisqualified is returned for an upload of a disqualified participant.
+var ErrDisqualified = errors.New("disqualified: uploads are closed to you")
+
 // ErrRateLimited is returned for an upload over the participant's rate.
 var ErrRateLimited = errors.New("too many uploads: wait a little")
 
@@ -140,12 +143,21 @@ func (s *Service) allow(key string, now time.Time) bool {
 // tests it in the background; the returned submission is "compiling"
 // until Submission says otherwise. ctx bounds the background work too.
 func (s *Service) Submit(ctx context.Context, contestName, user, filename string, data []byte) (store.Submission, error) {
-	if !s.allow(contestName+"\x00"+user, time.Now()) {
-		return store.Submission{}, ErrRateLimited
-	}
 	c, err := s.cfg.Store.Contest(ctx, contestName)
 	if err != nil {
 		return store.Submission{}, err
+	}
+	ps, err := s.cfg.Store.Participants(ctx, contestName)
+	if err != nil {
+		return store.Submission{}, err
+	}
+	for _, p := range ps {
+		if p.Name == user && p.Disqualified {
+			return store.Submission{}, ErrDisqualified
+		}
+	}
+	if !s.allow(contestName+"\x00"+user, time.Now()) {
+		return store.Submission{}, ErrRateLimited
 	}
 	s.mu.Lock()
 	s.seq++

@@ -170,6 +170,9 @@ func (w *Web) Submit(ctx context.Context, name, user, filename string, data []by
 	if errors.Is(err, ErrRateLimited) {
 		return nil, fmt.Errorf("%w (%v)", web.ErrRateLimited, err)
 	}
+	if errors.Is(err, ErrDisqualified) {
+		return nil, fmt.Errorf("%w: %v", web.ErrRegistrationClosed, err)
+	}
 	if err != nil {
 		return nil, err
 	}

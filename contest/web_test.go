@@ -80,6 +80,8 @@ func TestWebAPI(t *testing.T) {
 		{"pause without a token", "POST", "/api/contests/cup/admin", "", admin("pause"), 401, "token"},
 		{"pause with a participant's token", "POST", "/api/contests/cup/admin", tok, admin("pause"), 401, "token"},
 		{"pause", "POST", "/api/contests/cup/admin", "organiser", admin("pause"), 200, "pause"},
+		{"disqualify", "POST", "/api/contests/cup/admin", "organiser", []byte(`{"action":"disqualify","user":"ann"}`), 200, "disqualify"},
+		{"upload when disqualified", "POST", "/api/contests/cup/submissions", tok, []byte("print(1)"), 403, "disqualified"},
 		{"unknown action", "POST", "/api/contests/cup/admin", "organiser", admin("explode"), 400, "unknown action"},
 		{"export without a token", "GET", "/api/contests/cup/export", "", nil, 401, "token"},
 		{"export", "GET", "/api/contests/cup/export", "organiser", nil, 200, "status.json"},
