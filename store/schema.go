@@ -39,6 +39,7 @@ var migrations = [][]string{
 		)`,
 		`CREATE INDEX games_tournament ON games (tournament, seq)`,
 	},
+	contestMigration, // store/contest.go
 }
 
 // migrate brings the schema up to date in one transaction.

@@ -98,7 +98,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			return
 		}
 		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+			r.Body = http.MaxBytesReader(w, r.Body, s.bodyLimit(r))
 		}
 		next.ServeHTTP(w, r)
 	})

@@ -57,6 +57,8 @@ type Config struct {
 	AllowedHosts []string
 	// Limits are the timeouts and caps; zero fields take DefaultLimits().
 	Limits Limits
+	// Contests, when set, serves the contests' API (web/contest.go).
+	Contests Contests
 }
 
 // Server serves the page, the API and the websocket.
@@ -179,6 +181,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/play", s.handlePlay)
 	mux.HandleFunc("GET /ws", s.handleWS)
 	s.downloadRoutes(mux)
+	s.contestRoutes(mux)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such API call: "+r.Method+" "+r.URL.Path)
 	})

@@ -40,7 +40,7 @@ func newRoot() *cobra.Command {
 		Version:       version.String(),
 	}
 	root.SetVersionTemplate("arena {{.Version}}\n")
-	root.AddCommand(newMatchCmd(), newBotCmd(), newGamesCmd(), newTournamentCmd(), newStandingsCmd(), newExportCmd(), newSprtCmd(), newServeCmd(), newDoctorCmd(), newWorkerCmd(), newWorkersCmd())
+	root.AddCommand(newMatchCmd(), newBotCmd(), newGamesCmd(), newTournamentCmd(), newStandingsCmd(), newExportCmd(), newSprtCmd(), newServeCmd(), newDoctorCmd(), newWorkerCmd(), newWorkersCmd(), newContestCmd(), newSubmitCmd())
 	for _, c := range root.Commands() {
 		switch c.Name() {
 		case "match", "bot", "tournament", "sprt":

@@ -35,6 +35,7 @@ type serveFlags struct {
 	bots, options        []string
 	allowedHosts         []string
 	concurrency          int
+	ladderSlots          int
 	sandbox              sandboxFlags
 	dispatch             dispatchFlags // where the page's tournaments are played
 }
@@ -68,6 +69,7 @@ files to --out.`,
 	fl.StringArrayVar(&f.options, "options", nil, `"GAME:FLAGS": GAME's own options of "arena match GAME" (not --bot, the clocks or the other shared ones, which the page sets) for every game and tournament of GAME the page starts, e.g. "points:--size 15x15 --max-moves 60" (repeat per game)`)
 	fl.StringVar(&f.out, "out", "arena-out", "folder for the games' record files")
 	fl.IntVar(&f.concurrency, "concurrency", runtime.NumCPU(), "games with bots played at once (more wait)")
+	fl.IntVar(&f.ladderSlots, "ladder-slots", 1, "games the contests' ladder plays at once (see arena contest)")
 	f.sandbox.register(fl)
 	f.dispatch.register(fl)
 	return cmd
@@ -127,8 +129,15 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	l.options = options
 	l.sandboxFlags = f.sandbox
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
+	contestCtx, stopContests := context.WithCancel(ctx)
+	contests, waitContests, err := startContests(contestCtx, disp, st, out, work, sb, f.ladderSlots, cmd.ErrOrStderr())
+	if err != nil {
+		stopContests()
+		return err
+	}
+	defer func() { stopContests(); waitContests() }()
 	srv, err := web.New(web.Config{Launcher: l, Store: st, Token: token, Logger: logger, Version: version.String(),
-		Formats: games().Formats(), AllowedHosts: f.allowedHosts})
+		Formats: games().Formats(), AllowedHosts: f.allowedHosts, Contests: contests})
 	if err != nil {
 		return err
 	}

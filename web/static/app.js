@@ -5,6 +5,7 @@
 import { takeTokenFromURL, token, setToken, getJSON, postJSON, info, socket, showMessage, ApiError } from "./api.js";
 import { Screen, LiveGame, el, sides, sideName, resultText, renderRows, playersLine, fmtTime, gameKind } from "./board.js";
 import { tournamentsPage, tournamentPage } from "./tournament.js";
+import { contestsPage, contestPage } from "./contest.js";
 import { filePage, showRecord } from "./openfile.js";
 import { recordLinks } from "./downloads.js";
 
@@ -76,7 +77,7 @@ async function route() {
   const page = newPage();
   const name = parts[0] || "";
   for (const a of document.querySelectorAll("header nav a")) {
-    a.classList.toggle("active", a.dataset.nav === (name === "watch" ? "" : name === "replay" ? "replays" : name === "tournament" ? "tournaments" : name));
+    a.classList.toggle("active", a.dataset.nav === (name === "watch" ? "" : name === "replay" ? "replays" : name === "tournament" ? "tournaments" : name === "contest" ? "contests" : name));
   }
   try {
     switch (name) {
@@ -96,6 +97,10 @@ async function route() {
         return await tournamentsPage(page);
       case "tournament":
         return await tournamentPage(page, parts.slice(1).join("/"));
+      case "contests":
+        return await contestsPage(page);
+      case "contest":
+        return await contestPage(page, parts.slice(1).join("/"));
       default:
         app.append(el("section", { class: "card" }, el("h2", {}, "Not found"), el("p", {}, "No page here. ", el("a", { href: "#/" }, "Go to the live games."))));
     }
