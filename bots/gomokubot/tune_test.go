@@ -157,7 +157,7 @@ func balancedOpening(t *testing.T, n int) []gomoku.Point {
 // sprtPair plays one opening twice, colours swapped, between a and b, each
 // with nodes per move (and a minute of wall time, which it never needs),
 // and returns a's two scores.
-func sprtPair(t *testing.T, a, b variant, opening int, nodes int64) (float64, float64) {
+func sprtPair(t *testing.T, a, b variant, opening int, nodes, nodesB int64) (float64, float64) {
 	var scores [2]float64
 	stones := balancedOpening(t, opening)
 	for g := 0; g < 2; g++ {
@@ -167,13 +167,13 @@ func sprtPair(t *testing.T, a, b variant, opening int, nodes int64) (float64, fl
 				t.Fatal(err)
 			}
 		}
-		mk := func(v variant) *enginePlayer {
+		mk := func(v variant, n int64) *enginePlayer {
 			p := newEnginePlayer(t, r, time.Minute, 0)
 			p.e.tune = v.tune
-			p.e.MaxNodes = nodes
+			p.e.MaxNodes = n
 			return p
 		}
-		pa, pb := mk(a), mk(b)
+		pa, pb := mk(a, nodes), mk(b, nodesB)
 		aColour := gomoku.Black
 		black, white := player(pa), player(pb)
 		if g == 1 {
@@ -210,6 +210,12 @@ func TestSPRT(t *testing.T) {
 	if nodes == 0 {
 		nodes = 20000
 	}
+	// GOMOKU_NODES_OLD gives the old side a budget of its own, to measure
+	// what more thinking time is worth.
+	nodesB, _ := strconv.ParseInt(os.Getenv("GOMOKU_NODES_OLD"), 10, 64)
+	if nodesB == 0 {
+		nodesB = nodes
+	}
 	vs := sprtVariants()
 	a, okA := vs[os.Getenv("GOMOKU_SPRT_NEW")]
 	b, okB := vs[os.Getenv("GOMOKU_SPRT_OLD")]
@@ -243,7 +249,7 @@ func TestSPRT(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				s1, s2 := sprtPair(t, a, b, i, nodes)
+				s1, s2 := sprtPair(t, a, b, i, nodes, nodesB)
 				mu.Lock()
 				if done {
 					mu.Unlock()
@@ -275,8 +281,8 @@ func TestSPRT(t *testing.T) {
 	case llr <= lower:
 		verdict = "H0 accepted (no gain of 5 Elo)"
 	}
-	t.Logf("%s vs %s at %d nodes/move: %s; LLR %.2f, %d games, W/D/L %d/%d/%d, Elo %+.1f ± %.1f",
-		a.name, b.name, nodes, verdict, llr, 2*penta.Pairs(), wdl[0], wdl[1], wdl[2], elo, margin)
+	t.Logf("%s at %d vs %s at %d nodes/move: %s; LLR %.2f, %d games, W/D/L %d/%d/%d, Elo %+.1f ± %.1f",
+		a.name, nodes, b.name, nodesB, verdict, llr, 2*penta.Pairs(), wdl[0], wdl[1], wdl[2], elo, margin)
 }
 
 // sprtVariants are the configurations TestSPRT can compare.
