@@ -14,10 +14,10 @@ fi
 go vet ./...
 # Everything a test reads lives in the repository, so that a fresh clone
 # passes on its own: refuse any Go file that reaches for the workspace
-# folder beside the repository (../shared), however the path is spelled.
+# folder beside the repository, however the path is spelled.
 outside=$(grep -rnE --include='*.go' '(\.\./|")shared(/|")' . || true)
 if [ -n "$outside" ]; then
-	echo "Go files refer to ../shared, outside the repository (put the data in testdata/):" >&2
+	echo "Go files refer to the workspace folder outside the repository (put the data in testdata/):" >&2
 	echo "$outside" >&2
 	exit 1
 fi

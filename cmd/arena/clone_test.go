@@ -11,7 +11,7 @@ import (
 
 // TestCloneStandsAlone checks that the repository needs nothing beside it:
 // it clones the committed HEAD into a temporary folder, which has no
-// ../shared or any other sibling, and runs the Ants conformance tests
+// sibling folder of the workspace, and runs the Ants conformance tests
 // (the referee's, the CPython random's and the CLI's) there. A test that
 // reads data from outside the repository fails in the clone. The clone
 // holds only committed files, so work in progress is checked once it is
