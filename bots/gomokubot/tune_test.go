@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"arena/game/gomoku"
-	"arena/rating"
+	"arena/internal/sprttest"
 )
 
 // variant is one engine configuration in a tuning match.
@@ -222,67 +222,8 @@ func TestSPRT(t *testing.T) {
 	if !okA || !okB {
 		t.Fatalf("GOMOKU_SPRT_NEW and GOMOKU_SPRT_OLD must name variants of %v", keys(vs))
 	}
-	lower, upper := rating.SPRTBounds(0.05, 0.05)
-	var (
-		mu    sync.Mutex
-		penta rating.Pentanomial
-		wdl   [3]int
-		done  bool
-	)
-	start := time.Now()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	next := make(chan int)
-	go func() {
-		defer close(next)
-		for i := 0; i < maxPairs; i++ {
-			select {
-			case next <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	var wg sync.WaitGroup
-	for range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				s1, s2 := sprtPair(t, a, b, i, nodes, nodesB)
-				mu.Lock()
-				if done {
-					mu.Unlock()
-					continue
-				}
-				penta.Add(s1, s2)
-				for _, s := range []float64{s1, s2} {
-					wdl[int(2-2*s)]++ // 1 -> win, 0.5 -> draw, 0 -> loss
-				}
-				llr := penta.LLR(0, 5)
-				elo, margin := penta.Elo()
-				t.Logf("pair %d: LLR %.2f [%.2f, %.2f] W/D/L %d/%d/%d Elo %+.1f ± %.1f penta %v (%v)",
-					penta.Pairs(), llr, lower, upper, wdl[0], wdl[1], wdl[2], elo, margin, penta, time.Since(start).Round(time.Second))
-				if llr <= lower || llr >= upper {
-					done = true
-					cancel()
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	llr := penta.LLR(0, 5)
-	elo, margin := penta.Elo()
-	verdict := "no decision"
-	switch {
-	case llr >= upper:
-		verdict = "H1 accepted (new is stronger)"
-	case llr <= lower:
-		verdict = "H0 accepted (no gain of 5 Elo)"
-	}
-	t.Logf("%s at %d vs %s at %d nodes/move: %s; LLR %.2f, %d games, W/D/L %d/%d/%d, Elo %+.1f ± %.1f",
-		a.name, nodes, b.name, nodesB, verdict, llr, 2*penta.Pairs(), wdl[0], wdl[1], wdl[2], elo, margin)
+	r := sprttest.Run(t, maxPairs, func(i int) (float64, float64) { return sprtPair(t, a, b, i, nodes, nodesB) })
+	t.Logf("%s at %d vs %s at %d nodes/move: %v", a.name, nodes, b.name, nodesB, r)
 }
 
 // sprtVariants are the configurations TestSPRT can compare.

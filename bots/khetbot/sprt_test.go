@@ -1,16 +1,14 @@
 package khetbot
 
 import (
-	"context"
 	"math/rand/v2"
 	"os"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
 	"arena/game/khet"
-	"arena/rating"
+	"arena/internal/sprttest"
 )
 
 // sprtOpening returns the n-th opening: the Classic setup after four
@@ -108,58 +106,9 @@ func TestSPRT(t *testing.T) {
 	if nodesNew <= 0 || nodesOld <= 0 {
 		t.Fatal("set KHET_NODES_NEW and KHET_NODES_OLD")
 	}
-	lower, upper := rating.SPRTBounds(0.05, 0.05)
-	var (
-		mu    sync.Mutex
-		penta rating.Pentanomial
-		wdl   [3]int
-		done  bool
-	)
-	start := time.Now()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	next := make(chan int)
-	go func() {
-		defer close(next)
-		for i := 0; i < maxPairs; i++ {
-			select {
-			case next <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	var wg sync.WaitGroup
-	for range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				op := sprtOpening(t, i)
-				s1 := sprtGame(t, op, nodesNew, nodesOld, true)
-				s2 := sprtGame(t, op, nodesNew, nodesOld, false)
-				mu.Lock()
-				if !done {
-					penta.Add(s1, s2)
-					for _, s := range []float64{s1, s2} {
-						wdl[int(2-2*s)]++ // 1 -> win, 0.5 -> draw, 0 -> loss
-					}
-					llr := penta.LLR(0, 5)
-					elo, margin := penta.Elo()
-					t.Logf("pair %d: LLR %.2f [%.2f, %.2f] W/D/L %d/%d/%d Elo %+.1f ± %.1f penta %v (%v)",
-						penta.Pairs(), llr, lower, upper, wdl[0], wdl[1], wdl[2], elo, margin, penta, time.Since(start).Round(time.Second))
-					if llr <= lower || llr >= upper {
-						done = true
-						cancel()
-					}
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	llr := penta.LLR(0, 5)
-	elo, margin := penta.Elo()
-	t.Logf("%d vs %d nodes/move: LLR %.2f, %d games, W/D/L %d/%d/%d, Elo %+.1f ± %.1f",
-		nodesNew, nodesOld, llr, 2*penta.Pairs(), wdl[0], wdl[1], wdl[2], elo, margin)
+	r := sprttest.Run(t, maxPairs, func(i int) (float64, float64) {
+		op := sprtOpening(t, i)
+		return sprtGame(t, op, nodesNew, nodesOld, true), sprtGame(t, op, nodesNew, nodesOld, false)
+	})
+	t.Logf("%d vs %d nodes/move: %v", nodesNew, nodesOld, r)
 }
