@@ -194,19 +194,7 @@ func (s *Store) Contest(ctx context.Context, name string) (Contest, error) {
 // Contests lists every contest, oldest first.
 func (s *Store) Contests(ctx context.Context) ([]Contest, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT `+contestColumns+` FROM contests ORDER BY created, name`)
-	if err != nil {
-		return nil, fmt.Errorf("list contests: %w", err)
-	}
-	defer rows.Close()
-	var cs []Contest
-	for rows.Next() {
-		c, err := scanContest(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list contests: %w", err)
-		}
-		cs = append(cs, c)
-	}
-	return cs, rows.Err()
+	return collect(rows, err, "list contests", scanContest)
 }
 
 // SetContestPaused pauses or resumes a contest's ladder.
@@ -280,19 +268,7 @@ func (s *Store) ParticipantByToken(ctx context.Context, contest, tokenHash strin
 func (s *Store) Participants(ctx context.Context, contest string) ([]Participant, error) {
 	rows, err := s.r.QueryContext(ctx, s.d.q(`SELECT `+participantColumns+
 		` FROM contest_users WHERE contest = ? ORDER BY created, name`), contest)
-	if err != nil {
-		return nil, fmt.Errorf("participants of %s: %w", contest, err)
-	}
-	defer rows.Close()
-	var ps []Participant
-	for rows.Next() {
-		p, err := scanParticipant(rows)
-		if err != nil {
-			return nil, fmt.Errorf("participants of %s: %w", contest, err)
-		}
-		ps = append(ps, p)
-	}
-	return ps, rows.Err()
+	return collect(rows, err, "participants of "+contest, scanParticipant)
 }
 
 // SetRating sets a participant's rating (a new submission widens it).
@@ -394,19 +370,7 @@ func (s *Store) Submissions(ctx context.Context, contest, user string) ([]Submis
 		args = append(args, user)
 	}
 	rows, err := s.r.QueryContext(ctx, s.d.q(query+` ORDER BY seq`), args...)
-	if err != nil {
-		return nil, fmt.Errorf("submissions of %s: %w", contest, err)
-	}
-	defer rows.Close()
-	var subs []Submission
-	for rows.Next() {
-		sub, err := scanSubmission(rows)
-		if err != nil {
-			return nil, fmt.Errorf("submissions of %s: %w", contest, err)
-		}
-		subs = append(subs, sub)
-	}
-	return subs, rows.Err()
+	return collect(rows, err, "submissions of "+contest, scanSubmission)
 }
 
 // SaveContestGame stores a ladder game, ties it to its contest and sets

@@ -221,6 +221,27 @@ func (s *Store) CreateTournament(ctx context.Context, t Tournament) error {
 
 const tournamentColumns = `name, game, args, status, created, updated`
 
+// collect reads every row of a query (rows, err as QueryContext returns
+// them) with scan; what names the list in errors.
+func collect[T any](rows *sql.Rows, err error, what string, scan func(interface{ Scan(...any) error }) (T, error)) ([]T, error) {
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return out, nil
+}
+
 func scanTournament(row interface{ Scan(...any) error }) (Tournament, error) {
 	var t Tournament
 	var args []byte
@@ -250,22 +271,7 @@ func (s *Store) Tournament(ctx context.Context, name string) (Tournament, error)
 // Tournaments lists every tournament, oldest first.
 func (s *Store) Tournaments(ctx context.Context) ([]Tournament, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT `+tournamentColumns+` FROM tournaments ORDER BY created, name`)
-	if err != nil {
-		return nil, fmt.Errorf("list tournaments: %w", err)
-	}
-	defer rows.Close()
-	var ts []Tournament
-	for rows.Next() {
-		t, err := scanTournament(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list tournaments: %w", err)
-		}
-		ts = append(ts, t)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list tournaments: %w", err)
-	}
-	return ts, nil
+	return collect(rows, err, "list tournaments", scanTournament)
 }
 
 // SetTournamentStatus changes a tournament's status (ErrNotFound if there
@@ -425,22 +431,7 @@ func (s *Store) tournamentWhere(tournament string) (string, []any) {
 func (s *Store) Games(ctx context.Context, tournament string) ([]Game, error) {
 	where, args := s.tournamentWhere(tournament)
 	rows, err := s.r.QueryContext(ctx, s.d.q(`SELECT `+gameColumns+` FROM games WHERE `+where+` ORDER BY seq`), args...)
-	if err != nil {
-		return nil, fmt.Errorf("games of %q: %w", tournament, err)
-	}
-	defer rows.Close()
-	var gs []Game
-	for rows.Next() {
-		g, err := scanGame(rows)
-		if err != nil {
-			return nil, fmt.Errorf("games of %q: %w", tournament, err)
-		}
-		gs = append(gs, g)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("games of %q: %w", tournament, err)
-	}
-	return gs, nil
+	return collect(rows, err, fmt.Sprintf("games of %q", tournament), scanGame)
 }
 
 // GameIDs is the set of a tournament's stored game IDs (for resume).
