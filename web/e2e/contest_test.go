@@ -75,7 +75,7 @@ func TestContestPages(t *testing.T) {
 	eval[bool](b, `(localStorage.setItem("arena-contest-token:cup", `+jsString(tokens["py"])+`), true)`)
 	b.open("#/contests")
 	b.open("#/contest/cup")
-	b.waitFor("#my-games .contest-game", 20*time.Second)
+	b.waitFor("#my-games .contest-game", 60*time.Second)
 	if me := b.text("#me"); me != "py" {
 		t.Errorf("signed in as %q", me)
 	}

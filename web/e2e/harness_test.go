@@ -180,6 +180,10 @@ func startServer(t *testing.T, extra ...string) *server {
 		"--db", filepath.Join(dir, "arena.db"), "--out", filepath.Join(dir, "out")}, extra...)
 	s := &server{Dir: dir, exited: make(chan struct{})}
 	s.cmd = exec.Command(bin, args...)
+	// Wait returns once arena has exited even if something it started
+	// still holds its output open: the leftover-process check then names
+	// it, where the test would otherwise hang on the pipe.
+	s.cmd.WaitDelay = 5 * time.Second
 	s.cmd.Dir = dir
 	s.cmd.Env = append(os.Environ(), "ARENA_TOKEN="+token) // never on argv
 	s.cmd.Stderr = &s.output
