@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"arena/sandbox"
 )
@@ -436,9 +437,7 @@ func lastLines(text string, n, max int) string {
 	var lines []string
 	for _, l := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\r' }) {
 		if l = strings.TrimSpace(l); l != "" {
-			if len(l) > max {
-				l = l[:max] + "..."
-			}
+			l = clipMiddle(l, max)
 			lines = append(lines, l)
 		}
 	}
@@ -551,4 +550,24 @@ func (p *Process) Close() {
 	if p.ownGroup {
 		p.group.Close()
 	}
+}
+
+// clipMiddle shortens a line longer than max bytes by cutting out its
+// middle: the start says what spoke and the end usually says what went
+// wrong ("...: [Errno 2] No such file or directory"), while a long path in
+// between is what can go.
+func clipMiddle(line string, max int) string {
+	if len(line) <= max {
+		return line
+	}
+	head := max / 3
+	tail := max - head
+	for head > 0 && !utf8.RuneStart(line[head]) {
+		head--
+	}
+	from := len(line) - tail
+	for from < len(line) && !utf8.RuneStart(line[from]) {
+		from++
+	}
+	return line[:head] + " ... " + line[from:]
 }

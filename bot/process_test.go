@@ -162,7 +162,8 @@ func TestLastLines(t *testing.T) {
 		{"nothing", "", ""},
 		{"blank lines dropped", "\n  \r\na\r\n\nb\n", "a | b"},
 		{"last three", "1\n2\n3\n4\n", "2 | 3 | 4"},
-		{"long line cut", strings.Repeat("x", 12), "xxxxxxxxxx..."},
+		{"long line loses its middle", "head" + strings.Repeat("x", 20) + "tail", "hea ... xxxtail"},
+		{"a long path keeps the error after it", "can't open '/a/" + strings.Repeat("d/", 40) + "x.py': No such file", "can ... ch file"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
