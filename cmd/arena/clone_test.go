@@ -20,6 +20,9 @@ func TestCloneStandsAlone(t *testing.T) {
 	if os.Getenv("ARENA_TEST_IN_CLONE") != "" {
 		t.Skip("already running inside the clone")
 	}
+	if raceEnabled {
+		t.Skip("the clone's tests run other processes only; the plain run covers them")
+	}
 	gitPath, err := exec.LookPath("git")
 	if err != nil {
 		t.Skip("git is not installed: cannot clone the repository")
