@@ -3,7 +3,12 @@ package store
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // BenchmarkSaveGame saves games with a typical record (20 KB of JSON)
@@ -71,4 +76,75 @@ func BenchmarkGameIDs(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkDurableWrite is the cost of one durable game write when
+// several games finish together: 1, 8 or 64 writers call SaveGame at
+// once, each with a typical record (20 KB of JSON), and ns/op is the wall
+// time per game stored. SQLite is on the real disk (under /var/tmp, not a
+// tmpfs), so every commit pays its fsync; the 1-writer figure is the
+// floor, one fsync'd commit per game, and each figure is also given as a
+// ratio against the floor measured in the same run (x-floor).
+func BenchmarkDurableWrite(b *testing.B) {
+	for _, be := range []backend{{"sqlite", diskSQLite}, {"postgres", freshPostgres}} {
+		var floor float64 // ns per game with one writer, this run
+		for _, writers := range []int{1, 8, 64} {
+			b.Run(fmt.Sprintf("%s/writers=%d", be.name, writers), func(b *testing.B) {
+				perGame := durableWrites(b, open(b, be.fresh(b)), writers)
+				if writers == 1 {
+					floor = perGame
+				}
+				if floor > 0 {
+					b.ReportMetric(perGame/floor, "x-floor")
+				}
+			})
+		}
+	}
+}
+
+// diskSQLite is a fresh SQLite file on the real disk: the tests' TempDir
+// may be a tmpfs, whose fsync costs nothing.
+func diskSQLite(tb testing.TB) string {
+	dir, err := os.MkdirTemp("/var/tmp", "arena-store-bench-")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { os.RemoveAll(dir) })
+	return filepath.Join(dir, "arena.db")
+}
+
+// durableWrites saves b.N games from writers goroutines at once and
+// returns the wall time per game, in ns.
+func durableWrites(b *testing.B, s *Store, writers int) float64 {
+	ctx := context.Background()
+	if err := s.CreateTournament(ctx, Tournament{Name: "t", Game: "gomoku"}); err != nil {
+		b.Fatal(err)
+	}
+	g := sampleGame("t", 0)
+	g.Record = sampleRecord(g.ID, 20_000)
+	b.SetBytes(int64(len(g.Record)))
+	var next atomic.Int64
+	b.ResetTimer()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range writers {
+		wg.Go(func() {
+			g := g
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(b.N) {
+					return
+				}
+				g.ID = fmt.Sprintf("t/%d", i)
+				if err := s.SaveGame(ctx, g); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
+	return float64(elapsed.Nanoseconds()) / float64(b.N)
 }
