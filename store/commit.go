@@ -69,6 +69,10 @@ type committer struct {
 
 	wake   chan struct{} // capacity 1: something was queued, or Close
 	exited chan struct{} // closed when the writer has drained and stopped
+
+	// Counts, for tests and benchmarks: saves handed to a transaction,
+	// transactions committed and the games they wrote.
+	taken, txs, games atomic.Int64
 }
 
 func newCommitter(s *Store) *committer {
@@ -153,6 +157,7 @@ func (c *committer) run() {
 		saves, next = claim(next)
 		if len(saves) > 0 {
 			last = len(saves)
+			c.taken.Add(int64(len(saves)))
 			c.commit(saves)
 		}
 	}
@@ -249,6 +254,12 @@ func (c *committer) try(saves []*pending) (errs []error, bad int, err error) {
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, -1, err
+	}
+	c.txs.Add(1)
+	for _, err := range errs {
+		if err == nil {
+			c.games.Add(1)
+		}
 	}
 	return errs, -1, nil
 }
