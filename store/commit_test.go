@@ -94,10 +94,10 @@ func TestBatchOutcomes(t *testing.T) {
 		release := blockWrites(t, dsn)
 		// The first save is taken alone and waits on the lock; the rest
 		// queue behind it and form the next batch.
+		taken, txs := s.commits.taken.Load(), s.commits.txs.Load()
 		first := sampleGame("t", 0)
 		firstDone := saveAsync(func() error { return s.SaveGame(ctx, first) })
-		waitFor(t, "the first save to be taken", func() bool { return s.commits.taken.Load() == 1 })
-		txs := s.commits.txs.Load()
+		waitFor(t, "the first save to be taken", func() bool { return s.commits.taken.Load() == taken+1 })
 
 		twice := sampleGame("t", 3)
 		orphan := sampleGame("nope", 4)
