@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -50,12 +51,21 @@ const (
 	withdrawn              // its caller stopped waiting before it was taken
 )
 
-// pending is one save waiting for its transaction.
+// pending is one save waiting for its transaction: a plain game (row),
+// written with the batch's other games in a few multi-row inserts, or
+// anything else (write).
 type pending struct {
 	key   string // the game ID: two writes of one key never share a batch
+	row   *gameRow
 	write writeFunc
 	state atomic.Int32
 	done  chan error // receives the outcome, once; buffered
+}
+
+// gameRow is a game as SaveGame writes it.
+type gameRow struct {
+	tournament string // "" for none
+	args       []any  // the values of insertColumns
 }
 
 // committer writes the saves of one Store, batch after batch, from one
@@ -70,13 +80,17 @@ type committer struct {
 	wake   chan struct{} // capacity 1: something was queued, or Close
 	exited chan struct{} // closed when the writer has drained and stopped
 
+	// inserts are the multi-row insert statements, by number of rows
+	// (the writer's only).
+	inserts map[int]string
+
 	// Counts, for tests and benchmarks: saves handed to a transaction,
 	// transactions committed and the games they wrote.
 	taken, txs, games atomic.Int64
 }
 
 func newCommitter(s *Store) *committer {
-	c := &committer{s: s, wake: make(chan struct{}, 1), exited: make(chan struct{})}
+	c := &committer{s: s, wake: make(chan struct{}, 1), exited: make(chan struct{}), inserts: map[int]string{}}
 	go c.run()
 	return c
 }
@@ -85,11 +99,11 @@ func newCommitter(s *Store) *committer {
 // ends first, a write that no transaction has taken is withdrawn (not
 // saved); one already taken is stored whole or not at all, and save
 // returns without waiting to learn which.
-func (c *committer) save(ctx context.Context, key string, w writeFunc) error {
+func (c *committer) save(ctx context.Context, p *pending) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("not saved: %w", err)
 	}
-	p := &pending{key: key, write: w, done: make(chan error, 1)}
+	p.done = make(chan error, 1)
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -205,9 +219,14 @@ func claim(next []*pending) (saves, rest []*pending) {
 // outcome. A save whose statement fails is told its error and the rest
 // are written again without it.
 func (c *committer) commit(saves []*pending) {
+	oneByOne := false
 	for len(saves) > 0 {
-		errs, bad, err := c.try(saves)
-		if bad < 0 {
+		errs, bad, err := c.try(saves, oneByOne)
+		switch bad {
+		case someRow:
+			// Find which: write the games one statement each.
+			oneByOne = true
+		case wholeBatch:
 			for i, p := range saves {
 				if err != nil {
 					p.done <- err
@@ -216,30 +235,90 @@ func (c *committer) commit(saves []*pending) {
 				}
 			}
 			return
+		default:
+			saves[bad].done <- err
+			saves = slices.Delete(saves, bad, bad+1)
 		}
-		saves[bad].done <- err
-		saves = slices.Delete(saves, bad, bad+1)
 	}
 }
 
+// What try's bad means, besides the index of the save that failed.
+const (
+	wholeBatch = -1 // every save has the outcome: errs, or err for all
+	someRow    = -2 // a multi-row insert failed, for one of its rows
+)
+
+// maxRows is the most games one insert statement writes (14 values
+// each).
+const maxRows = 32
+
 // try writes the batch in one transaction. It returns each save's own
 // refusal (ErrExists, ErrNotFound) in errs when the transaction
-// committed; the index of the save whose statement failed, with its
-// error, when one did (the transaction is rolled back); or bad = -1 and
-// the error of the transaction itself (begin, commit), which is every
-// save's.
-func (c *committer) try(saves []*pending) (errs []error, bad int, err error) {
+// committed (bad = wholeBatch); the index of the save whose statement
+// failed, with its error, when one did (the transaction is rolled back);
+// someRow when a multi-row insert failed; or wholeBatch and the error of
+// the transaction itself (begin, commit), which is every save's. With
+// oneByOne, each game has an insert of its own, so that a failure names
+// its game.
+func (c *committer) try(saves []*pending, oneByOne bool) (errs []error, bad int, err error) {
 	// The batch's writes belong to several callers: none of their
 	// contexts may cut it short. Close waits for it.
 	ctx := context.Background()
 	tx, err := c.s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return nil, -1, err
+		return nil, wholeBatch, err
 	}
 	defer tx.Rollback() // a no-op once committed
 	b := &batch{s: c.s, tx: tx, exists: map[string]bool{}}
 	errs = make([]error, len(saves))
+
+	// The plain games first, all in a few statements. Their tournaments
+	// first, so that a missing one is told apart from a duplicate game
+	// (and no foreign key fails).
+	var rows []int
 	for i, p := range saves {
+		if p.row == nil {
+			continue
+		}
+		if t := p.row.tournament; t != "" {
+			ok, err := b.tournamentExists(ctx, t)
+			if err != nil {
+				return nil, wholeBatch, err
+			}
+			if !ok {
+				errs[i] = fmt.Errorf("tournament %s: %w", t, ErrNotFound)
+				continue
+			}
+		}
+		rows = append(rows, i)
+	}
+	for len(rows) > 0 {
+		n := maxRows
+		if oneByOne {
+			n = 1
+		}
+		chunk := rows[:min(n, len(rows))]
+		rows = rows[len(chunk):]
+		inserted, err := c.insertGames(ctx, tx, saves, chunk)
+		if err != nil {
+			if len(chunk) == 1 {
+				return nil, chunk[0], err
+			}
+			return nil, someRow, err
+		}
+		for _, i := range chunk {
+			if !inserted[saves[i].key] {
+				errs[i] = ErrExists
+			} else if t := saves[i].row.tournament; t != "" {
+				b.gained(t)
+			}
+		}
+	}
+
+	for i, p := range saves {
+		if p.write == nil {
+			continue
+		}
 		err := p.write(ctx, b)
 		switch {
 		case err == nil:
@@ -250,10 +329,10 @@ func (c *committer) try(saves []*pending) (errs []error, bad int, err error) {
 		}
 	}
 	if err := b.touchTournaments(ctx); err != nil {
-		return nil, -1, err
+		return nil, wholeBatch, err
 	}
 	if err := tx.Commit(); err != nil {
-		return nil, -1, err
+		return nil, wholeBatch, err
 	}
 	c.txs.Add(1)
 	for _, err := range errs {
@@ -261,7 +340,41 @@ func (c *committer) try(saves []*pending) (errs []error, bad int, err error) {
 			c.games.Add(1)
 		}
 	}
-	return errs, -1, nil
+	return errs, wholeBatch, nil
+}
+
+// insertColumns are the columns of a game that a save writes.
+const insertColumns = `id, tournament, round, players, seats, winner, reason, detail, scores, moves,
+	record, record_path, start_time, end_time`
+
+// insertGames inserts the games of saves[chunk] in one statement and
+// returns the IDs it inserted: an ID already stored is skipped.
+func (c *committer) insertGames(ctx context.Context, tx *sql.Tx, saves []*pending, chunk []int) (map[string]bool, error) {
+	query, ok := c.inserts[len(chunk)]
+	if !ok {
+		one := "(" + strings.Repeat("?, ", strings.Count(insertColumns, ",")) + "?)"
+		query = c.s.d.q(`INSERT INTO games (` + insertColumns + `) VALUES ` +
+			strings.Repeat(one+", ", len(chunk)-1) + one + ` ON CONFLICT (id) DO NOTHING RETURNING id`)
+		c.inserts[len(chunk)] = query
+	}
+	var args []any
+	for _, i := range chunk {
+		args = append(args, saves[i].row.args...)
+	}
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	inserted := make(map[string]bool, len(chunk))
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		inserted[id] = true
+	}
+	return inserted, rows.Err()
 }
 
 // batch is one transaction's state, shared by its writes.

@@ -72,9 +72,10 @@ func saveAsync(save func() error) <-chan error {
 }
 
 // TestBatchOutcomes writes one batch holding good games, a duplicate of
-// a stored game, a game saved twice, a game of an unknown tournament and
-// a game whose statement fails: each save gets its own outcome, and
-// only the failing ones are left out.
+// a stored game, a game saved twice, a game of an unknown tournament, a
+// game the database refuses to insert and a ladder game whose second
+// statement fails: each save gets its own outcome, and only the failing
+// ones are left out.
 func TestBatchOutcomes(t *testing.T) {
 	eachBackend(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
@@ -90,6 +91,8 @@ func TestBatchOutcomes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		refused := sampleGame("t", 7)
+		refuseInsert(t, s, refused.ID)
 
 		release := blockWrites(t, dsn)
 		// The first save is taken alone and waits on the lock; the rest
@@ -119,6 +122,7 @@ func TestBatchOutcomes(t *testing.T) {
 			{"statement fails", func() error {
 				return s.SaveContestGame(ctx, broken, ContestGame{Contest: "no-such-contest", Users: []string{"a", "b"}}, nil)
 			}, errAny},
+			{"insert fails", func() error { return s.SaveGame(ctx, refused) }, errAny},
 			{"another good game", func() error { return s.SaveGame(ctx, sampleGame("t", 2)) }, nil},
 		}
 		done := make([]<-chan error, len(cases))
@@ -143,7 +147,7 @@ func TestBatchOutcomes(t *testing.T) {
 			}
 		}
 		// Three commits: the first save's; the batch's, in one
-		// transaction (once a first try with the failing save was
+		// transaction (once the tries with the failing saves were
 		// rolled back); then the second save of one game, alone.
 		if n := s.commits.txs.Load() - txs; n != 3 {
 			t.Errorf("%d transactions committed, want 3", n)
@@ -168,7 +172,7 @@ func TestBatchOutcomes(t *testing.T) {
 		if len(ids) != 5 {
 			t.Errorf("%d games stored in t, want 5", len(ids))
 		}
-		for _, id := range []string{orphan.ID, broken.ID} {
+		for _, id := range []string{orphan.ID, broken.ID, refused.ID} {
 			if _, err := s.Game(ctx, id); !errors.Is(err, ErrNotFound) {
 				t.Errorf("game %s: %v, want it not stored", id, err)
 			}
@@ -180,6 +184,24 @@ func TestBatchOutcomes(t *testing.T) {
 			t.Errorf("the orphan's tournament: %v", err)
 		}
 	})
+}
+
+// refuseInsert makes the database refuse to insert the game id: a
+// trigger raises an error, as a broken constraint would.
+func refuseInsert(t *testing.T, s *Store, id string) {
+	t.Helper()
+	ddl := []string{`CREATE TRIGGER refuse BEFORE INSERT ON games WHEN NEW.id = '` + id + `'
+		BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`}
+	if s.d == postgresDialect {
+		ddl = []string{`CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+			BEGIN IF NEW.id = '` + id + `' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`,
+			`CREATE TRIGGER refuse BEFORE INSERT ON games FOR EACH ROW EXECUTE FUNCTION refuse()`}
+	}
+	for _, q := range ddl {
+		if _, err := s.w.ExecContext(context.Background(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // errAny stands for "an error other than ErrExists and ErrNotFound".

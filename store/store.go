@@ -154,8 +154,7 @@ func (s *Store) prepare(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s.insertGame, err = s.w.PrepareContext(ctx, s.d.q(`INSERT INTO games (id, tournament, round, players,
-		seats, winner, reason, detail, scores, moves, record, record_path, start_time, end_time)
+	s.insertGame, err = s.w.PrepareContext(ctx, s.d.q(`INSERT INTO games (`+insertColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`))
 	return err
 }
@@ -347,35 +346,10 @@ func (s *Store) SaveGame(ctx context.Context, g Game) (err error) {
 	if g.Winner != nil {
 		winner = *g.Winner
 	}
-	args := []any{g.ID, tournament, g.Round, string(players), string(seats), winner,
+	row := &gameRow{tournament: g.Tournament, args: []any{g.ID, tournament, g.Round, string(players), string(seats), winner,
 		g.Reason, g.Detail, string(scores), g.Moves, record, g.RecordPath,
-		s.d.timeArg(g.Start), s.d.timeArg(g.End)}
-	return s.commits.save(ctx, g.ID, func(ctx context.Context, b *batch) error {
-		if g.Tournament != "" {
-			// First, so that a missing tournament is told apart from a
-			// duplicate game (and no foreign key fails).
-			ok, err := b.tournamentExists(ctx, g.Tournament)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				return fmt.Errorf("tournament %s: %w", g.Tournament, ErrNotFound)
-			}
-		}
-		res, err := b.insert(ctx).ExecContext(ctx, args...)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
-			return ErrExists
-		}
-		if g.Tournament != "" {
-			b.gained(g.Tournament)
-		}
-		return nil
-	})
+		s.d.timeArg(g.Start), s.d.timeArg(g.End)}}
+	return s.commits.save(ctx, &pending{key: g.ID, row: row})
 }
 
 const gameColumns = `id, tournament, round, players, seats, winner, reason, detail, scores, moves,
