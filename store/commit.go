@@ -13,10 +13,11 @@ import (
 )
 
 // Group commit: the games saved while a commit is on its way to the disk
-// are written together, in one transaction, by the next commit. A
-// durable commit costs one fsync (SQLite) or one WAL flush (PostgreSQL)
-// whatever it holds, so when many games finish together each pays only a
-// share of it; a game saved alone is committed at once, as before.
+// are written together by the next one, in one transaction of a few
+// multi-row inserts. A durable commit costs one fsync (SQLite) or one WAL
+// flush (PostgreSQL) whatever it holds, so when many games finish
+// together each pays only a share of it; a game saved alone is committed
+// at once, as before.
 //
 // Every game keeps its own outcome: its caller returns once the
 // transaction holding it has committed, with its own error. A game that
@@ -32,7 +33,8 @@ const maxBatch = 128
 // gatherWindow is the longest the writer waits for more games before
 // committing, and it waits only when the previous transaction held more
 // games than it has in hand: games are finishing together and the rest
-// of them are on their way. A lone writer never waits.
+// of them are on their way. A lone writer does not wait (but for its
+// first save after a burst, at most this long).
 const gatherWindow = time.Millisecond
 
 // errClosed is returned by a save after Close.
@@ -118,6 +120,11 @@ func (c *committer) save(ctx context.Context, p *pending) error {
 	case <-ctx.Done():
 		if p.state.CompareAndSwap(waiting, withdrawn) {
 			return fmt.Errorf("not saved: %w", ctx.Err())
+		}
+		select {
+		case err := <-p.done: // it ended as ctx did
+			return err
+		default:
 		}
 		return fmt.Errorf("stopped waiting while it was being committed (stored whole or not at all): %w", ctx.Err())
 	}
