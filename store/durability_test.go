@@ -168,9 +168,10 @@ func TestKillWhileSavingTogether(t *testing.T) {
 		for i := range childGames {
 			index[sampleGame("t", i).ID] = i // durableGame's ID, without its record
 		}
-		known := map[string]bool{} // reported, or found stored after a kill
+		known := map[string]bool{}   // reported, or found stored after a kill
+		checked := map[string]bool{} // read back and compared
 		for round := range 3 {
-			reported := killChild(t, dsn, 30+round*20, time.Duration(round)*700*time.Microsecond,
+			reported := killChild(t, dsn, 12+round*8, time.Duration(round)*700*time.Microsecond,
 				childWritersEnv+"="+strconv.Itoa(writers))
 			for _, id := range reported {
 				if known[id] {
@@ -199,7 +200,10 @@ func TestKillWhileSavingTogether(t *testing.T) {
 				if !ok {
 					t.Fatalf("round %d: unknown game %s stored", round, g.ID)
 				}
-				sameGame(t, g, durableGame(i))
+				if !checked[g.ID] { // whole; an earlier round checked the others
+					sameGame(t, g, durableGame(i))
+					checked[g.ID] = true
+				}
 				stored[g.ID] = true
 			}
 			for id := range known {
