@@ -374,7 +374,8 @@ func (s *Store) Submissions(ctx context.Context, contest, user string) ([]Submis
 }
 
 // SaveContestGame stores a ladder game, ties it to its contest and sets
-// its participants' ratings and results, in one transaction: a game is
+// its participants' ratings and results, in one transaction (shared with
+// other games saved at the same moment, as SaveGame's): a game is
 // counted once or not at all.
 func (s *Store) SaveContestGame(ctx context.Context, g Game, cg ContestGame, rated []Rated) (err error) {
 	defer func() {
@@ -406,40 +407,37 @@ func (s *Store) SaveContestGame(ctx context.Context, g Game, cg ContestGame, rat
 		}
 		lists[i] = string(data)
 	}
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	res, err := tx.StmtContext(ctx, s.insertGame).ExecContext(ctx, g.ID, nil, g.Round, lists[0], lists[1], winner,
-		g.Reason, g.Detail, lists[2], g.Moves, record, g.RecordPath, s.d.timeArg(g.Start), s.d.timeArg(g.End))
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return err
-	} else if n == 0 {
-		return ErrExists
-	}
-	if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO contest_games (game_id, contest, users, submissions, stderr) VALUES (?, ?, ?, ?, ?)`),
-		g.ID, cg.Contest, lists[3], lists[4], lists[5]); err != nil {
-		return err
-	}
-	for _, r := range rated {
-		win, draw, loss := 0, 0, 1
-		switch {
-		case r.Win:
-			win, loss = 1, 0
-		case r.Draw:
-			draw, loss = 1, 0
-		}
-		if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE contest_users SET mu = ?, sigma = ?, games = games + 1,
-			wins = wins + ?, draws = draws + ?, losses = losses + ? WHERE contest = ? AND name = ?`),
-			r.Mu, r.Sigma, win, draw, loss, cg.Contest, r.User); err != nil {
+	return s.commits.save(ctx, &pending{key: g.ID, write: func(ctx context.Context, b *batch) error {
+		res, err := b.insert(ctx).ExecContext(ctx, g.ID, nil, g.Round, lists[0], lists[1], winner,
+			g.Reason, g.Detail, lists[2], g.Moves, record, g.RecordPath, s.d.timeArg(g.Start), s.d.timeArg(g.End))
+		if err != nil {
 			return err
 		}
-	}
-	return tx.Commit()
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return ErrExists
+		}
+		if _, err := b.tx.ExecContext(ctx, s.d.q(`INSERT INTO contest_games (game_id, contest, users, submissions, stderr) VALUES (?, ?, ?, ?, ?)`),
+			g.ID, cg.Contest, lists[3], lists[4], lists[5]); err != nil {
+			return err
+		}
+		for _, r := range rated {
+			win, draw, loss := 0, 0, 1
+			switch {
+			case r.Win:
+				win, loss = 1, 0
+			case r.Draw:
+				draw, loss = 1, 0
+			}
+			if _, err := b.tx.ExecContext(ctx, s.d.q(`UPDATE contest_users SET mu = ?, sigma = ?, games = games + 1,
+				wins = wins + ?, draws = draws + ?, losses = losses + ? WHERE contest = ? AND name = ?`),
+				r.Mu, r.Sigma, win, draw, loss, cg.Contest, r.User); err != nil {
+				return err
+			}
+		}
+		return nil
+	}})
 }
 
 // ContestGameSummary is a ladder game as the contest's pages list it.

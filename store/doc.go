@@ -25,6 +25,14 @@
 // ErrExists and changes nothing). What a crash can lose is only the games
 // whose SaveGame had not returned.
 //
+// Group commit: a durable commit costs one flush of the log whatever it
+// holds, so the games saved while a commit is under way (from a pool of
+// games, a coordinator's results) are written together by the next one,
+// in one transaction of a few multi-row inserts; a game saved alone is
+// committed at once. Each caller still returns only once its own game is
+// durable, with its own outcome: a duplicate or a game the database
+// refuses fails alone and the others are written without it (commit.go).
+//
 // Times are kept to the microsecond, in UTC, on both backends. A record
 // must be a JSON object: PostgreSQL checks it whole, SQLite only that it
 // is an object from '{' to '}', since checking 20 KB of JSON made by

@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -15,10 +18,18 @@ import (
 
 // childEnv, when set to a DSN, turns the test binary into the child of
 // TestKillWhileSaving: it saves games into that store until killed.
-const childEnv = "ARENA_STORE_TEST_CHILD"
+// childWritersEnv, when set to a number, makes it save from that many
+// goroutines at once (TestKillWhileSavingTogether).
+const (
+	childEnv        = "ARENA_STORE_TEST_CHILD"
+	childWritersEnv = "ARENA_STORE_TEST_CHILD_WRITERS"
+)
 
 func TestMain(m *testing.M) {
 	if dsn := os.Getenv(childEnv); dsn != "" {
+		if n, err := strconv.Atoi(os.Getenv(childWritersEnv)); err == nil {
+			os.Exit(saveTogetherUntilKilled(dsn, n))
+		}
 		os.Exit(saveUntilKilled(dsn))
 	}
 	os.Exit(m.Run())
@@ -96,12 +107,130 @@ func TestKillWhileSaving(t *testing.T) {
 	})
 }
 
+// saveTogetherUntilKilled is the child of TestKillWhileSavingTogether:
+// writers goroutines save the games not yet stored, in no set order, so
+// that they share commits, each reporting its game on stdout once
+// SaveGame has returned.
+func saveTogetherUntilKilled(dsn string, writers int) int {
+	ctx := context.Background()
+	s, err := Open(ctx, dsn)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	done, err := s.GameIDs(ctx, "t")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	var next atomic.Int64
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for range writers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < childGames; i = int(next.Add(1) - 1) {
+				if done[sampleGame("t", i).ID] {
+					continue
+				}
+				g := durableGame(i)
+				if err := s.SaveGame(ctx, g); err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					failed.Store(true)
+					return
+				}
+				// One write of a short line: lines of several
+				// goroutines never mix.
+				fmt.Printf("saved %s\n", g.ID)
+			}
+		})
+	}
+	wg.Wait()
+	if failed.Load() {
+		return 1
+	}
+	return 0
+}
+
+// TestKillWhileSavingTogether kills, three times over, a process saving
+// from 8 goroutines at once, whose games share commits. After each kill
+// every game a goroutine reported saved is stored, whole and once; the
+// others stored are at most those whose saves were in flight.
+func TestKillWhileSavingTogether(t *testing.T) {
+	const writers = 8
+	eachBackend(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		s := open(t, dsn)
+		if err := s.CreateTournament(ctx, Tournament{Name: "t", Game: "gomoku"}); err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		index := map[string]int{}
+		for i := range childGames {
+			index[sampleGame("t", i).ID] = i // durableGame's ID, without its record
+		}
+		known := map[string]bool{}   // reported, or found stored after a kill
+		checked := map[string]bool{} // read back and compared
+		for round := range 3 {
+			reported := killChild(t, dsn, 12+round*8, time.Duration(round)*700*time.Microsecond,
+				childWritersEnv+"="+strconv.Itoa(writers))
+			for _, id := range reported {
+				if known[id] {
+					t.Errorf("round %d: game %s saved again after a resume", round, id)
+				}
+				known[id] = true
+			}
+			st, err := Open(ctx, dsn)
+			if err != nil {
+				t.Fatalf("reopening after the kill: %v", err)
+			}
+			games, err := st.Games(ctx, "t")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rows, distinct int
+			if err := st.r.QueryRowContext(ctx, `SELECT count(*), count(DISTINCT id) FROM games`).Scan(&rows, &distinct); err != nil {
+				t.Fatal(err)
+			}
+			if rows != distinct {
+				t.Errorf("round %d: %d rows for %d games: duplicates", round, rows, distinct)
+			}
+			stored := map[string]bool{}
+			for _, g := range games {
+				i, ok := index[g.ID]
+				if !ok {
+					t.Fatalf("round %d: unknown game %s stored", round, g.ID)
+				}
+				if !checked[g.ID] { // whole; an earlier round checked the others
+					sameGame(t, g, durableGame(i))
+					checked[g.ID] = true
+				}
+				stored[g.ID] = true
+			}
+			for id := range known {
+				if !stored[id] {
+					t.Errorf("round %d: game %s was reported saved but is lost", round, id)
+				}
+			}
+			// Stored but never reported: only the saves in flight when
+			// the kill landed, at most one per goroutine, in every round.
+			if extra := len(stored) - len(known); extra < 0 || extra > writers {
+				t.Errorf("round %d: %d games stored, %d known saved", round, len(stored), len(known))
+			}
+			for id := range stored {
+				known[id] = true
+			}
+			st.Close()
+		}
+	})
+}
+
 // killChild runs the child until it has reported after more saves, kills
 // it a moment later (mid-save, usually) and returns what it reported.
-func killChild(t *testing.T, dsn string, after int, delay time.Duration) []string {
+// env is added to the child's environment.
+func killChild(t *testing.T, dsn string, after int, delay time.Duration, env ...string) []string {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+dsn)
+	cmd.Env = append(append(os.Environ(), childEnv+"="+dsn), env...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()

@@ -72,6 +72,10 @@ type Store struct {
 	// The statements of SaveGame, prepared once: on SQLite, parsing them
 	// on every save took an eighth of its time.
 	touchTournament, insertGame *sql.Stmt
+
+	// commits writes the games saved, several to a transaction when
+	// they arrive together (commit.go).
+	commits *committer
 }
 
 // Open opens (creating the schema if needed) the store named by dsn:
@@ -100,6 +104,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		s.Close()
 		return nil, fmt.Errorf("open store %s: %w", s.name, oneLine(err))
 	}
+	s.commits = newCommitter(s)
 	return s, nil
 }
 
@@ -149,14 +154,18 @@ func (s *Store) prepare(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s.insertGame, err = s.w.PrepareContext(ctx, s.d.q(`INSERT INTO games (id, tournament, round, players,
-		seats, winner, reason, detail, scores, moves, record, record_path, start_time, end_time)
+	s.insertGame, err = s.w.PrepareContext(ctx, s.d.q(`INSERT INTO games (`+insertColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`))
 	return err
 }
 
-// Close closes the store.
+// Close closes the store. Saves in progress are written first: each of
+// their callers learns its game's outcome; a save that starts once Close
+// has been called fails.
 func (s *Store) Close() error {
+	if s.commits != nil {
+		s.commits.close()
+	}
 	for _, st := range []*sql.Stmt{s.touchTournament, s.insertGame} {
 		if st != nil {
 			st.Close()
@@ -293,10 +302,15 @@ func (s *Store) SetTournamentStatus(ctx context.Context, name, status string) er
 	return nil
 }
 
-// SaveGame writes a finished game in one transaction. Saving an ID that
-// is already stored returns ErrExists and changes nothing (a resumed
-// tournament never duplicates a game). The game's tournament, unless "",
-// must exist (ErrNotFound otherwise); its Updated time becomes now.
+// SaveGame writes a finished game durably: once it has returned nil the
+// game is on disk (or committed on the PostgreSQL server). Games saved
+// together, from several goroutines, share one transaction (see
+// commit.go), and each caller still learns its own game's outcome.
+// Saving an ID that is already stored returns ErrExists and changes
+// nothing (a resumed tournament never duplicates a game). The game's
+// tournament, unless "", must exist (ErrNotFound otherwise); its Updated
+// time becomes now. When ctx ends before the game is written, SaveGame
+// stops waiting; the game is then stored whole or not at all.
 func (s *Store) SaveGame(ctx context.Context, g Game) (err error) {
 	defer func() {
 		if err != nil {
@@ -332,37 +346,10 @@ func (s *Store) SaveGame(ctx context.Context, g Game) (err error) {
 	if g.Winner != nil {
 		winner = *g.Winner
 	}
-
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback() // a no-op once committed
-	if g.Tournament != "" {
-		// First, so that a missing tournament is told apart from a
-		// duplicate game.
-		res, err := tx.StmtContext(ctx, s.touchTournament).ExecContext(ctx, s.d.timeArg(time.Now()), g.Tournament)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
-			return fmt.Errorf("tournament %s: %w", g.Tournament, ErrNotFound)
-		}
-	}
-	res, err := tx.StmtContext(ctx, s.insertGame).ExecContext(ctx, g.ID, tournament, g.Round, string(players), string(seats), winner,
+	row := &gameRow{tournament: g.Tournament, args: []any{g.ID, tournament, g.Round, string(players), string(seats), winner,
 		g.Reason, g.Detail, string(scores), g.Moves, record, g.RecordPath,
-		s.d.timeArg(g.Start), s.d.timeArg(g.End))
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return err
-	} else if n == 0 {
-		return ErrExists
-	}
-	return tx.Commit()
+		s.d.timeArg(g.Start), s.d.timeArg(g.End)}}
+	return s.commits.save(ctx, &pending{key: g.ID, row: row})
 }
 
 const gameColumns = `id, tournament, round, players, seats, winner, reason, detail, scores, moves,
