@@ -80,6 +80,7 @@ type playedGame struct {
 	rec      *game.Record
 	path     string
 	listener game.Listener // the game's live listener, or nil
+	stored   store.Game
 }
 
 // Run plays the tournament's games the store does not hold, storing each
@@ -195,8 +196,18 @@ func (r *run) play(ctx context.Context, g tournament.Game) (tournament.Outcome, 
 		}
 		return tournament.Outcome{}, err
 	}
+	// Stored here, on the game's own goroutine, so that games that end
+	// together share one commit (the store's group commit); report, on
+	// Run's single goroutine, only counts it.
+	sg, err := StoredGame(rec, path, r.t.Name, g.Round)
+	if err != nil {
+		return tournament.Outcome{}, err
+	}
+	if err := saveOnce(r.t.Store, sg); err != nil {
+		return tournament.Outcome{}, err
+	}
 	r.mu.Lock()
-	r.finished[g.ID] = playedGame{rec: rec, path: path, listener: follow.Listener}
+	r.finished[g.ID] = playedGame{rec: rec, path: path, listener: follow.Listener, stored: sg}
 	r.mu.Unlock()
 	order, _ := match.Participants(g.Seats)
 	if rec.Winner == nil || *rec.Winner < 0 || *rec.Winner >= len(order) {
@@ -205,19 +216,13 @@ func (r *run) play(ctx context.Context, g tournament.Game) (tournament.Outcome, 
 	return tournament.Outcome{Winner: order[*rec.Winner]}, nil
 }
 
-// report stores a finished game in one transaction, then counts it.
+// report counts a finished game, which play has stored.
 func (r *run) report(g tournament.Game, _ tournament.Outcome) error {
 	r.mu.Lock()
 	pg := r.finished[g.ID]
 	delete(r.finished, g.ID)
 	r.mu.Unlock()
-	sg, err := StoredGame(pg.rec, pg.path, r.t.Name, g.Round)
-	if err != nil {
-		return err
-	}
-	if err := saveOnce(r.t.Store, sg); err != nil {
-		return err
-	}
+	sg := pg.stored
 	// A live follower (the web page) learns the game is over only now
 	// that it is stored: its replay link works from this moment.
 	if f, ok := pg.listener.(Finisher); ok {
