@@ -27,6 +27,9 @@ type Config struct {
 	// Out is the folder the records are written to, as local play
 	// writes them.
 	Out string
+	// Games are the games this coordinator knows: a game's options are
+	// read to ship the files they name (game.FileOptions).
+	Games match.Games
 	// Local plays what cannot travel (a person's seat) and counts a
 	// match's openings.
 	Local engine.Runner
@@ -76,8 +79,8 @@ var _ engine.Runner = (*Runner)(nil)
 // NewRunner sets up the streams on nc's server and starts following the
 // results of cfg.Event. Close stops it.
 func NewRunner(ctx context.Context, nc *nats.Conn, cfg Config) (*Runner, error) {
-	if cfg.Local == nil || cfg.Out == "" {
-		return nil, errors.New("dispatch: a runner needs a local runner and an output folder")
+	if cfg.Local == nil || cfg.Out == "" || cfg.Games == nil {
+		return nil, errors.New("dispatch: a runner needs its games, a local runner and an output folder")
 	}
 	if cfg.Lease <= 0 {
 		cfg.Lease = DefaultLease
@@ -106,7 +109,7 @@ func NewRunner(ctx context.Context, nc *nats.Conn, cfg Config) (*Runner, error) 
 	if err != nil {
 		return nil, fmt.Errorf("dispatch: %w", err)
 	}
-	r.ship = newShipper(obj)
+	r.ship = newShipper(obj, cfg.Games)
 	// Results published from now on come through the consumer; those
 	// published before are found by Run in the stream itself.
 	cons, err := r.results.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{

@@ -91,9 +91,10 @@ func runWorker(ctx context.Context, url, name string, slots int, workDir, cacheD
 		return err
 	}
 	defer nc.Close()
-	local := engine.NewLocal(registryOf(games()), match.Local{Out: out, Work: work, Sandbox: sb})
+	reg := registryOf(games())
+	local := engine.NewLocal(reg, match.Local{Out: out, Work: work, Sandbox: sb})
 	w, err := dispatch.NewWorker(ctx, nc, dispatch.WorkerConfig{
-		Name: name, Slots: slots, Out: out, Cache: cacheDir, Self: self, Log: log,
+		Name: name, Slots: slots, Games: reg, Out: out, Cache: cacheDir, Self: self, Log: log,
 		Play: func(ctx context.Context, spec match.Spec) (*game.Record, string, error) {
 			return local.Run(ctx, spec, match.Local{})
 		},

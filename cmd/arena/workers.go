@@ -147,7 +147,7 @@ func (d *dispatcher) runner(ctx context.Context, local engine.Runner, out, event
 	if d == nil {
 		return local, func() {}, nil
 	}
-	r, err := dispatch.NewRunner(ctx, d.nc, dispatch.Config{Event: event, Out: out, Local: local, Lease: d.lease, Log: d.log, Withdraw: withdraw})
+	r, err := dispatch.NewRunner(ctx, d.nc, dispatch.Config{Event: event, Out: out, Games: registryOf(games()), Local: local, Lease: d.lease, Log: d.log, Withdraw: withdraw})
 	if err != nil {
 		return nil, nil, err
 	}
