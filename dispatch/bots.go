@@ -42,12 +42,13 @@ func newShipper(obj jetstream.ObjectStore, games match.Games) *shipper {
 
 // ship rewrites spec's players and options for the wire: paths of this
 // machine go, Bots and the options' file references say where the
-// worker finds each piece.
-func (s *shipper) ship(ctx context.Context, spec match.Spec) (match.Spec, []Bot, error) {
+// worker finds each piece. files maps each option file's place in a
+// worker's cache (cachedName) to the path the options gave.
+func (s *shipper) ship(ctx context.Context, spec match.Spec) (_ match.Spec, _ []Bot, files map[string]string, _ error) {
 	out := spec
-	opts, err := s.options(ctx, spec)
+	opts, files, err := s.options(ctx, spec)
 	if err != nil {
-		return match.Spec{}, nil, err
+		return match.Spec{}, nil, nil, err
 	}
 	out.Options = opts
 	out.Players = make([]match.Player, len(spec.Players))
@@ -55,12 +56,12 @@ func (s *shipper) ship(ctx context.Context, spec match.Spec) (match.Spec, []Bot,
 	for i, p := range spec.Players {
 		b, err := s.bot(ctx, p)
 		if err != nil {
-			return match.Spec{}, nil, fmt.Errorf("bot %s: %w", p.Name, err)
+			return match.Spec{}, nil, nil, fmt.Errorf("bot %s: %w", p.Name, err)
 		}
 		p.Args, p.Files = nil, ""
 		out.Players[i], bots[i] = p, b
 	}
-	return out, bots, nil
+	return out, bots, files, nil
 }
 
 // bot describes one player's command for a worker.
@@ -268,7 +269,7 @@ func (c *cache) path(ctx context.Context, hash, name string) (string, error) {
 		if err := plainFileName(name); err != nil {
 			return "", fmt.Errorf("bot %.12s: %w", hash, err)
 		}
-		dst = filepath.Join(c.dir, "f-"+hash, name)
+		dst = filepath.Join(c.dir, filepath.FromSlash(cachedName(hash, name)))
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -81,25 +81,81 @@ func fileOptions(games match.Games, spec match.Spec) (opts game.Options, files [
 	return opts, files, len(files) > 0, nil
 }
 
+// cachedName is where a worker's cache keeps the file of that content
+// hash and name, below its folder ("/"-separated).
+func cachedName(hash, name string) string { return "f-" + hash + "/" + name }
+
 // options rewrites spec's options for the wire: each file they name is
 // put into the object store (read on this machine, a relative path from
 // the folder arena runs in, as local play reads it) and named by a
 // reference to its content. Options that name no file go unchanged.
-func (s *shipper) options(ctx context.Context, spec match.Spec) (json.RawMessage, error) {
-	opts, files, ok, err := fileOptions(s.games, spec)
+// files maps each file's cachedName to the path the options gave.
+func (s *shipper) options(ctx context.Context, spec match.Spec) (_ json.RawMessage, files map[string]string, _ error) {
+	opts, named, ok, err := fileOptions(s.games, spec)
 	if err != nil || !ok {
-		return spec.Options, err
+		return spec.Options, nil, err
 	}
-	for _, p := range files {
+	files = map[string]string{}
+	for _, p := range named {
 		h, err := s.put(ctx, *p, false)
 		if err != nil {
-			return nil, fmt.Errorf("option file %s: %w", *p, err)
+			return nil, nil, fmt.Errorf("option file %s: %w", *p, err)
 		}
-		*p = fileRef(h, filepath.Base(*p))
+		name := filepath.Base(*p)
+		files[cachedName(h, name)] = *p
+		*p = fileRef(h, name)
 	}
 	data, err := json.Marshal(opts)
 	if err != nil {
-		return nil, fmt.Errorf("spec %s: encode options: %w", spec.ID, err)
+		return nil, nil, fmt.Errorf("spec %s: encode options: %w", spec.ID, err)
+	}
+	return data, files, nil
+}
+
+// restoreFiles gives a record's options back the paths the spec's
+// options gave where the worker's game wrote the path of its cached copy
+// (Ants records its --map), so that the record reads as a local run's:
+// files maps cachedName to the spec's path. Options without such a path
+// come back unchanged.
+func restoreFiles(opts json.RawMessage, files map[string]string) (json.RawMessage, error) {
+	if len(files) == 0 || len(opts) == 0 {
+		return opts, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(opts))
+	dec.UseNumber() // numbers keep their digits
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("record options: %w", err)
+	}
+	changed := false
+	var walk func(v any) any
+	walk = func(v any) any {
+		switch v := v.(type) {
+		case string:
+			for cached, path := range files {
+				if strings.HasSuffix(v, "/"+cached) || strings.HasSuffix(v, string(filepath.Separator)+filepath.FromSlash(cached)) {
+					changed = true
+					return path
+				}
+			}
+		case []any:
+			for i := range v {
+				v[i] = walk(v[i])
+			}
+		case map[string]any:
+			for k := range v {
+				v[k] = walk(v[k])
+			}
+		}
+		return v
+	}
+	v = walk(v)
+	if !changed {
+		return opts, nil
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("record options: %w", err)
 	}
 	return data, nil
 }

@@ -3,6 +3,7 @@ package dispatch
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,12 +50,18 @@ func TestOptionFilesTravelByContent(t *testing.T) {
 	}
 	stop := startWorker(t, connect(t, srv.URL()), "first", 1, f)
 	r := newRunner(t, connect(t, srv.URL()), "files", time.Second, nil)
+	// run plays a game and returns the spec the worker played; the
+	// record the coordinator keeps must name the coordinator's files.
 	run := func(id, gameName string, options any) match.Spec {
 		t.Helper()
 		raw, _ := json.Marshal(options)
 		spec := match.Spec{ID: id, Game: gameName, Options: raw, Players: players(2), Seats: []int{0, 1}}
-		if _, _, err := r.Run(context.Background(), spec, match.Local{}); err != nil {
+		rec, _, err := r.Run(context.Background(), spec, match.Local{})
+		if err != nil {
 			t.Fatalf("game %s: %v", id, err)
+		}
+		if !sameJSON(t, rec.Options, raw) {
+			t.Errorf("game %s: the record's options %s, want the spec's %s", id, rec.Options, raw)
 		}
 		mu.Lock()
 		defer mu.Unlock()
@@ -127,6 +134,48 @@ func TestOptionFilesTravelByContent(t *testing.T) {
 	_, _, err := r.Run(context.Background(), match.Spec{ID: "m1", Game: "gomoku", Options: raw, Players: players(2), Seats: []int{0, 1}}, match.Local{})
 	if err == nil || !strings.Contains(err.Error(), "missing.txt") {
 		t.Errorf("an opening file that does not exist: %v", err)
+	}
+}
+
+// sameJSON says a and b are the same JSON value, each object's keys in
+// any order; b's values must all be in a, which may have more (an
+// option's default).
+func sameJSON(t *testing.T, a, b json.RawMessage) bool {
+	t.Helper()
+	var va, vb map[string]any
+	if err := json.Unmarshal(a, &va); err != nil {
+		t.Fatalf("%s: %v", a, err)
+	}
+	if err := json.Unmarshal(b, &vb); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	for k, v := range vb {
+		if fmt.Sprint(va[k]) != fmt.Sprint(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestRestoreFiles: a record's options get the spec's paths back where
+// they name a worker's cached copy, anywhere in the value; other values,
+// numbers included, stay as they were.
+func TestRestoreFiles(t *testing.T) {
+	h := contentHash([]byte("m"))
+	files := map[string]string{cachedName(h, "a.map"): "maps/a.map"}
+	for _, tc := range []struct{ name, in, want string }{
+		{"a top-level option", `{"map":"/w/cache/f-` + h + `/a.map","turns":30}`, `{"map":"maps/a.map","turns":30}`},
+		{"in a list", `{"maps":["/c/f-` + h + `/a.map","x"],"seed":12345678901234567}`, `{"maps":["maps/a.map","x"],"seed":12345678901234567}`},
+		{"no copy named", `{"map":"other.map","turns": 30}`, `{"map":"other.map","turns": 30}`},
+		{"another file of that content", `{"map":"/c/f-` + h + `/b.map"}`, `{"map":"/c/f-` + h + `/b.map"}`},
+		{"the name alone", `{"map":"a.map"}`, `{"map":"a.map"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := restoreFiles(json.RawMessage(tc.in), files)
+			if err != nil || string(got) != tc.want {
+				t.Errorf("restoreFiles(%s) = %s, %v; want %s", tc.in, got, err, tc.want)
+			}
+		})
 	}
 }
 
@@ -250,7 +299,7 @@ func BenchmarkOptionFiles(b *testing.B) {
 	spec := match.Spec{ID: "g", Game: "gomoku", Options: raw, Players: players(2), Seats: []int{0, 1}}
 	s := newShipper(obj, testGames)
 	c := &cache{dir: b.TempDir(), obj: obj}
-	sent, err := s.options(ctx, spec)
+	sent, _, err := s.options(ctx, spec)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -261,7 +310,7 @@ func BenchmarkOptionFiles(b *testing.B) {
 	}
 	b.Run("ship", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := s.options(ctx, spec); err != nil {
+			if _, _, err := s.options(ctx, spec); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -109,6 +109,7 @@ func (f *fakeGames) play(out string) func(ctx context.Context, spec match.Spec) 
 		f.plays[spec.ID]++
 		f.mu.Unlock()
 		rec := fakeRecord(spec)
+		rec.Options = spec.Options // as the worker played them, as games record them
 		path := filepath.Join(out, spec.ID+".json")
 		if err := rec.WriteFile(path); err != nil {
 			return nil, "", err

@@ -182,7 +182,7 @@ func (r *Runner) Run(ctx context.Context, spec match.Spec, follow match.Local) (
 			return r.cfg.Local.Run(ctx, spec, follow)
 		}
 	}
-	sent, bots, err := r.ship.ship(ctx, spec)
+	sent, bots, files, err := r.ship.ship(ctx, spec)
 	if err != nil {
 		return nil, "", fmt.Errorf("dispatch %s: %w", spec.ID, err)
 	}
@@ -252,7 +252,7 @@ func (r *Runner) Run(ctx context.Context, spec match.Spec, follow match.Local) (
 			return nil, "", fmt.Errorf("game %s on worker %s: %s", spec.ID, res.Worker, res.Error)
 		}
 		if err == nil {
-			return r.keep(res, rec)
+			return r.keep(res, rec, files)
 		}
 		r.cfg.Log.Warn("result refused", "game", spec.ID, "worker", res.Worker, "err", err, "attempt", attempt)
 		if attempt >= r.cfg.MaxAttempts {
@@ -266,8 +266,13 @@ func (r *Runner) Run(ctx context.Context, spec match.Spec, follow match.Local) (
 
 // keep writes a worker's record and files under Out, as local play
 // would, and returns it with the path of its JSON record.
-func (r *Runner) keep(res Result, rec *game.Record) (*game.Record, string, error) {
+func (r *Runner) keep(res Result, rec *game.Record, files map[string]string) (*game.Record, string, error) {
 	rec.Worker = res.Worker
+	opts, err := restoreFiles(rec.Options, files)
+	if err != nil {
+		return nil, "", fmt.Errorf("game %s: %w", rec.ID, err)
+	}
+	rec.Options = opts
 	for name, data := range res.Files {
 		if name == res.Path {
 			continue
