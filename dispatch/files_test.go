@@ -284,7 +284,7 @@ func FuzzParseFileRef(f *testing.F) {
 // BenchmarkOptionFiles is what a game with an opening file costs each
 // side per game once the file is in the store and the cache: the
 // coordinator rewriting the options (ship) and the worker pointing them
-// at its copy (fetch).
+// at its copy (fetch); and both sides' look at options naming no file.
 func BenchmarkOptionFiles(b *testing.B) {
 	srv := startServer(b, b.TempDir(), "")
 	js, _ := jetstream.New(connect(b, srv.URL()))
@@ -318,6 +318,19 @@ func BenchmarkOptionFiles(b *testing.B) {
 	b.Run("fetch", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := c.options(ctx, testGames, wire); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// What every other game pays: options that name no file, looked at
+	// on both sides.
+	none := match.Spec{ID: "g", Game: "gomoku", Options: json.RawMessage(`{"size":15,"rule":1}`), Players: players(2), Seats: []int{0, 1}}
+	b.Run("no-file", func(b *testing.B) {
+		for b.Loop() {
+			if _, _, err := s.options(ctx, none); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := c.options(ctx, testGames, none); err != nil {
 				b.Fatal(err)
 			}
 		}
