@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -18,9 +19,9 @@ import (
 var joinRE = regexp.MustCompile(`arena worker --nats (nats://\S+)`)
 
 // startWorker starts an "arena worker" process in a folder of its own
-// (no file shared with the server), stopped as a user would at the
-// test's end unless stop was called first.
-func startWorker(t *testing.T, natsURL, name string) (stop func()) {
+// (no file shared with the server), stopped as a user would (SIGTERM)
+// at the test's end unless stop or kill (SIGKILL) was called first.
+func startWorker(t *testing.T, natsURL, name string) (stop, kill func()) {
 	t.Helper()
 	dir := t.TempDir()
 	cmd := exec.Command(arenaBinary(t), "worker", "--nats", natsURL, "--slots", "2", "--name", name,
@@ -52,8 +53,16 @@ func startWorker(t *testing.T, natsURL, name string) (stop func()) {
 			t.Errorf("arena worker %s did not stop within 15 s of SIGTERM:\n%s", name, out.String())
 		}
 	}
+	kill = func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cmd.Process.Kill()
+		cmd.Wait()
+	}
 	t.Cleanup(stop)
-	return stop
+	return stop, kill
 }
 
 // TestWorkersView: arena serve with an embedded NATS server that other
@@ -84,8 +93,8 @@ func TestWorkersView(t *testing.T) {
 	}
 
 	// Two workers join: the page shows them without a reload.
-	stopW1 := startWorker(t, natsURL, "e2e-w1")
-	startWorker(t, natsURL, "e2e-w2")
+	stopW1, _ := startWorker(t, natsURL, "e2e-w1")
+	_, killW2 := startWorker(t, natsURL, "e2e-w2")
 	for _, name := range []string{"e2e-w1", "e2e-w2"} {
 		b.waitFor(fmt.Sprintf(`#workers-list [data-worker=%q][data-slots="2"]`, name), 20*time.Second)
 	}
@@ -126,6 +135,18 @@ func TestWorkersView(t *testing.T) {
 		`document.querySelector("#workers-list").textContent`, 20*time.Second)
 	if n := eval[int](b, `document.querySelectorAll("#workers-list [data-worker]").length`); n != 1 {
 		t.Errorf("%d workers listed after one of two stopped", n)
+	}
+
+	// A worker killed cannot say goodbye: it stays, shown as silent once
+	// its last heartbeat is old.
+	killW2()
+	b.wait("e2e-w2 silent", `(document.querySelector('#workers-list [data-worker="e2e-w2"]')||{dataset:{}}).dataset.silent === "true"`,
+		`document.querySelector("#workers-list").outerHTML`, 40*time.Second)
+	if beat := b.text(`#workers-list [data-worker="e2e-w2"] [data-col="heartbeat"]`); !strings.HasPrefix(beat, "silent, ") {
+		t.Errorf("the killed worker's heartbeat shows %q", beat)
+	}
+	if sum := b.text("#workers-summary"); !strings.HasSuffix(sum, "1 silent") {
+		t.Errorf("summary after the kill: %q", sum)
 	}
 }
 
