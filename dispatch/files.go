@@ -115,8 +115,8 @@ func (s *shipper) options(ctx context.Context, spec match.Spec) (_ json.RawMessa
 // restoreFiles gives a record's options back the paths the spec's
 // options gave where the worker's game wrote the path of its cached copy
 // (Ants records its --map), so that the record reads as a local run's:
-// files maps cachedName to the spec's path. Options without such a path
-// come back unchanged.
+// files maps cachedName to the spec's path. The options keep their
+// order and spacing; options without such a path come back unchanged.
 func restoreFiles(opts json.RawMessage, files map[string]string) (json.RawMessage, error) {
 	if len(files) == 0 || len(opts) == 0 {
 		return opts, nil
@@ -127,14 +127,14 @@ func restoreFiles(opts json.RawMessage, files map[string]string) (json.RawMessag
 	if err := dec.Decode(&v); err != nil {
 		return nil, fmt.Errorf("record options: %w", err)
 	}
-	changed := false
+	copies := map[string]string{} // the worker's path -> the spec's
 	var walk func(v any) any
 	walk = func(v any) any {
 		switch v := v.(type) {
 		case string:
 			for cached, path := range files {
-				if strings.HasSuffix(v, "/"+cached) || strings.HasSuffix(v, string(filepath.Separator)+filepath.FromSlash(cached)) {
-					changed = true
+				if strings.HasSuffix(v, "/"+filepath.FromSlash(cached)) {
+					copies[v] = path
 					return path
 				}
 			}
@@ -150,14 +150,25 @@ func restoreFiles(opts json.RawMessage, files map[string]string) (json.RawMessag
 		return v
 	}
 	v = walk(v)
-	if !changed {
+	if len(copies) == 0 {
 		return opts, nil
 	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("record options: %w", err)
+	// Each copy's path as a JSON string, replaced in the text; where the
+	// text spells it another way, the options are written anew.
+	out := opts
+	for copyPath, path := range copies {
+		from, err1 := json.Marshal(copyPath)
+		to, err2 := json.Marshal(path)
+		if err1 != nil || err2 != nil || !bytes.Contains(out, from) {
+			data, err := json.Marshal(v)
+			if err != nil {
+				return nil, fmt.Errorf("record options: %w", err)
+			}
+			return data, nil
+		}
+		out = bytes.ReplaceAll(out, from, to)
 	}
-	return data, nil
+	return out, nil
 }
 
 // options rewrites a job's options for this machine: each file they

@@ -167,6 +167,8 @@ func TestRestoreFiles(t *testing.T) {
 		{"a top-level option", `{"map":"/w/cache/f-` + h + `/a.map","turns":30}`, `{"map":"maps/a.map","turns":30}`},
 		{"in a list", `{"maps":["/c/f-` + h + `/a.map","x"],"seed":12345678901234567}`, `{"maps":["maps/a.map","x"],"seed":12345678901234567}`},
 		{"no copy named", `{"map":"other.map","turns": 30}`, `{"map":"other.map","turns": 30}`},
+		{"order and spacing kept", `{"turns": 30, "map": "/w/f-` + h + `/a.map", "b": [1.50]}`, `{"turns": 30, "map": "maps/a.map", "b": [1.50]}`},
+		{"spelt with escapes", `{"z":1,"map":"\u002fw/f-` + h + `/a.map"}`, `{"map":"maps/a.map","z":1}`},
 		{"another file of that content", `{"map":"/c/f-` + h + `/b.map"}`, `{"map":"/c/f-` + h + `/b.map"}`},
 		{"the name alone", `{"map":"a.map"}`, `{"map":"a.map"}`},
 	} {
