@@ -60,7 +60,7 @@ func BenchmarkDispatchOverhead(b *testing.B) {
 		b.Run(fmt.Sprintf("jetstream/conc=%d", conc), func(b *testing.B) {
 			srv := startServer(b, b.TempDir(), "")
 			out := b.TempDir()
-			w, err := NewWorker(context.Background(), connect(b, srv.URL()), WorkerConfig{Name: "w", Slots: conc, Out: out, Cache: b.TempDir(), Play: instantPlay})
+			w, err := NewWorker(context.Background(), connect(b, srv.URL()), WorkerConfig{Name: "w", Slots: conc, Games: testGames, Out: out, Cache: b.TempDir(), Play: instantPlay})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -91,7 +91,7 @@ func BenchmarkSimulation100x16(b *testing.B) {
 	var wg sync.WaitGroup
 	for i := range workers {
 		out := b.TempDir()
-		w, err := NewWorker(ctx, connect(b, srv.URL()), WorkerConfig{Name: fmt.Sprintf("w%d", i), Slots: slots, Out: out, Cache: b.TempDir(),
+		w, err := NewWorker(ctx, connect(b, srv.URL()), WorkerConfig{Name: fmt.Sprintf("w%d", i), Slots: slots, Games: testGames, Out: out, Cache: b.TempDir(),
 			Play: func(ctx context.Context, spec match.Spec) (*game.Record, string, error) {
 				select {
 				case <-ctx.Done():

@@ -24,35 +24,44 @@ import (
 // a command's program there is taken by name on the worker, not shipped.
 var systemDirs = []string{"/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/etc/"}
 
-// shipper puts the coordinator's bots into the object store, each piece
-// once, and writes the jobs' Bots.
+// shipper puts the coordinator's bots and the files its games' options
+// name into the object store, each piece once, and writes the jobs' Bots
+// and options.
 type shipper struct {
-	obj jetstream.ObjectStore
-	mu  sync.Mutex
+	obj   jetstream.ObjectStore
+	games match.Games // to read the options of a spec's game
+	mu    sync.Mutex
 	// done maps a local path (file or folder) to its content hash, once
 	// it is in the object store.
 	done map[string]string
 }
 
-func newShipper(obj jetstream.ObjectStore) *shipper {
-	return &shipper{obj: obj, done: map[string]string{}}
+func newShipper(obj jetstream.ObjectStore, games match.Games) *shipper {
+	return &shipper{obj: obj, games: games, done: map[string]string{}}
 }
 
-// ship rewrites spec's players for the wire: paths of this machine go,
-// Bots say where the worker finds each piece.
-func (s *shipper) ship(ctx context.Context, spec match.Spec) (match.Spec, []Bot, error) {
+// ship rewrites spec's players and options for the wire: paths of this
+// machine go, Bots and the options' file references say where the
+// worker finds each piece. files maps each option file's place in a
+// worker's cache (cachedName) to the path the options gave.
+func (s *shipper) ship(ctx context.Context, spec match.Spec) (_ match.Spec, _ []Bot, files map[string]string, _ error) {
 	out := spec
+	opts, files, err := s.options(ctx, spec)
+	if err != nil {
+		return match.Spec{}, nil, nil, err
+	}
+	out.Options = opts
 	out.Players = make([]match.Player, len(spec.Players))
 	bots := make([]Bot, len(spec.Players))
 	for i, p := range spec.Players {
 		b, err := s.bot(ctx, p)
 		if err != nil {
-			return match.Spec{}, nil, fmt.Errorf("bot %s: %w", p.Name, err)
+			return match.Spec{}, nil, nil, fmt.Errorf("bot %s: %w", p.Name, err)
 		}
 		p.Args, p.Files = nil, ""
 		out.Players[i], bots[i] = p, b
 	}
-	return out, bots, nil
+	return out, bots, files, nil
 }
 
 // bot describes one player's command for a worker.
@@ -236,7 +245,8 @@ func unpackFolder(data []byte, dir string) error {
 	}
 }
 
-// cache is a worker's folder of bots fetched by content hash:
+// cache is a worker's folder of bots and option files fetched by content
+// hash:
 // CACHE/d-HASH is a folder whose tar hashes to HASH, CACHE/f-HASH/NAME a
 // file whose content does, under the name it had on the coordinator.
 type cache struct {
@@ -250,8 +260,8 @@ type cache struct {
 // else a file of that name. What it fetches must hash to the name it
 // was asked for.
 func (c *cache) path(ctx context.Context, hash, name string) (string, error) {
-	if len(hash) != sha256.Size*2 || strings.Trim(hash, "0123456789abcdef") != "" {
-		return "", fmt.Errorf("bot hash %q is not a SHA-256", hash)
+	if !isHash(hash) {
+		return "", fmt.Errorf("content hash %q is not a SHA-256", hash)
 	}
 	folder := name == ""
 	dst := filepath.Join(c.dir, "d-"+hash)
@@ -259,7 +269,7 @@ func (c *cache) path(ctx context.Context, hash, name string) (string, error) {
 		if err := plainFileName(name); err != nil {
 			return "", fmt.Errorf("bot %.12s: %w", hash, err)
 		}
-		dst = filepath.Join(c.dir, "f-"+hash, name)
+		dst = filepath.Join(c.dir, filepath.FromSlash(cachedName(hash, name)))
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -268,10 +278,10 @@ func (c *cache) path(ctx context.Context, hash, name string) (string, error) {
 	}
 	data, err := c.obj.GetBytes(ctx, hash)
 	if err != nil {
-		return "", fmt.Errorf("fetch bot %.12s: %w", hash, err)
+		return "", fmt.Errorf("fetch %.12s: %w", hash, err)
 	}
 	if got := contentHash(data); got != hash {
-		return "", fmt.Errorf("fetch bot %.12s: its content hashes to %.12s", hash, got)
+		return "", fmt.Errorf("fetch %.12s: its content hashes to %.12s", hash, got)
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return "", fmt.Errorf("bot cache: %w", err)

@@ -86,7 +86,7 @@ func TestClusterNodeKilled(t *testing.T) {
 	var r *Runner
 	for {
 		actx, acancel := context.WithTimeout(ctx, 3*time.Second)
-		r, err = NewRunner(actx, nc, Config{Event: "cl", Out: t.TempDir(), Local: localOnly{}, Lease: time.Second, Replicas: 3})
+		r, err = NewRunner(actx, nc, Config{Event: "cl", Out: t.TempDir(), Games: testGames, Local: localOnly{}, Lease: time.Second, Replicas: 3})
 		acancel()
 		if err == nil {
 			break

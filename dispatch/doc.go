@@ -15,7 +15,10 @@
 // Bots travel by content: a bot's folder or program goes once into a
 // JetStream object store under its SHA-256, and workers fetch and cache
 // it by that hash, never trusting a path of the coordinator's machine.
-// Arena's built-in bots are the worker's own executable.
+// Arena's built-in bots are the worker's own executable. The files a
+// game's options name (game.FileOptions: Gomoku's --opening, Ants'
+// --map) travel the same way: the job's options name them by hash, and
+// the worker points them at its cached copies.
 //
 // Workers report a heartbeat to a key-value bucket (Workers lists them).
 // Embedded starts a NATS server with JetStream inside the process, so

@@ -19,11 +19,25 @@ import (
 
 	"arena/engine"
 	"arena/game"
+	"arena/game/ants"
+	"arena/game/gomoku"
 	"arena/match"
 	"arena/standings"
 	"arena/store"
 	"arena/tournament"
 )
+
+// testGames are the games a test's coordinator and workers know: two
+// whose options name files (Gomoku's --opening, Ants' --map).
+var testGames match.Games = mustRegistry(gomoku.Def{}, ants.Def{})
+
+func mustRegistry(games ...match.Game) *game.Registry[match.Game] {
+	r, err := game.NewRegistry(games...)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
 
 // startServer starts an embedded server keeping its streams in dir,
 // listening on addr ("" for any free port), stopped at the test's end.
@@ -95,6 +109,7 @@ func (f *fakeGames) play(out string) func(ctx context.Context, spec match.Spec) 
 		f.plays[spec.ID]++
 		f.mu.Unlock()
 		rec := fakeRecord(spec)
+		rec.Options = spec.Options // as the worker played them, as games record them
 		path := filepath.Join(out, spec.ID+".json")
 		if err := rec.WriteFile(path); err != nil {
 			return nil, "", err
@@ -143,7 +158,7 @@ func startWorker(t testing.TB, nc *nats.Conn, name string, slots int, f *fakeGam
 	t.Helper()
 	out := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
-	w, err := NewWorker(ctx, nc, WorkerConfig{Name: name, Slots: slots, Out: out, Cache: t.TempDir(), Self: "/arena-itself",
+	w, err := NewWorker(ctx, nc, WorkerConfig{Name: name, Slots: slots, Games: testGames, Out: out, Cache: t.TempDir(), Self: "/arena-itself",
 		Play: f.play(out), Heartbeat: 100 * time.Millisecond})
 	if err != nil {
 		cancel()
@@ -186,7 +201,7 @@ func (l *logBuffer) String() string {
 
 func newRunner(t testing.TB, nc *nats.Conn, event string, lease time.Duration, log *logBuffer) *Runner {
 	t.Helper()
-	cfg := Config{Event: event, Out: t.TempDir(), Local: localOnly{}, Lease: lease}
+	cfg := Config{Event: event, Out: t.TempDir(), Games: testGames, Local: localOnly{}, Lease: lease}
 	if log != nil {
 		cfg.Log = slog.New(slog.NewTextHandler(log, nil))
 	}

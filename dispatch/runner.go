@@ -27,6 +27,9 @@ type Config struct {
 	// Out is the folder the records are written to, as local play
 	// writes them.
 	Out string
+	// Games are the games this coordinator knows: a game's options are
+	// read to ship the files they name (game.FileOptions).
+	Games match.Games
 	// Local plays what cannot travel (a person's seat) and counts a
 	// match's openings.
 	Local engine.Runner
@@ -76,8 +79,8 @@ var _ engine.Runner = (*Runner)(nil)
 // NewRunner sets up the streams on nc's server and starts following the
 // results of cfg.Event. Close stops it.
 func NewRunner(ctx context.Context, nc *nats.Conn, cfg Config) (*Runner, error) {
-	if cfg.Local == nil || cfg.Out == "" {
-		return nil, errors.New("dispatch: a runner needs a local runner and an output folder")
+	if cfg.Local == nil || cfg.Out == "" || cfg.Games == nil {
+		return nil, errors.New("dispatch: a runner needs its games, a local runner and an output folder")
 	}
 	if cfg.Lease <= 0 {
 		cfg.Lease = DefaultLease
@@ -106,7 +109,7 @@ func NewRunner(ctx context.Context, nc *nats.Conn, cfg Config) (*Runner, error) 
 	if err != nil {
 		return nil, fmt.Errorf("dispatch: %w", err)
 	}
-	r.ship = newShipper(obj)
+	r.ship = newShipper(obj, cfg.Games)
 	// Results published from now on come through the consumer; those
 	// published before are found by Run in the stream itself.
 	cons, err := r.results.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{
@@ -179,7 +182,7 @@ func (r *Runner) Run(ctx context.Context, spec match.Spec, follow match.Local) (
 			return r.cfg.Local.Run(ctx, spec, follow)
 		}
 	}
-	sent, bots, err := r.ship.ship(ctx, spec)
+	sent, bots, files, err := r.ship.ship(ctx, spec)
 	if err != nil {
 		return nil, "", fmt.Errorf("dispatch %s: %w", spec.ID, err)
 	}
@@ -249,7 +252,7 @@ func (r *Runner) Run(ctx context.Context, spec match.Spec, follow match.Local) (
 			return nil, "", fmt.Errorf("game %s on worker %s: %s", spec.ID, res.Worker, res.Error)
 		}
 		if err == nil {
-			return r.keep(res, rec)
+			return r.keep(res, rec, files)
 		}
 		r.cfg.Log.Warn("result refused", "game", spec.ID, "worker", res.Worker, "err", err, "attempt", attempt)
 		if attempt >= r.cfg.MaxAttempts {
@@ -263,8 +266,13 @@ func (r *Runner) Run(ctx context.Context, spec match.Spec, follow match.Local) (
 
 // keep writes a worker's record and files under Out, as local play
 // would, and returns it with the path of its JSON record.
-func (r *Runner) keep(res Result, rec *game.Record) (*game.Record, string, error) {
+func (r *Runner) keep(res Result, rec *game.Record, files map[string]string) (*game.Record, string, error) {
 	rec.Worker = res.Worker
+	opts, err := restoreFiles(rec.Options, files)
+	if err != nil {
+		return nil, "", fmt.Errorf("game %s: %w", rec.ID, err)
+	}
+	rec.Options = opts
 	for name, data := range res.Files {
 		if name == res.Path {
 			continue

@@ -28,6 +28,9 @@ type WorkerConfig struct {
 	// Play plays a job's spec here: engine.Local's Run in arena worker,
 	// records written under a folder the worker empties after each game.
 	Play func(ctx context.Context, spec match.Spec) (*game.Record, string, error)
+	// Games are the games this worker plays: a job's options are read
+	// to fetch the files they name (game.FileOptions).
+	Games match.Games
 	// Out is the folder Play writes records into; the worker sends a
 	// game's files from there and removes them.
 	Out string
@@ -54,8 +57,8 @@ type Worker struct {
 
 // NewWorker prepares a worker on nc's server.
 func NewWorker(ctx context.Context, nc *nats.Conn, cfg WorkerConfig) (*Worker, error) {
-	if cfg.Name == "" || cfg.Play == nil || cfg.Out == "" || cfg.Cache == "" {
-		return nil, errors.New("dispatch: a worker needs a name, a player, an output and a cache folder")
+	if cfg.Name == "" || cfg.Play == nil || cfg.Games == nil || cfg.Out == "" || cfg.Cache == "" {
+		return nil, errors.New("dispatch: a worker needs a name, a player, its games, an output and a cache folder")
 	}
 	cfg.Slots = max(cfg.Slots, 1)
 	if cfg.Heartbeat <= 0 {
@@ -245,6 +248,12 @@ func (w *Worker) play(ctx context.Context, j Job) ([]byte, error) {
 	}
 	spec := j.Spec
 	spec.Players = players
+	if spec.Options, err = w.cache.options(ctx, w.cfg.Games, j.Spec); errors.Is(err, errNotPlayable) {
+		res.Error = err.Error()
+		return json.Marshal(res)
+	} else if err != nil {
+		return nil, err
+	}
 	rec, path, err := w.cfg.Play(ctx, spec)
 	files, ferr := w.takeFiles(j.Spec.ID)
 	switch {

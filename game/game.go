@@ -143,6 +143,16 @@ type ArgsTaker interface {
 	TakeArgs(args []string) (rest []string, err error)
 }
 
+// FileOptions is implemented by Options that name files the game reads
+// (Gomoku's --opening, Ants' --map). Files returns a pointer to the value
+// of each such option ("" where none is given), so that a game played on
+// another machine can take the files' contents along and point its
+// options at the copies there, never at a path of the machine the
+// options were written on.
+type FileOptions interface {
+	Files() []*string
+}
+
 // Registry holds the games a program plays, by name. It is built once by
 // NewRegistry from an explicit list and never changes: safe for
 // concurrent use. G is the contract its users need (match.Game for the

@@ -59,6 +59,9 @@ type Config struct {
 	Limits Limits
 	// Contests, when set, serves the contests' API (web/contest.go).
 	Contests Contests
+	// Workers, when set, lists the match workers the games are played
+	// on: GET /api/workers, and the page's workers view.
+	Workers Workers
 }
 
 // Server serves the page, the API and the websocket.
@@ -182,6 +185,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /ws", s.handleWS)
 	s.downloadRoutes(mux)
 	s.contestRoutes(mux)
+	s.workerRoutes(mux)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such API call: "+r.Method+" "+r.URL.Path)
 	})
@@ -275,7 +279,7 @@ func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request) {
 	if games == nil {
 		games = []GameInfo{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"games": games, "version": s.cfg.Version})
+	writeJSON(w, http.StatusOK, map[string]any{"games": games, "version": s.cfg.Version, "workers": s.cfg.Workers != nil})
 }
 
 func (s *Server) gameInfo(name string) (GameInfo, bool) {

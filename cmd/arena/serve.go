@@ -137,7 +137,7 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	}
 	defer func() { stopContests(); waitContests() }()
 	srv, err := web.New(web.Config{Launcher: l, Store: st, Token: token, Logger: logger, Version: version.String(),
-		Formats: games().Formats(), AllowedHosts: f.allowedHosts, Contests: contests})
+		Formats: games().Formats(), AllowedHosts: f.allowedHosts, Contests: contests, Workers: disp.status()})
 	if err != nil {
 		return err
 	}
@@ -147,7 +147,6 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 		return fmt.Errorf("--addr: %w", err)
 	}
 	hs := srv.HTTPServer() // with its timeouts
-	hs.Handler = disp.withStatus(hs.Handler)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	fmt.Fprintf(cmd.OutOrStdout(), "arena: serving on %s/#token=%s\n", pageURL(ln.Addr()), token)

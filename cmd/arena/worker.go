@@ -31,8 +31,9 @@ func newWorkerCmd() *cobra.Command {
 		Long: `Pull games from the queue of a NATS server with JetStream (a coordinator's
 --nats, or the embedded server of one started with --workers and
 --listen-nats) and play them on this machine, at most --slots at once. Bots
-come from the coordinator by content hash and are cached in --cache;
-records go back to the coordinator, which stores them. Workers join and
+and the files a game's options name (--opening, --map) come from the
+coordinator by content hash and are cached in --cache, never read at a
+path of the coordinator's machine; records go back to the coordinator, which stores them. Workers join and
 leave at any time: a game of a worker that stops or dies goes to another.`,
 		Example: `  arena worker --nats nats://coordinator:4222 --slots 8`,
 		Args:    cobra.NoArgs,
@@ -66,7 +67,7 @@ leave at any time: a game of a worker that stops or dies goes to another.`,
 	fl.IntVar(&slots, "slots", runtime.NumCPU(), "games at once (default: one per core)")
 	fl.StringVar(&name, "name", "", "this worker's name in records and in arena workers (default: host and process id)")
 	fl.StringVar(&workDir, "work-dir", "", "folder for the bots' working folders and the records on their way (default: the system's temporary folder)")
-	fl.StringVar(&cacheDir, "cache", "", "folder of the bots fetched by hash (default: the user's cache folder)")
+	fl.StringVar(&cacheDir, "cache", "", "folder of the bots and option files (--opening, --map) fetched by hash (default: the user's cache folder)")
 	return cmd
 }
 
@@ -91,9 +92,10 @@ func runWorker(ctx context.Context, url, name string, slots int, workDir, cacheD
 		return err
 	}
 	defer nc.Close()
-	local := engine.NewLocal(registryOf(games()), match.Local{Out: out, Work: work, Sandbox: sb})
+	reg := registryOf(games())
+	local := engine.NewLocal(reg, match.Local{Out: out, Work: work, Sandbox: sb})
 	w, err := dispatch.NewWorker(ctx, nc, dispatch.WorkerConfig{
-		Name: name, Slots: slots, Out: out, Cache: cacheDir, Self: self, Log: log,
+		Name: name, Slots: slots, Games: reg, Out: out, Cache: cacheDir, Self: self, Log: log,
 		Play: func(ctx context.Context, spec match.Spec) (*game.Record, string, error) {
 			return local.Run(ctx, spec, match.Local{})
 		},

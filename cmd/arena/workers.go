@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,6 +22,7 @@ import (
 
 	"arena/dispatch"
 	"arena/engine"
+	"arena/web"
 )
 
 // dispatchFlags choose where the games of tournament, sprt and serve
@@ -147,7 +147,7 @@ func (d *dispatcher) runner(ctx context.Context, local engine.Runner, out, event
 	if d == nil {
 		return local, func() {}, nil
 	}
-	r, err := dispatch.NewRunner(ctx, d.nc, dispatch.Config{Event: event, Out: out, Local: local, Lease: d.lease, Log: d.log, Withdraw: withdraw})
+	r, err := dispatch.NewRunner(ctx, d.nc, dispatch.Config{Event: event, Out: out, Games: registryOf(games()), Local: local, Lease: d.lease, Log: d.log, Withdraw: withdraw})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -220,18 +220,25 @@ func newWorkersCmd() *cobra.Command {
 	return cmd
 }
 
-// workerLine is the JSON line of "arena workers --json".
-type workerLine struct {
-	Type string `json:"type"` // "worker"
-	dispatch.WorkerStatus
-	// Age is the seconds since its last heartbeat.
-	Age float64 `json:"age"`
+// workerLine is a JSON line of "arena workers --json", the object the
+// page's GET /api/workers lists.
+type workerLine = web.WorkerStatus
+
+// workerLines are the workers as "arena workers --json" and the page
+// show them, their heartbeats' age taken at now.
+func workerLines(ws []dispatch.WorkerStatus, now time.Time) []workerLine {
+	lines := make([]workerLine, len(ws))
+	for i, s := range ws {
+		lines[i] = workerLine{Type: "worker", Name: s.Name, Host: s.Host, Slots: s.Slots, Running: s.Running, Done: s.Done,
+			Started: s.Started, Heartbeat: s.Heartbeat, Age: now.Sub(s.Heartbeat).Seconds()}
+	}
+	return lines
 }
 
 func printWorkers(w io.Writer, ws []dispatch.WorkerStatus, jsonOut bool, now time.Time) error {
 	if jsonOut {
-		for _, s := range ws {
-			data, err := json.Marshal(workerLine{Type: "worker", WorkerStatus: s, Age: now.Sub(s.Heartbeat).Seconds()})
+		for _, line := range workerLines(ws, now) {
+			data, err := json.Marshal(line)
 			if err != nil {
 				return fmt.Errorf("encode JSON: %w", err)
 			}
@@ -257,30 +264,17 @@ func printWorkers(w io.Writer, ws []dispatch.WorkerStatus, jsonOut bool, now tim
 // workers by default: enough for every slot of many machines.
 const dispatchedGames = 1024
 
-// withStatus adds GET /api/workers to the page's handler when games go
-// to workers: the workers as "arena workers --json" lists them, as one
-// JSON array, for the page to show.
-func (d *dispatcher) withStatus(h http.Handler) http.Handler {
+// status lists the workers for the page (GET /api/workers); nil when
+// the games are played here.
+func (d *dispatcher) status() web.Workers {
 	if d == nil {
-		return h
+		return nil
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/", h)
-	mux.HandleFunc("GET /api/workers", func(w http.ResponseWriter, r *http.Request) {
-		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
-		defer cancel()
+	return func(ctx context.Context) ([]web.WorkerStatus, error) {
 		ws, err := dispatch.Workers(ctx, d.nc)
 		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
+			return nil, err
 		}
-		lines := make([]workerLine, 0, len(ws))
-		now := time.Now()
-		for _, s := range ws {
-			lines = append(lines, workerLine{Type: "worker", WorkerStatus: s, Age: now.Sub(s.Heartbeat).Seconds()})
-		}
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(lines)
-	})
-	return mux
+		return workerLines(ws, time.Now()), nil
+	}
 }

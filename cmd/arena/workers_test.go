@@ -518,3 +518,121 @@ func TestServeOnWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionFileOnWorker: tournaments whose options name a file by a
+// path relative to the coordinator's folder (Gomoku's --opening, Ants'
+// --map) play on a worker process in a folder of its own, where that
+// path names nothing: the file travels by content, the worker keeps one
+// copy in its cache, and every stored game is a local run's on the same
+// seeds, down to the path its record gives for the file.
+func TestOptionFileOnWorker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real processes")
+	}
+	antsMap, err := os.ReadFile(filepath.Join("..", "..", "game", "ants", "testdata", "tutorial1.map"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		file string // relative to the coordinator's folder
+		text string
+		args []string
+		// same is what must be equal in a game's record here and on the
+		// worker.
+		same func(rec map[string]any) string
+	}{
+		{"gomoku-opening", "private/openings.txt", "0,0, 1,0\n0,1, -1,-1, 2,2\n",
+			append([]string{"gomoku", "--size", "10", "--turn-time", "5s", "--seed", "5", "--opening"}, "private/openings.txt"),
+			func(rec map[string]any) string {
+				return fmt.Sprint(rec["opening"], rec["winner"], len(rec["moves"].([]any)))
+			}},
+		{"ants-map", "maps/tutorial1.map", string(antsMap),
+			[]string{"ants", "--turns", "30", "--engine_seed", "3", "--player_seed", "4", "--map", "maps/tutorial1.map"},
+			func(rec map[string]any) string {
+				opts := rec["options"].(map[string]any)
+				return fmt.Sprint(opts["map"], opts["rows"], rec["winner"], len(rec["moves"].([]any)))
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir() // the coordinator's folder
+			path := filepath.Join(home, filepath.FromSlash(tc.file))
+			os.MkdirAll(filepath.Dir(path), 0o755)
+			if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := t.TempDir()
+			pids := filepath.Join(out, "pids")
+			defer killGroups(t, pids)
+			addr := freePort(t)
+			bots := []string{"--bot", "a=builtin", "--bot", "b=builtin"}
+			if strings.HasPrefix(tc.name, "gomoku") {
+				bots = quickBots(t, 2, "")
+			}
+			args := append(append([]string{"tournament"}, tc.args...), append([]string{"--json", "--name", "op", "--games-per-pair", "2"}, bots...)...)
+			coord := arenaProcess(t, home, pids, append(slices.Clone(args), "--out", out, "--listen-nats", addr, "--nats-lease", "2s")...)
+			var cerr bytes.Buffer
+			coord.Stderr = &cerr
+			if err := coord.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { coord.Process.Kill(); coord.Wait() }()
+			wdir := t.TempDir()
+			w := arenaProcess(t, wdir, pids, "worker", "--nats", "nats://"+addr, "--slots", "2", "--name", "far",
+				"--work-dir", wdir, "--cache", filepath.Join(wdir, "cache"))
+			var werr bytes.Buffer
+			w.Stderr = &werr
+			if err := w.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { w.Process.Signal(syscall.SIGTERM); w.Wait() }()
+			if err := coord.Wait(); err != nil {
+				t.Fatalf("coordinator: %v\n%s\nworker:\n%s", err, cerr.String(), werr.String())
+			}
+			records := func(db string) map[string]map[string]any {
+				recs := map[string]map[string]any{}
+				for _, g := range storedGames(t, db, "op") {
+					var rec map[string]any
+					if err := json.Unmarshal(g.Record, &rec); err != nil {
+						t.Fatal(err)
+					}
+					recs[g.ID] = rec
+				}
+				return recs
+			}
+			onWorker := records(filepath.Join(out, "arena.db"))
+			for id, rec := range onWorker {
+				if rec["worker"] != "far" {
+					t.Errorf("game %s: worker %v", id, rec["worker"])
+				}
+			}
+			// The worker's cache holds the file once, under its own name.
+			copies, _ := filepath.Glob(filepath.Join(wdir, "cache", "f-*", filepath.Base(tc.file)))
+			if len(copies) != 1 {
+				t.Errorf("the worker's cache holds %d copies of %s (%v), want 1", len(copies), tc.file, copies)
+			} else if data, _ := os.ReadFile(copies[0]); string(data) != tc.text {
+				t.Errorf("the worker's copy %s: %q", copies[0], data)
+			}
+
+			t.Chdir(home)
+			local := t.TempDir()
+			if _, stderr, err := arena(t, append(slices.Clone(args), "--out", local)...); err != nil {
+				t.Fatalf("local run: %v\n%s", err, stderr)
+			}
+			here := records(filepath.Join(local, "arena.db"))
+			if len(here) != len(onWorker) || len(here) < 2 {
+				t.Fatalf("%d games here, %d on the worker; want the same, at least 2", len(here), len(onWorker))
+			}
+			for id, rec := range here {
+				w, ok := onWorker[id]
+				if !ok {
+					t.Errorf("game %s not played on the worker", id)
+					continue
+				}
+				if got, want := tc.same(w), tc.same(rec); got != want {
+					t.Errorf("game %s: on the worker %s, here %s", id, got, want)
+				}
+			}
+		})
+	}
+}

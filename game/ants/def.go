@@ -27,6 +27,8 @@ type Def struct{}
 
 var _ match.Game = Def{}
 
+var _ game.FileOptions = (*Settings)(nil)
+
 // Info describes Ants.
 func (Def) Info() game.Info { return Info() }
 
@@ -121,6 +123,15 @@ func (s *Settings) Bind(fl *pflag.FlagSet) {
 			_ = fl.MarkHidden(name)
 		}
 	}
+}
+
+// Files are the options that name files to read: each --map.
+func (s *Settings) Files() []*string {
+	files := make([]*string, len(s.Maps))
+	for i := range s.Maps {
+		files[i] = &s.Maps[i]
+	}
+	return files
 }
 
 // CheckFlags refuses the shared options that mean nothing to Ants and

@@ -21,6 +21,8 @@ type Def struct{}
 
 var _ match.Game = Def{}
 
+var _ game.FileOptions = (*Settings)(nil)
+
 // Info describes Gomoku.
 func (Def) Info() game.Info { return Info() }
 
@@ -65,6 +67,9 @@ func (s *Settings) Bind(fl *pflag.FlagSet) {
 	fl.BoolVar(&s.CRLF, "crlf", s.CRLF, "file protocol: write the .DAT files with CRLF line ends")
 	fl.BoolVar(&s.Strict, "strict", s.Strict, "pipe protocol: a stray ERROR/UNKNOWN/OK line loses the game")
 }
+
+// Files is the option that names a file to read: --opening.
+func (s *Settings) Files() []*string { return []*string{&s.Opening} }
 
 // Config is the board and rule the options describe.
 func (s *Settings) Config() Config {

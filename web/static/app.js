@@ -8,6 +8,7 @@ import { tournamentsPage, tournamentPage } from "./tournament.js";
 import { contestsPage, contestPage } from "./contest.js";
 import { filePage, showRecord } from "./openfile.js";
 import { recordLinks } from "./downloads.js";
+import { workersCard, workersPage } from "./workers.js";
 
 const app = document.getElementById("app");
 let cleanup = [];
@@ -51,6 +52,9 @@ function loadKinds() {
     kindsLoaded = info()
       .then((inf) => {
         for (const g of inf.games || []) kinds.set(g.name, g);
+        // The workers' page is in the menu when there are workers.
+        const nav = document.querySelector('header nav a[data-nav="workers"]');
+        if (nav) nav.hidden = !inf.workers;
       })
       .catch(() => {
         kindsLoaded = null;
@@ -101,6 +105,8 @@ async function route() {
         return await contestsPage(page);
       case "contest":
         return await contestPage(page, parts.slice(1).join("/"));
+      case "workers":
+        return workersPage(page, await info());
       default:
         app.append(el("section", { class: "card" }, el("h2", {}, "Not found"), el("p", {}, "No page here. ", el("a", { href: "#/" }, "Go to the live games."))));
     }
@@ -159,11 +165,12 @@ async function homePage(page) {
   const records = el("div", { id: "records-list", class: "list" }, el("p", { class: "empty" }, "loading…"));
   const formBox = el("div");
   const running = el("div");
+  const workersBox = el("div");
   app.append(
     el(
       "div",
       { class: "home-grid" },
-      el("div", {}, card("Live games", live), card("Recent games", records, el("p", { class: "more" }, el("a", { href: "#/replays" }, "All stored games →")))),
+      el("div", {}, card("Live games", live), workersBox, card("Recent games", records, el("p", { class: "more" }, el("a", { href: "#/replays" }, "All stored games →")))),
       el("div", {}, running, card("Start a match", formBox), card("Play", el("p", {}, "Play a game yourself against a bot, a friend on this screen or in another browser."), el("a", { class: "button", href: "#/play" }, "New game"))),
     ),
   );
@@ -206,6 +213,7 @@ async function homePage(page) {
   try {
     const inf = await info();
     if (!page.current()) return;
+    if (inf.workers) workersBox.append(workersCard(page, 8));
     formBox.append(matchForm(inf));
   } catch (e) {
     formBox.append(el("p", { class: "error" }, e.message));
