@@ -40,6 +40,10 @@ type Bot struct {
 	pref     [][]int // per ant: directions in order of preference
 	deadline time.Time
 
+	// Combat search: evaluations this turn and the most a turn may do
+	// (a bound for when there is no deadline).
+	evals, evalBudget int
+
 	// BFS scratch space.
 	dist   []int32
 	label  []int32
@@ -48,6 +52,10 @@ type Bot struct {
 	stamp  []uint32
 	gen    uint32
 }
+
+// maxEvalsPerTurn bounds the combat search of one turn: about a
+// hundred milliseconds of this machine's time for the largest battles.
+const maxEvalsPerTurn = 200_000
 
 // New returns a bot ready for Start.
 func New() *Bot { return &Bot{} }
@@ -72,6 +80,7 @@ func (b *Bot) Start(p Params) {
 func (b *Bot) Turn(obs *Observation, deadline time.Time) []Order {
 	b.turn = obs.Turn
 	b.deadline = deadline
+	b.evals, b.evalBudget = 0, maxEvalsPerTurn
 	w := b.w
 	for _, a := range b.mine {
 		b.ownAt[a] = 0
