@@ -120,6 +120,9 @@ func (b *Bot) Turn(obs *Observation, deadline time.Time) []Order {
 	if b.timeLeft() {
 		b.roam()
 	}
+	if b.timeLeft() {
+		b.rally()
+	}
 	b.combat()
 	return b.resolve()
 }
@@ -488,4 +491,28 @@ func roleRank(r int) int {
 		return roleIdle + 1
 	}
 	return r
+}
+
+// rallySteps is how far (in steps) an ant with no urgent job goes to
+// join a fight.
+const rallySteps = 10
+
+// rally sends the exploring, razing and idle ants within rallySteps of
+// an enemy ant toward it, so that fights are fought with numbers: the
+// combat search then decides, ant by ant, whether to close in.
+func (b *Bot) rally() {
+	if len(b.enemies) == 0 {
+		return
+	}
+	near := b.field(b.enemies, rallySteps)
+	for a, sq := range b.mine {
+		switch b.role[a] {
+		case roleExplore, roleIdle, roleRaze:
+		default:
+			continue
+		}
+		if near[sq] > 0 && (b.role[a] != roleRaze || near[sq] <= rallySteps/2) {
+			b.role[a], b.pref[a] = roleExplore, b.downhill(near, sq)
+		}
+	}
 }

@@ -407,7 +407,7 @@ func ExampleNewSample() {
 	fmt.Println(err)
 	// Output:
 	// true <nil>
-	// unknown sample strategy "sleepy" (want random, hold, lefty, greedy or hunter)
+	// unknown sample strategy "sleepy" (want random, hold, lefty, greedy, hunter or phalanx)
 }
 
 func TestDefendsHillBeforeFood(t *testing.T) {
