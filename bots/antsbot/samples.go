@@ -9,7 +9,9 @@ import (
 // SampleNames lists the simple opponents: those in the style of the
 // official engine's Python sample bots (ants/dist/sample_bots/python),
 // and phalanx, which fights in groups.
-func SampleNames() []string { return []string{"random", "hold", "lefty", "greedy", "hunter", "phalanx"} }
+func SampleNames() []string {
+	return []string{"random", "hold", "lefty", "greedy", "hunter", "phalanx"}
+}
 
 // NewSample returns the sample opponent of that name, seeded with seed
 // (0: with the engine's player_seed, as the Python sample bots do):
