@@ -10,20 +10,24 @@ import (
 	"time"
 )
 
-// clash sets two armies of n ants each face to face on an open map of
-// the in-process simulator and lets players a and b fight for turns
-// turns, without food or spawning. It returns how many ants each side
-// lost.
-func clash(tb testing.TB, a, b Player, n int, seed int64, turns int) (lostA, lostB int) {
+// clash sets two armies of n ants each face to face on a map of the
+// in-process simulator (open, or with corridor a band of nine rows of
+// land around the torus between water) and lets players a and b fight
+// for turns turns, without food or spawning. It returns how many ants
+// each side lost.
+func clash(tb testing.TB, a, b Player, n int, seed int64, turns int, corridor bool) (lostA, lostB int) {
 	tb.Helper()
 	const rows, cols = 40, 48
 	var text strings.Builder
 	fmt.Fprintf(&text, "rows %d\ncols %d\nplayers 2\n", rows, cols)
 	for r := range rows {
 		row := []byte(strings.Repeat(".", cols))
+		if corridor && (r < rows/2-4 || r > rows/2+4) {
+			row = []byte(strings.Repeat("%", cols))
+		}
 		switch r {
 		case 1:
-			row[1] = '0'
+			row[1] = '0' // out of sight and, in a corridor, out of reach
 		case rows - 2:
 			row[cols-2] = '1'
 		}
@@ -75,7 +79,7 @@ func TestClashAgainstGroups(t *testing.T) {
 	lost, killed := 0, 0
 	for seed := range int64(4) {
 		ph, _ := NewSample("phalanx", seed+1)
-		l, k := clash(t, New(), ph, 16, seed+1, 40)
+		l, k := clash(t, New(), ph, 16, seed+1, 40, seed%2 == 1)
 		t.Logf("against phalanx, seed %d: lost %d, killed %d", seed+1, l, k)
 		lost, killed = lost+l, killed+k
 	}
@@ -98,17 +102,19 @@ func TestClashMeasure(t *testing.T) {
 	if v, err := strconv.Atoi(os.Getenv("ANTSBOT_ARMY")); err == nil {
 		army = v
 	}
-	for _, opp := range []string{"phalanx", "hunter", "bot"} {
-		lost, killed := 0, 0
-		for seed := range int64(n) {
-			var pl Player = New()
-			if opp != "bot" {
-				pl, _ = NewSample(opp, seed+1)
+	for _, corridor := range []bool{false, true} {
+		for _, opp := range []string{"phalanx", "hunter", "bot"} {
+			lost, killed := 0, 0
+			for seed := range int64(n) {
+				var pl Player = New()
+				if opp != "bot" {
+					pl, _ = NewSample(opp, seed+1)
+				}
+				l, k := clash(t, New(), pl, army, seed+100, 60, corridor)
+				lost, killed = lost+l, killed+k
 			}
-			l, k := clash(t, New(), pl, army, seed+100, 60)
-			lost, killed = lost+l, killed+k
+			t.Logf("against %s (corridor %v): %d clashes of %d ants: lost %d, killed %d (%.2f lost per kill)",
+				opp, corridor, n, army, lost, killed, float64(lost)/float64(max(killed, 1)))
 		}
-		t.Logf("against %s: %d clashes of %d ants: lost %d, killed %d (%.2f lost per kill)",
-			opp, n, army, lost, killed, float64(lost)/float64(max(killed, 1)))
 	}
 }

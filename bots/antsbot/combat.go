@@ -113,14 +113,18 @@ func (b *Bot) combat() {
 			}
 			continue
 		}
+		// The pieces of a big battle are planned one after the other;
+		// the moves already chosen stand as support in the next ones.
+		var decided []int // squares our ants of earlier pieces move to
 		for _, part := range b.split(bt) {
 			if !b.timeLeft() {
 				for _, a := range part.mine {
 					b.role[a], b.pref[a] = roleCombat, []int{dirStay}
+					decided = append(decided, b.mine[a])
 				}
 				continue
 			}
-			b.fight(part, ahead)
+			decided = append(decided, b.fight(part, ahead, decided)...)
 		}
 	}
 }

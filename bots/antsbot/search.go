@@ -332,13 +332,27 @@ func (k *skirmish) search(ours, theirs [][]int8) []int8 {
 	return best
 }
 
-// fight chooses the moves of our ants in one battle.
-func (b *Bot) fight(bt battle, ahead bool) {
+// fight chooses the moves of our ants in one battle and returns the
+// squares they move to. support lists squares our other ants (of pieces
+// of the same battle already planned) move to: those near the battle's
+// enemies count in it, standing there.
+func (b *Bot) fight(bt battle, ahead bool, support []int) []int {
 	w := b.w
-	nm, ne := len(bt.mine), len(bt.enemies)
+	reach := b.engage2()
+	var helpers []int
+	for _, sq := range support {
+		for _, e := range bt.enemies {
+			if w.dist2(sq, e) <= reach {
+				helpers = append(helpers, sq)
+				break
+			}
+		}
+	}
+	own := len(bt.mine)
+	nm, ne := own+len(helpers), len(bt.enemies)
 	owner := make([]int, 0, nm+ne)
 	cands := make([][]int32, 0, nm+ne)
-	mySq := make([]int, nm)
+	mySq := make([]int, own)
 	for i, a := range bt.mine {
 		sq := b.mine[a]
 		mySq[i] = sq
@@ -352,6 +366,10 @@ func (b *Bot) fight(bt battle, ahead bool) {
 		}
 		cands = append(cands, cs)
 	}
+	for _, sq := range helpers {
+		owner = append(owner, 0)
+		cands = append(cands, []int32{int32(sq)})
+	}
 	for _, sq := range bt.enemies {
 		owner = append(owner, b.owner[sq])
 		cs := []int32{int32(sq)}
@@ -362,7 +380,7 @@ func (b *Bot) fight(bt battle, ahead bool) {
 		}
 		cands = append(cands, cs)
 	}
-	k := newSkirmish(w.rows, w.cols, b.p.AttackRadius2, nm, owner, cands, b.engage2(), false)
+	k := newSkirmish(w.rows, w.cols, b.p.AttackRadius2, nm, owner, cands, reach, false)
 	k.deadline = b.deadline
 	k.maxEvals = max(b.evalBudget-b.evals, 1)
 	defer func() { b.evals += k.evals }()
@@ -414,8 +432,13 @@ func (b *Bot) fight(bt battle, ahead bool) {
 			}
 		}
 	}
+	// index turns squares into candidate indexes; our move-sets get the
+	// helpers' only candidate at the end.
 	index := func(i int, squares []int) []int8 {
-		out := make([]int8, len(squares))
+		out := make([]int8, len(squares), len(squares)+len(helpers))
+		if i == 0 {
+			out = out[:len(squares)+len(helpers)]
+		}
 		for a, t := range squares {
 			for m, s := range cands[i+a] {
 				if int(s) == t {
@@ -438,10 +461,12 @@ func (b *Bot) fight(bt battle, ahead bool) {
 
 	best := k.search(ours, theirs)
 	v, _ := k.value(best, theirs)
-	b.logf("turn %d battle %d v %d: %d evals, value %.3f", b.turn, nm, ne, k.evals, v)
+	b.logf("turn %d battle %d (+%d) v %d: %d evals, value %.3f", b.turn, own, len(helpers), ne, k.evals, v)
+	to := make([]int, own)
 	for i, a := range bt.mine {
 		b.role[a] = roleCombat
 		t := int(cands[i][best[i]])
+		to[i] = t
 		dir := dirStay
 		for d := range 4 {
 			if int(w.nb[mySq[i]][d]) == t {
@@ -450,4 +475,5 @@ func (b *Bot) fight(bt battle, ahead bool) {
 		}
 		b.pref[a] = []int{dir, dirStay}
 	}
+	return to
 }
