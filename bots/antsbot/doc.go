@@ -14,7 +14,8 @@
 //     gone (food for 40 turns at most).
 //   - Combat: our ants and enemy ants that could be in attack range
 //     after one step each form battles (cut into 8x8 blocks of the map
-//     beyond 48 ants). Each battle is searched over move-sets of the
+//     beyond 48 ants, planned in turn: the moves chosen for one block
+//     stand as support in the next). Each battle is searched over move-sets of the
 //     whole group (search.go): starting from the simple group plans
 //     (attack: every ant steps toward its nearest foe; hold; retreat;
 //     proceed with the peaceful jobs), one ant's move at a time is
