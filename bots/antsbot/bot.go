@@ -507,11 +507,11 @@ func (b *Bot) rally() {
 	near := b.field(b.enemies, rallySteps)
 	for a, sq := range b.mine {
 		switch b.role[a] {
-		case roleExplore, roleIdle, roleRaze:
+		case roleExplore, roleIdle:
 		default:
 			continue
 		}
-		if near[sq] > 0 && (b.role[a] != roleRaze || near[sq] <= rallySteps/2) {
+		if near[sq] > 0 {
 			b.role[a], b.pref[a] = roleExplore, b.downhill(near, sq)
 		}
 	}

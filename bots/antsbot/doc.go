@@ -30,8 +30,8 @@
 //     enemy does, keep their formation, and fall back otherwise. Small
 //     terms break ties: closing in where locally stronger, keeping away
 //     where weaker, going on with the job where it is safe.
-//   - Rally: exploring, idle and (within five steps) razing ants within
-//     ten steps of an enemy head for it, so fights are fought with
+//   - Rally: exploring and idle ants within ten steps of an enemy head
+//     for it, so fights are fought with
 //     numbers; combat then decides each one's step.
 //   - Defence: enemy ants within ten steps of one of our hills each draw
 //     the two nearest free ants.

@@ -412,11 +412,11 @@ func (b *Bot) fight(bt battle, ahead bool, support []int) []int {
 	// Tie-breaks, each far smaller than one ant over the whole battle.
 	switch {
 	case home || ahead || nm > ne:
-		k.approach = 0.2 / approachCap / float64(nm)
+		k.approach = 0.1 / approachCap / float64(nm)
 	case ne > nm:
 		k.approach = -0.1 / approachCap / float64(nm)
 	}
-	k.proceedW = 0.05 / float64(nm)
+	k.proceedW = 0.3 / float64(nm)
 	for i := range nm {
 		for m, s := range cands[i] {
 			if o, ok := w.hills[int(s)]; ok && o != 0 {
