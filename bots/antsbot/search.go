@@ -20,8 +20,8 @@ import "time"
 //     hold, retreat, proceed), change one ant's move at a time while the
 //     value against the pool improves (coordinate ascent);
 //   - theirs: the enemy's best reply to our current move-set, found the
-//     same way from the pool's worst case for us; if it hurts us more than
-//     every reply in the pool it joins the pool.
+//     same way from each reply in the pool; the one that hurts us most
+//     joins the pool if it hurts us more than every reply already there.
 //
 // The move-set played is the best of those the search settled on, judged
 // against the final pool. Small terms break ties between equal exchanges:
@@ -315,13 +315,21 @@ func (k *skirmish) search(ours, theirs [][]int8) []int8 {
 		}
 		k.improve(cur, pool)
 		settled = append(settled, append([]int8(nil), cur...))
+		// The enemy's best reply, searched from every reply in the
+		// pool: the one that hurts most joins it, if it hurts more than
+		// the pool's worst case.
 		_, worst := k.value(cur, pool)
 		low := k.eval(cur, pool[worst])
-		reply, s := k.respond(cur, pool[worst])
-		if s >= low-1e-9 {
+		var found []int8
+		for q := range pool {
+			if reply, s := k.respond(cur, pool[q]); s < low-1e-9 {
+				found, low = reply, s
+			}
+		}
+		if found == nil {
 			break // no reply hurts more than the pool's: cur stands
 		}
-		pool = append(pool, reply)
+		pool = append(pool, found)
 	}
 	best, bestV = settled[0], 0.0
 	for p, our := range settled {
