@@ -260,3 +260,61 @@ func BenchmarkCombatSearch(b *testing.B) {
 	b.ReportMetric(float64(evals)/float64(b.N), "evals/op")
 	b.ReportMetric(float64(evals)/b.Elapsed().Seconds(), "evals/s")
 }
+
+// TestPhalanxFightsInGroups checks the group-fighting sample: alone
+// against a group it falls back, with the larger group it advances.
+func TestPhalanxFightsInGroups(t *testing.T) {
+	cases := []struct {
+		name    string
+		rows    []string
+		advance bool
+	}{
+		{"alone against three falls back", []string{
+			"...............",
+			"..........b....",
+			".......a..b....",
+			"..........b....",
+			"...............",
+		}, false},
+		{"three against one advance", []string{
+			"...............",
+			"....a..........",
+			"....a...b......",
+			"....a..........",
+			"...............",
+		}, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b, obs := scene(t, tc.rows...)
+			ph, err := NewSample("phalanx", 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ph.Start(b.p)
+			var enemies []int
+			for _, u := range obs.Ants {
+				if u.Owner != 0 {
+					enemies = append(enemies, b.w.idx(u.Loc))
+				}
+			}
+			closer, away := 0, 0
+			for _, o := range ph.Turn(obs, time.Time{}) {
+				from := b.w.idx(o.Loc)
+				to := int(b.w.nb[from][strings.IndexByte("nesw", o.Dir)])
+				switch d0, d1 := nearest2(b.w, from, enemies), nearest2(b.w, to, enemies); {
+				case d1 < d0:
+					closer++
+				case d1 > d0:
+					away++
+				}
+			}
+			if tc.advance && (closer == 0 || away > 0) {
+				t.Fatalf("%d ants closed in, %d fell back; want an advance", closer, away)
+			}
+			if !tc.advance && (closer > 0 || away == 0) {
+				t.Fatalf("%d ants closed in, %d fell back; want a retreat", closer, away)
+			}
+		})
+	}
+}
