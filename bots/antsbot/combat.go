@@ -1,5 +1,7 @@
 package antsbot
 
+import "time"
+
 // Combat under the focus rule: an ant dies when some enemy in its attack
 // radius has no more enemies in range than it has itself. Numbers count,
 // so the bot looks at each battle (our ants and enemy ants close enough
@@ -102,29 +104,41 @@ func (b *Bot) battles() []battle {
 	return out
 }
 
-// combat plans every battle and fixes the moves of the ants in it.
+// combat plans every battle and fixes the moves of the ants in it. The
+// time left and the evaluation budget are shared out evenly over the
+// pieces of battle still to plan, so the first ones cannot starve the
+// rest.
 func (b *Bot) combat() {
 	ahead := 2*len(b.mine) >= 3*len(b.enemies) && len(b.mine) >= 10
+	var pieces [][]battle
+	total := 0
 	for _, bt := range b.battles() {
-		if !b.timeLeft() {
-			// Out of time: hold still, the safest plan without looking.
-			for _, a := range bt.mine {
-				b.role[a], b.pref[a] = roleCombat, []int{dirStay}
-			}
-			continue
-		}
+		ps := b.split(bt)
+		pieces = append(pieces, ps)
+		total += len(ps)
+	}
+	done := 0
+	for _, ps := range pieces {
 		// The pieces of a big battle are planned one after the other;
 		// the moves already chosen stand as support in the next ones.
 		var decided []int // squares our ants of earlier pieces move to
-		for _, part := range b.split(bt) {
+		for _, part := range ps {
+			left := total - done
+			done++
 			if !b.timeLeft() {
+				// Out of time: hold still, the safest plan without looking.
 				for _, a := range part.mine {
 					b.role[a], b.pref[a] = roleCombat, []int{dirStay}
 					decided = append(decided, b.mine[a])
 				}
 				continue
 			}
-			decided = append(decided, b.fight(part, ahead, decided)...)
+			until := time.Time{}
+			if !b.deadline.IsZero() {
+				until = time.Now().Add(time.Until(b.deadline) / time.Duration(left))
+			}
+			evals := max((b.evalBudget-b.evals)/left, 1)
+			decided = append(decided, b.fight(part, ahead, decided, until, evals)...)
 		}
 	}
 }

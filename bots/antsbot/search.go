@@ -343,8 +343,9 @@ func (k *skirmish) search(ours, theirs [][]int8) []int8 {
 // fight chooses the moves of our ants in one battle and returns the
 // squares they move to. support lists squares our other ants (of pieces
 // of the same battle already planned) move to: those near the battle's
-// enemies count in it, standing there.
-func (b *Bot) fight(bt battle, ahead bool, support []int) []int {
+// enemies count in it, standing there. The search stops at until (zero:
+// no clock) or after evals evaluations.
+func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals int) []int {
 	w := b.w
 	reach := b.engage2()
 	var helpers []int
@@ -389,8 +390,7 @@ func (b *Bot) fight(bt battle, ahead bool, support []int) []int {
 		cands = append(cands, cs)
 	}
 	k := newSkirmish(w.rows, w.cols, b.p.AttackRadius2, nm, owner, cands, reach, false)
-	k.deadline = b.deadline
-	k.maxEvals = max(b.evalBudget-b.evals, 1)
+	k.deadline, k.maxEvals = until, evals
 	defer func() { b.evals += k.evals }()
 
 	// An even trade is a loss by default (in a game of several players
