@@ -40,6 +40,10 @@ type Bot struct {
 	pref     [][]int // per ant: directions in order of preference
 	deadline time.Time
 
+	// Combat search: evaluations this turn and the most a turn may do
+	// (a bound for when there is no deadline).
+	evals, evalBudget int
+
 	// BFS scratch space.
 	dist   []int32
 	label  []int32
@@ -48,6 +52,10 @@ type Bot struct {
 	stamp  []uint32
 	gen    uint32
 }
+
+// maxEvalsPerTurn bounds the combat search of one turn: about a
+// hundred milliseconds of this machine's time for the largest battles.
+const maxEvalsPerTurn = 200_000
 
 // New returns a bot ready for Start.
 func New() *Bot { return &Bot{} }
@@ -72,6 +80,7 @@ func (b *Bot) Start(p Params) {
 func (b *Bot) Turn(obs *Observation, deadline time.Time) []Order {
 	b.turn = obs.Turn
 	b.deadline = deadline
+	b.evals, b.evalBudget = 0, maxEvalsPerTurn
 	w := b.w
 	for _, a := range b.mine {
 		b.ownAt[a] = 0
@@ -110,6 +119,9 @@ func (b *Bot) Turn(obs *Observation, deadline time.Time) []Order {
 	}
 	if b.timeLeft() {
 		b.roam()
+	}
+	if b.timeLeft() {
+		b.rally()
 	}
 	b.combat()
 	return b.resolve()
@@ -479,4 +491,28 @@ func roleRank(r int) int {
 		return roleIdle + 1
 	}
 	return r
+}
+
+// rallySteps is how far (in steps) an ant with no urgent job goes to
+// join a fight.
+const rallySteps = 10
+
+// rally sends the exploring, razing and idle ants within rallySteps of
+// an enemy ant toward it, so that fights are fought with numbers: the
+// combat search then decides, ant by ant, whether to close in.
+func (b *Bot) rally() {
+	if len(b.enemies) == 0 {
+		return
+	}
+	near := b.field(b.enemies, rallySteps)
+	for a, sq := range b.mine {
+		switch b.role[a] {
+		case roleExplore, roleIdle:
+		default:
+			continue
+		}
+		if near[sq] > 0 {
+			b.role[a], b.pref[a] = roleExplore, b.downhill(near, sq)
+		}
+	}
 }

@@ -96,15 +96,21 @@ func TestFocusRuleExamples(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			b, obs := scene(t, tc.rows[:]...)
 			b.Turn(obs, time.Time{}) // load the state
-			var mine, theirs []int
+			var owner []int
+			var cands [][]int32
 			for _, u := range obs.Ants {
-				if u.Owner == 0 {
-					mine = append(mine, b.w.idx(u.Loc))
-				} else {
-					theirs = append(theirs, b.w.idx(u.Loc))
+				owner = append(owner, u.Owner)
+				cands = append(cands, []int32{int32(b.w.idx(u.Loc))})
+			}
+			myDead, enDead := 0, 0
+			for i, dead := range resolveAt(b.w.rows, b.w.cols, b.p.AttackRadius2, owner, cands) {
+				switch {
+				case dead && owner[i] == 0:
+					myDead++
+				case dead:
+					enDead++
 				}
 			}
-			myDead, enDead, _ := b.simulate(mine, theirs, theirs)
 			if myDead != tc.myDead || enDead != tc.enDead {
 				t.Fatalf("dead mine/theirs %d/%d, want %d/%d", myDead, enDead, tc.myDead, tc.enDead)
 			}
@@ -401,7 +407,7 @@ func ExampleNewSample() {
 	fmt.Println(err)
 	// Output:
 	// true <nil>
-	// unknown sample strategy "sleepy" (want random, hold, lefty, greedy or hunter)
+	// unknown sample strategy "sleepy" (want random, hold, lefty, greedy, hunter or phalanx)
 }
 
 func TestDefendsHillBeforeFood(t *testing.T) {
@@ -430,4 +436,14 @@ func TestDuplicateAntLinesGetOneOrder(t *testing.T) {
 	)
 	obs.Ants = append(obs.Ants, obs.Ants[0], Unit{obs.Ants[0].Loc, 1})
 	moves(t, b, obs) // fails on two orders for one ant
+}
+
+// resolveAt resolves one turn's fights of ants (owners, each at the one
+// square of its candidate list) with the skirmish's rules and returns
+// who dies.
+func resolveAt(rows, cols, r2 int, owner []int, cands [][]int32) []bool {
+	// Every ant counts as ours: resolve only looks at owners.
+	k := newSkirmish(rows, cols, r2, len(owner), owner, cands, rows*rows+cols*cols, true)
+	k.resolve(make([]int8, len(owner)), nil)
+	return k.dead
 }

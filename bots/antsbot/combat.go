@@ -1,5 +1,7 @@
 package antsbot
 
+import "time"
+
 // Combat under the focus rule: an ant dies when some enemy in its attack
 // radius has no more enemies in range than it has itself. Numbers count,
 // so the bot looks at each battle (our ants and enemy ants close enough
@@ -102,25 +104,41 @@ func (b *Bot) battles() []battle {
 	return out
 }
 
-// combat plans every battle and fixes the moves of the ants in it.
+// combat plans every battle and fixes the moves of the ants in it. The
+// time left and the evaluation budget are shared out evenly over the
+// pieces of battle still to plan, so the first ones cannot starve the
+// rest.
 func (b *Bot) combat() {
 	ahead := 2*len(b.mine) >= 3*len(b.enemies) && len(b.mine) >= 10
+	var pieces [][]battle
+	total := 0
 	for _, bt := range b.battles() {
-		if !b.timeLeft() {
-			// Out of time: hold still, the safest plan without looking.
-			for _, a := range bt.mine {
-				b.role[a], b.pref[a] = roleCombat, []int{dirStay}
-			}
-			continue
-		}
-		for _, part := range b.split(bt) {
+		ps := b.split(bt)
+		pieces = append(pieces, ps)
+		total += len(ps)
+	}
+	done := 0
+	for _, ps := range pieces {
+		// The pieces of a big battle are planned one after the other;
+		// the moves already chosen stand as support in the next ones.
+		var decided []int // squares our ants of earlier pieces move to
+		for _, part := range ps {
+			left := total - done
+			done++
 			if !b.timeLeft() {
+				// Out of time: hold still, the safest plan without looking.
 				for _, a := range part.mine {
 					b.role[a], b.pref[a] = roleCombat, []int{dirStay}
+					decided = append(decided, b.mine[a])
 				}
 				continue
 			}
-			b.fight(part, ahead)
+			until := time.Time{}
+			if !b.deadline.IsZero() {
+				until = time.Now().Add(time.Until(b.deadline) / time.Duration(left))
+			}
+			evals := max((b.evalBudget-b.evals)/left, 1)
+			decided = append(decided, b.fight(part, ahead, decided, until, evals)...)
 		}
 	}
 }
@@ -166,74 +184,6 @@ func (b *Bot) split(bt battle) []battle {
 		out = append(out, *p)
 	}
 	return out
-}
-
-// fight chooses the plan for one battle.
-func (b *Bot) fight(bt battle, ahead bool) {
-	w := b.w
-	mySq := make([]int, len(bt.mine))
-	for i, a := range bt.mine {
-		mySq[i] = b.mine[a]
-	}
-	// An even trade is a loss by default (in a game of several players
-	// it feeds the others, and near its hill the enemy replaces its dead
-	// at once); kills are worth more when we have far more ants (trading
-	// wins the game) and next to our own hills (defence).
-	killW, lossW := 1.0, 1.0
-	if ahead {
-		killW = 1.2
-	}
-	for h, o := range w.hills {
-		for _, e := range bt.enemies {
-			if o == 0 && w.dist2(h, e) <= 100 {
-				killW = max(killW, 1.5)
-			}
-		}
-	}
-	var myPlans [numPlans + 1][]int
-	var enPlans [numPlans][]int
-	for p := range numPlans {
-		myPlans[p] = b.planMoves(mySq, bt.enemies, p, true)
-		enPlans[p] = b.planMoves(bt.enemies, mySq, p, false)
-	}
-	myPlans[planProceed] = b.proceedMoves(bt.mine)
-	best, bestScore := planHold, -1e18
-	for p := range numPlans + 1 {
-		// The worst case decides; the average breaks ties, so that an
-		// attack the enemy can only escape by running still goes ahead.
-		worst, sum := 1e18, 0.0
-		for q := range numPlans {
-			myDead, enDead, razed := b.simulate(myPlans[p], enPlans[q], bt.enemies)
-			s := killW*float64(enDead) - lossW*float64(myDead) + 2.5*float64(razed)
-			worst = min(worst, s)
-			sum += s
-		}
-		worst += 0.25 * sum / numPlans
-		// Ties: press on when ahead, otherwise hold ground.
-		switch {
-		case p == planAttack && ahead:
-			worst += 0.01
-		case p == planProceed:
-			worst += 0.008
-		case p == planHold:
-			worst += 0.005
-		}
-		b.logf("turn %d battle %d v %d plan %d value %.3f", b.turn, len(bt.mine), len(bt.enemies), p, worst)
-		if worst > bestScore {
-			best, bestScore = p, worst
-		}
-	}
-	for i, a := range bt.mine {
-		b.role[a] = roleCombat
-		t := myPlans[best][i]
-		dir := dirStay
-		for d := range 4 {
-			if int(w.nb[mySq[i]][d]) == t {
-				dir = d
-			}
-		}
-		b.pref[a] = []int{dir, dirStay}
-	}
 }
 
 // planMoves gives the squares the ants at from move to under plan,
@@ -311,68 +261,4 @@ func nearest2(w *world, sq int, others []int) int {
 		best = min(best, w.dist2(sq, o))
 	}
 	return best
-}
-
-// simulate applies collisions and the focus rule to our ants at mine and
-// enemy ants at theirs (whose owners come from their starting squares
-// from). It returns the dead on each side and how many of our surviving
-// ants stand on enemy hills.
-func (b *Bot) simulate(mine, theirs, from []int) (myDead, enDead, razed int) {
-	w := b.w
-	type ant struct{ sq, owner int }
-	all := make([]ant, 0, len(mine)+len(theirs))
-	for _, sq := range mine {
-		all = append(all, ant{sq, 0})
-	}
-	for i, sq := range theirs {
-		all = append(all, ant{sq, b.owner[from[i]]})
-	}
-	// Collisions: ants sharing a square all die.
-	count := map[int]int{}
-	for _, a := range all {
-		count[a.sq]++
-	}
-	alive := all[:0:0]
-	for _, a := range all {
-		if count[a.sq] > 1 {
-			if a.owner == 0 {
-				myDead++
-			} else {
-				enDead++
-			}
-			continue
-		}
-		alive = append(alive, a)
-	}
-	r2 := b.p.AttackRadius2
-	near := make([][]int, len(alive))
-	for i := range alive {
-		for j := i + 1; j < len(alive); j++ {
-			if alive[i].owner != alive[j].owner && w.dist2(alive[i].sq, alive[j].sq) <= r2 {
-				near[i] = append(near[i], j)
-				near[j] = append(near[j], i)
-			}
-		}
-	}
-	for i, a := range alive {
-		weak := len(near[i])
-		dies := false
-		for _, j := range near[i] {
-			if len(near[j]) <= weak {
-				dies = true
-				break
-			}
-		}
-		switch {
-		case dies && a.owner == 0:
-			myDead++
-		case dies:
-			enDead++
-		case a.owner == 0:
-			if o, ok := w.hills[a.sq]; ok && o != 0 {
-				razed++
-			}
-		}
-	}
-	return myDead, enDead, razed
 }

@@ -4,25 +4,35 @@
 // Run speaks the engine's bot protocol (turn-0 settings and "ready", then
 // "turn N", "w/f/h/a/d" lines and "go"; answers "o ROW COL DIR" and "go";
 // "end" finishes) for any Player. Bot is the strong player; NewSample
-// returns the sample strategies (hold, random, lefty, greedy, hunter).
+// returns the sample strategies (hold, random, lefty, greedy, hunter,
+// and phalanx, which fights in groups).
 //
 // How Bot plays one turn:
 //
 //   - Memory: water is kept forever; every square remembers when it was
 //     last in view; food and hills out of view are remembered until seen
 //     gone (food for 40 turns at most).
-//   - Combat first: our ants and enemy ants that could be in attack range
-//     after one step each form battles. For each battle the bot builds
-//     three group plans per side (attack: every ant steps toward its
-//     nearest foe; hold; retreat), simulates the focus rule for all nine
-//     pairs, and plays the plan whose worst case (enemy kills minus our
-//     losses, plus a quarter of the average over the enemy's plans to
-//     break ties) is best. An even trade counts as a small loss, except
-//     near our hills (defence) and when we have half as many ants again
-//     as we can see enemies (attrition then wins); standing on an enemy
-//     hill alive is worth a bonus. So ants attack where they win the
-//     local exchange and back off otherwise. Battles of more than 48 ants
-//     are cut into 8x8 blocks of the map.
+//   - Combat: our ants and enemy ants that could be in attack range
+//     after one step each form battles (cut into 8x8 blocks of the map
+//     beyond 48 ants, planned in turn: the moves chosen for one block
+//     stand as support in the next). Each battle is searched over move-sets of the
+//     whole group (search.go): starting from the simple group plans
+//     (attack: every ant steps toward its nearest foe; hold; retreat;
+//     proceed with the peaceful jobs), one ant's move at a time is
+//     changed while the value improves, and the enemy's best reply to
+//     the result, found the same way, joins a pool of replies; a
+//     move-set's value is its worst score over that pool (plus a quarter
+//     of the average). Scores count the dead under the referee's own
+//     focus rule and collisions (kills worth 0.9 of a loss, 1.2 when we
+//     have half as many ants again as we see enemies, 1.5 near our
+//     hills; razing a hill, or letting an enemy stand on ours, 2.5), so
+//     ants attack only where they win the local exchange whatever the
+//     enemy does, keep their formation, and fall back otherwise. Small
+//     terms break ties: closing in where locally stronger, keeping away
+//     where weaker, going on with the job where it is safe.
+//   - Rally: exploring and idle ants within ten steps of an enemy head
+//     for it, so fights are fought with
+//     numbers; combat then decides each one's step.
 //   - Defence: enemy ants within ten steps of one of our hills each draw
 //     the two nearest free ants.
 //   - Food: a multi-source BFS from all known food gives every square its
@@ -39,6 +49,7 @@
 //     one square and nobody walks into water or food; ants never idle on
 //     our own hill, which would block spawning.
 //   - Time: Run gives Turn half of turntime from the moment "turn N"
-//     arrives; each planning stage checks the clock, and ants left
-//     unplanned hold still. BFS scratch space is reused between turns.
+//     arrives; each planning stage checks the clock (the combat search
+//     between moves, and at most 200,000 evaluations a turn), and ants
+//     left unplanned hold still. BFS scratch space is reused between turns.
 package antsbot

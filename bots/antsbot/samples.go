@@ -6,9 +6,12 @@ import (
 	"time"
 )
 
-// SampleNames lists the simple opponents in the style of the official
-// engine's Python sample bots (ants/dist/sample_bots/python).
-func SampleNames() []string { return []string{"random", "hold", "lefty", "greedy", "hunter"} }
+// SampleNames lists the simple opponents: those in the style of the
+// official engine's Python sample bots (ants/dist/sample_bots/python),
+// and phalanx, which fights in groups.
+func SampleNames() []string {
+	return []string{"random", "hold", "lefty", "greedy", "hunter", "phalanx"}
+}
 
 // NewSample returns the sample opponent of that name, seeded with seed
 // (0: with the engine's player_seed, as the Python sample bots do):
@@ -18,6 +21,10 @@ func SampleNames() []string { return []string{"random", "hold", "lefty", "greedy
 //	lefty   ants walk straight, then follow walls keeping them on the left (LeftyBot)
 //	greedy  each ant chases the closest food, else the closest enemy ant, else wanders (GreedyBot)
 //	hunter  each ant chases the closest food or enemy ant, whichever is closer (HunterBot)
+//	phalanx fights in groups: near enemies, an ant advances only where its side
+//	        outnumbers them locally, else falls back toward its friends; away from
+//	        them it gathers food, joins fights nearby, or wanders (a test opponent
+//	        for the combat of arena's bot, not one of the engine's samples)
 //
 // Like the Python starter kit they measure distance as wrapped Manhattan
 // distance and step in a direction that shortens it, never onto water,
@@ -36,8 +43,10 @@ func NewSample(name string, seed int64) (Player, error) {
 		s.turn = s.greedy
 	case "hunter":
 		s.turn = s.hunter
+	case "phalanx":
+		s.turn = s.phalanx
 	default:
-		return nil, fmt.Errorf("unknown sample strategy %q (want random, hold, lefty, greedy or hunter)", name)
+		return nil, fmt.Errorf("unknown sample strategy %q (want random, hold, lefty, greedy, hunter or phalanx)", name)
 	}
 	return s, nil
 }
@@ -280,4 +289,97 @@ func (s *sample) lefty() {
 		}
 	}
 	s.straight, s.wall = newStraight, newWall
+}
+
+// Phalanx's radii (squared distances): the neighbourhood whose ants are
+// counted for local superiority, the distance from which an enemy is a
+// danger, and how far an ant goes to join a fight.
+const (
+	phalanxCount2 = 25
+	phalanxDanger = 16
+	phalanxRally  = 14 // Manhattan steps
+)
+
+// phalanx moves ants as groups: each ant with an enemy near compares the
+// ants of each side around it and attacks when its side is the larger,
+// otherwise steps away from the enemy toward its friends. Ants far from
+// enemies gather food as greedy does, or go to help a fight nearby.
+func (s *sample) phalanx() {
+	w := s.w
+	count := func(sq int, sqs []int) int {
+		n := 0
+		for _, o := range sqs {
+			if w.dist2(sq, o) <= phalanxCount2 {
+				n++
+			}
+		}
+		return n
+	}
+	for _, sq := range s.mine {
+		e, ok := s.closest(sq, s.enemies)
+		if ok && w.dist2(sq, e) <= phalanxCount2 {
+			friends, foes := count(sq, s.mine), count(e, s.enemies)
+			if friends > foes {
+				if !s.chase(sq, e) {
+					s.stay(sq)
+				}
+				continue
+			}
+			if w.dist2(sq, e) <= phalanxDanger && s.flee(sq, e) {
+				continue
+			}
+			// Hold the line: close up on the nearest friend if it is
+			// further from the enemy, else wait.
+			if f, ok := s.closestOther(sq); ok && w.dist2(f, e) > w.dist2(sq, e) && s.chase(sq, f) {
+				continue
+			}
+			s.stay(sq)
+			continue
+		}
+		if f, ok := s.closest(sq, s.food); ok && s.chase(sq, f) {
+			continue
+		}
+		if ok && s.manhattan(sq, e) <= phalanxRally && count(sq, s.mine) >= 3 && s.chase(sq, e) {
+			continue
+		}
+		moved := false
+		for _, dir := range s.rng.Perm(4) {
+			if s.try(sq, dir) {
+				moved = true
+				break
+			}
+		}
+		if !moved {
+			s.stay(sq)
+		}
+	}
+}
+
+// flee steps the ant at sq to the free square furthest from the enemy
+// at e, if that is further than where it stands; it reports whether it
+// moved.
+func (s *sample) flee(sq, e int) bool {
+	w := s.w
+	best, bestD := -1, w.dist2(sq, e)
+	for _, dir := range s.rng.Perm(4) {
+		t := int(w.nb[sq][dir])
+		if s.occupied[t] || s.destination[t] {
+			continue
+		}
+		if d := w.dist2(t, e); d > bestD {
+			best, bestD = dir, d
+		}
+	}
+	return best >= 0 && s.try(sq, best)
+}
+
+// closestOther is the nearest of our other ants to the ant at sq.
+func (s *sample) closestOther(sq int) (int, bool) {
+	best, bestD := -1, 1<<30
+	for _, o := range s.mine {
+		if d := s.manhattan(sq, o); o != sq && d < bestD {
+			best, bestD = o, d
+		}
+	}
+	return best, best >= 0
 }

@@ -1,0 +1,320 @@
+package antsbot
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"arena/game/ants"
+)
+
+// TestResolveMatchesReferee plays one turn of random crowded positions
+// (two to four players, random moves, some into each other) through the
+// referee of game/ants and checks that the combat search's resolution
+// kills exactly the ants the referee kills.
+func TestResolveMatchesReferee(t *testing.T) {
+	const rows, cols = 16, 18
+	rng := rand.New(rand.NewPCG(17, 5))
+	for tc := range 300 {
+		players := 2 + tc%3
+		r2 := []int{5, 5, 2, 10}[tc%4]
+		grid := make([][]byte, rows)
+		for r := range grid {
+			grid[r] = []byte(strings.Repeat(".", cols))
+		}
+		// Hills on the last row, out of reach of the ants (rows 2..11).
+		for p := range players {
+			grid[rows-1][2+4*p] = byte('0' + p)
+		}
+		type ant struct{ r, c, owner int }
+		var all []ant
+		for range 6 + rng.IntN(14) {
+			r, c := 2+rng.IntN(10), rng.IntN(cols)
+			if grid[r][c] != '.' {
+				continue
+			}
+			o := rng.IntN(players)
+			grid[r][c] = byte('a' + o)
+			all = append(all, ant{r, c, o})
+		}
+		var text strings.Builder
+		fmt.Fprintf(&text, "rows %d\ncols %d\nplayers %d\n", rows, cols, players)
+		for _, row := range grid {
+			fmt.Fprintf(&text, "m %s\n", row)
+		}
+		m, err := ants.ParseMap(text.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := ants.DefaultOptions()
+		opts.Scenario, opts.Food, opts.AttackRadius2 = true, "none", r2
+		opts.EngineSeed = int64(tc + 1)
+		s, err := ants.NewState(m, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.StartGame(); err != nil {
+			t.Fatal(err)
+		}
+		s.StartTurn()
+		owner := make([]int, len(all))
+		cands := make([][]int32, len(all))
+		lines := make([][]string, players)
+		for i, a := range all {
+			owner[i] = a.owner
+			d := rng.IntN(5)
+			r, c := a.r, a.c
+			if d < 4 {
+				lines[a.owner] = append(lines[a.owner], fmt.Sprintf("o %d %d %c", a.r, a.c, dirLetter[d]))
+				r = (r + dirDelta[d][0] + rows) % rows
+				c = (c + dirDelta[d][1] + cols) % cols
+			}
+			cands[i] = []int32{int32(r*cols + c)}
+		}
+		for p := range players {
+			if rep := s.DoMoves(p, lines[p]); len(rep.Invalid) > 0 {
+				t.Fatalf("case %d: invalid orders %v", tc, rep.Invalid)
+			}
+		}
+		if err := s.FinishTurn(); err != nil {
+			t.Fatal(err)
+		}
+		refDead := map[int]bool{} // by starting square
+		for _, a := range s.AllAnts {
+			if a.Killed && a.DieTurn == 1 {
+				refDead[a.InitialLoc] = true
+			}
+		}
+		got := resolveAt(rows, cols, r2, owner, cands)
+		for i, a := range all {
+			if want := refDead[a.r*cols+a.c]; got[i] != want {
+				t.Fatalf("case %d (attackradius2 %d): ant of player %d from (%d,%d) to square %d: dead %v, referee says %v\n%s",
+					tc, r2, a.owner, a.r, a.c, cands[i][0], got[i], want, text.String())
+			}
+		}
+	}
+}
+
+// TestCombatDecisions checks the search's choice in small battles
+// against one move of the enemy's: the exchange after the enemy's best
+// reply (found by trying all its move-sets) must be what the table says.
+func TestCombatDecisions(t *testing.T) {
+	cases := []struct {
+		name string
+		rows []string
+		// The worst exchange over every enemy reply (most of our losses
+		// net of kills): kills minus losses at least minNet, and at most
+		// maxLosses of ours die.
+		minNet, maxLosses int
+		// advance: at least one of our ants gets closer to the enemy.
+		advance bool
+	}{
+		{"three on one attack", []string{
+			"...............",
+			"....a..........",
+			"....a...b......",
+			"....a..........",
+			"...............",
+		}, 0, 0, true},
+		{"lone ant avoids three", []string{
+			"...............",
+			".........b.....",
+			"......a..b.....",
+			".........b.....",
+			"...............",
+		}, 0, 0, false},
+		{"pair against pair keeps out of an even trade", []string{
+			"...............",
+			"......a..b.....",
+			"......a..b.....",
+			"...............",
+		}, 0, 0, false},
+		{"line of four against two in reach kills", []string{
+			"...............",
+			"....a..........",
+			"....a.b........",
+			"....a.b........",
+			"....a..........",
+			"...............",
+		}, 0, 2, false},
+		{"defends the hill against one intruder", []string{
+			"...............",
+			"..a............",
+			"..0..b.........",
+			"..a............",
+			"...............",
+		}, 0, 1, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b, obs := scene(t, tc.rows...)
+			got := moves(t, b, obs)
+			var mine, theirs []int
+			var myTo []int32
+			for from, to := range got {
+				mine = append(mine, b.w.idx(from))
+				myTo = append(myTo, int32(b.w.idx(to)))
+			}
+			for _, u := range obs.Ants {
+				if u.Owner != 0 {
+					theirs = append(theirs, b.w.idx(u.Loc))
+				}
+			}
+			kills, losses := worstReply(b, myTo, theirs)
+			if kills-losses < tc.minNet || losses > tc.maxLosses {
+				t.Fatalf("moves %v: after the enemy's worst reply %d kills, %d losses; want kills-losses at least %d, at most %d losses",
+					got, kills, losses, tc.minNet, tc.maxLosses)
+			}
+			if tc.advance {
+				closer := false
+				for from, to := range got {
+					for _, e := range theirs {
+						if b.w.dist2(b.w.idx(to), e) < b.w.dist2(b.w.idx(from), e) {
+							closer = true
+						}
+					}
+				}
+				if !closer {
+					t.Fatalf("no ant advanced: %v", got)
+				}
+			}
+		})
+	}
+}
+
+// worstReply tries every move-set of the enemy ants at theirs against
+// our ants ending at myTo and returns the kills and losses of the reply
+// that is worst for us (most losses net of kills, then most losses).
+func worstReply(b *Bot, myTo []int32, theirs []int) (kills, losses int) {
+	w := b.w
+	owner := make([]int, 0, len(myTo)+len(theirs))
+	cands := make([][]int32, 0, len(myTo)+len(theirs))
+	for _, t := range myTo {
+		owner = append(owner, 0)
+		cands = append(cands, []int32{t})
+	}
+	for _, e := range theirs {
+		owner = append(owner, b.owner[e])
+		cs := []int32{int32(e)}
+		for d := range 4 {
+			if t := int(w.nb[e][d]); b.passable(t) {
+				cs = append(cs, int32(t))
+			}
+		}
+		cands = append(cands, cs)
+	}
+	k := newSkirmish(w.rows, w.cols, b.p.AttackRadius2, len(myTo), owner, cands, 1<<20, true)
+	our := make([]int8, len(myTo))
+	en := make([]int8, len(theirs))
+	kills, losses = 0, -1
+	var try func(j int)
+	try = func(j int) {
+		if j == len(en) {
+			k.resolve(our, en)
+			ki, lo := 0, 0
+			for i, d := range k.dead {
+				switch {
+				case d && i < len(myTo):
+					lo++
+				case d:
+					ki++
+				}
+			}
+			if lo-ki > losses-kills || (lo-ki == losses-kills && lo > losses) {
+				kills, losses = ki, lo
+			}
+			return
+		}
+		for m := range k.sq[len(myTo)+j] {
+			en[j] = int8(m)
+			try(j + 1)
+		}
+	}
+	try(0)
+	return kills, losses
+}
+
+// BenchmarkCombatSearch is the search of the battles of one turn (12 of
+// our ants against 10 in the open), from the simple plans to the settled
+// move-set, without a clock.
+func BenchmarkCombatSearch(b *testing.B) {
+	rows := []string{
+		"..........................",
+		"......a.a.a...............",
+		".....a.a.a.a..b.b.b.......",
+		"......a.a.a....b.b........",
+		".....a.a.a....b.b.b.......",
+		"...............b.b........",
+		"..........................",
+	}
+	bot, obs := scene(b, rows...)
+	bot.Turn(obs, time.Time{})
+	evals := 0
+	for b.Loop() {
+		bot.evals = 0
+		bot.combat()
+		evals += bot.evals
+	}
+	b.ReportMetric(float64(evals)/float64(b.N), "evals/op")
+	b.ReportMetric(float64(evals)/b.Elapsed().Seconds(), "evals/s")
+}
+
+// TestPhalanxFightsInGroups checks the group-fighting sample: alone
+// against a group it falls back, with the larger group it advances.
+func TestPhalanxFightsInGroups(t *testing.T) {
+	cases := []struct {
+		name    string
+		rows    []string
+		advance bool
+	}{
+		{"alone against three falls back", []string{
+			"...............",
+			"..........b....",
+			".......a..b....",
+			"..........b....",
+			"...............",
+		}, false},
+		{"three against one advance", []string{
+			"...............",
+			"....a..........",
+			"....a...b......",
+			"....a..........",
+			"...............",
+		}, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b, obs := scene(t, tc.rows...)
+			ph, err := NewSample("phalanx", 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ph.Start(b.p)
+			var enemies []int
+			for _, u := range obs.Ants {
+				if u.Owner != 0 {
+					enemies = append(enemies, b.w.idx(u.Loc))
+				}
+			}
+			closer, away := 0, 0
+			for _, o := range ph.Turn(obs, time.Time{}) {
+				from := b.w.idx(o.Loc)
+				to := int(b.w.nb[from][strings.IndexByte("nesw", o.Dir)])
+				switch d0, d1 := nearest2(b.w, from, enemies), nearest2(b.w, to, enemies); {
+				case d1 < d0:
+					closer++
+				case d1 > d0:
+					away++
+				}
+			}
+			if tc.advance && (closer == 0 || away > 0) {
+				t.Fatalf("%d ants closed in, %d fell back; want an advance", closer, away)
+			}
+			if !tc.advance && (closer > 0 || away == 0) {
+				t.Fatalf("%d ants closed in, %d fell back; want a retreat", closer, away)
+			}
+		})
+	}
+}
