@@ -154,8 +154,9 @@ func newAntsBotCmd() *cobra.Command {
 		Long: `arena's Ants bot speaks the AI Challenge 2011 bot protocol on stdin/stdout:
 it reads the turn-0 settings, answers "go", then plays every turn with
 "o ROW COL DIR" orders and "go" until the engine sends "end".
-With --sample it plays one of the simple opponents instead (random, hold,
-lefty, greedy, hunter), in the style of the engine's Python sample bots.`,
+With --sample it plays one of the simple opponents instead: random, hold,
+lefty, greedy and hunter, in the style of the engine's Python sample bots,
+or phalanx, which fights in groups.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var pl antsbot.Player = antsbot.New()
@@ -168,7 +169,7 @@ lefty, greedy, hunter), in the style of the engine's Python sample bots.`,
 			return antsbot.Run(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), pl)
 		},
 	}
-	cmd.Flags().StringVar(&sample, "sample", "", "play a sample strategy instead: random, hold, lefty, greedy or hunter")
+	cmd.Flags().StringVar(&sample, "sample", "", "play a sample strategy instead: random, hold, lefty, greedy, hunter or phalanx")
 	cmd.Flags().Int64Var(&seed, "seed", 0, "random seed of a sample strategy (default: the engine's player_seed)")
 	return cmd
 }

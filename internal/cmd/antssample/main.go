@@ -2,7 +2,7 @@
 // engine's Python sample bots, for tests and for measuring arena's own
 // bot:
 //
-//	antssample --strategy random|hold|lefty|greedy|hunter [--seed N]
+//	antssample --strategy random|hold|lefty|greedy|hunter|phalanx [--seed N]
 //
 // It speaks the AI Challenge bot protocol on stdin/stdout. The seed
 // defaults to the player_seed the engine sends, as the sample bots do.
@@ -20,7 +20,7 @@ import (
 )
 
 func main() {
-	strategy := flag.String("strategy", "hunter", "random, hold, lefty, greedy or hunter")
+	strategy := flag.String("strategy", "hunter", "random, hold, lefty, greedy, hunter or phalanx")
 	seed := flag.Int64("seed", 0, "random seed (default: the engine's player_seed)")
 	flag.Parse()
 	pl, err := antsbot.NewSample(*strategy, *seed)
