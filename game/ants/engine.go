@@ -256,9 +256,11 @@ func (e *Engine) Run(ctx context.Context) (res *Result, err error) {
 				}
 				rep := g.DoMoves(b, moves[b])
 				out := logAt(e.Logs.Output, b)
-				writeLog(out, "# turn "+strconv.Itoa(turn)+"\n")
-				if len(rep.Valid) > 0 {
-					writeLog(out, strings.Join(rep.Valid, "\n")+"\n")
+				if out != nil { // the texts are built only for a log
+					writeLog(out, "# turn "+strconv.Itoa(turn)+"\n")
+					if len(rep.Valid) > 0 {
+						writeLog(out, strings.Join(rep.Valid, "\n")+"\n")
+					}
 				}
 				if len(rep.Ignored) > 0 {
 					writeLog(logAt(e.Logs.Error, b), fmt.Sprintf("turn %4d bot %d ignored actions:\n", turn, b)+strings.Join(rep.Ignored, "\n")+"\n")

@@ -25,35 +25,77 @@ func parseOrders(lines []string) (orders []parsedOrder, invalid []string) {
 
 // parseOrdersInto is parseOrders appending the orders to dst.
 func parseOrdersInto(orders []parsedOrder, lines []string) (_ []parsedOrder, invalid []string) {
-	var fields [8]string
 	for _, raw := range lines {
-		line := strings.ToLower(pyStrip(raw))
-		if line == "" || line[0] == '#' {
+		if row, col, dir, ok := parseSimpleOrder(raw); ok {
+			orders = append(orders, parsedOrder{line: raw, row: row, col: col, dir: dir})
 			continue
 		}
-		data := pyFieldsInto(fields[:0], line)
-		if data[0] != "o" {
-			invalid = append(invalid, line+" # unknown action")
-			continue
-		}
-		if len(data) != 4 {
-			invalid = append(invalid, line+" # incorrectly formatted order")
-			continue
-		}
-		row, ok1, big1 := pyInt(data[1])
-		col, ok2, big2 := pyInt(data[2])
-		if !ok1 || !ok2 {
-			invalid = append(invalid, line+" # invalid row or col")
-			continue
-		}
-		d := data[3]
-		if d != "n" && d != "e" && d != "s" && d != "w" {
-			invalid = append(invalid, line+" # invalid direction")
-			continue
-		}
-		orders = append(orders, parsedOrder{line: line, row: row, col: col, big: big1 || big2, dir: d[0]})
+		orders, invalid = parseOrderLine(orders, invalid, raw)
 	}
 	return orders, invalid
+}
+
+// parseOrderLine is parse_orders for one line of any form.
+func parseOrderLine(orders []parsedOrder, invalid []string, raw string) ([]parsedOrder, []string) {
+	var fields [8]string
+	line := strings.ToLower(pyStrip(raw))
+	if line == "" || line[0] == '#' {
+		return orders, invalid
+	}
+	data := pyFieldsInto(fields[:0], line)
+	if data[0] != "o" {
+		return orders, append(invalid, line+" # unknown action")
+	}
+	if len(data) != 4 {
+		return orders, append(invalid, line+" # incorrectly formatted order")
+	}
+	row, ok1, big1 := pyInt(data[1])
+	col, ok2, big2 := pyInt(data[2])
+	if !ok1 || !ok2 {
+		return orders, append(invalid, line+" # invalid row or col")
+	}
+	d := data[3]
+	if d != "n" && d != "e" && d != "s" && d != "w" {
+		return orders, append(invalid, line+" # invalid direction")
+	}
+	return append(orders, parsedOrder{line: line, row: row, col: col, big: big1 || big2, dir: d[0]}), invalid
+}
+
+// parseSimpleOrder reads an order in the form bots send: "o ROW COL DIR"
+// in lower case with single spaces, at most 9 plain digits per number and
+// nothing around. Such a line is its own stripped, lower-cased text and
+// parses as the general path parses it; ok is false for any other line,
+// which the general path then judges.
+func parseSimpleOrder(s string) (row, col int, dir byte, ok bool) {
+	n := len(s)
+	if n < 7 || s[0] != 'o' || s[1] != ' ' {
+		return 0, 0, 0, false
+	}
+	switch s[n-1] {
+	case 'n', 'e', 's', 'w':
+		dir = s[n-1]
+	default:
+		return 0, 0, 0, false
+	}
+	if s[n-2] != ' ' {
+		return 0, 0, 0, false
+	}
+	i := 2
+	for ; i < n-2 && s[i] >= '0' && s[i] <= '9'; i++ {
+		row = row*10 + int(s[i]-'0')
+	}
+	if i == 2 || i > 11 || s[i] != ' ' {
+		return 0, 0, 0, false
+	}
+	i++
+	j := i
+	for ; i < n-2 && s[i] >= '0' && s[i] <= '9'; i++ {
+		col = col*10 + int(s[i]-'0')
+	}
+	if i == j || i-j > 9 || i != n-2 {
+		return 0, 0, 0, false
+	}
+	return row, col, dir, true
 }
 
 // index resolves a row or column as Python indexes a list: negatives count
