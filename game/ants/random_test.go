@@ -67,7 +67,7 @@ func TestRandomGamesInvariants(t *testing.T) {
 			}
 			for p := 0; p < st.N; p++ {
 				for _, c := range st.stateChanges() {
-					loc := int(c.row)*st.Cols + int(c.col)
+					loc := int(c.loc)
 					if c.ilk == 'a' && !st.Visible(p, loc) && int(c.own) == p {
 						t.Fatalf("player %d does not see its own ant", p)
 					}

@@ -160,11 +160,13 @@ type State struct {
 	changesValid  bool
 	foodPos       int // where the food lines go among changes (before the dead)
 	changeKeys    []int
-	foodSorted    []int   // squares with food, ascending: "f" lines need no sort per turn
-	foodText      []byte  // their "f ROW COL" lines, kept along with foodSorted
-	foodEnds      []int32 // where each line of foodText ends
-	foodTextStale bool    // foodText is to be written afresh (the start's food comes in bulk)
-	num           []byte  // decimal text of 0..max(Rows, Cols)-1, back to back
+	changeText    []byte   // the changes' texts without owners
+	antBits       []uint64 // stateChanges: a bit per square, all clear between calls
+	foodSorted    []int    // squares with food, ascending: "f" lines need no sort per turn
+	foodText      []byte   // their "f ROW COL" lines, kept along with foodSorted
+	foodEnds      []int32  // where each line of foodText ends
+	foodTextStale bool     // foodText is to be written afresh (the start's food comes in bulk)
+	num           []byte   // decimal text of 0..max(Rows, Cols)-1, back to back
 	numAt         []int32
 	textBuf       []byte // reused by PlayerState and FullState
 
@@ -602,7 +604,7 @@ func (s *State) addFoodLine(loc int) {
 		start = s.foodEnds[i-1]
 	}
 	var line [16]byte
-	l := s.appendChange(line[:0], change{ilk: 'f', row: int32(s.row(loc)), col: int32(s.col(loc))}, 0)
+	l := s.appendFoodLine(line[:0], loc)
 	s.foodText = slices.Insert(s.foodText, int(start), l...)
 	s.foodEnds = slices.Insert(s.foodEnds, i, start)
 	for j := i; j < len(s.foodEnds); j++ {
@@ -615,7 +617,7 @@ func (s *State) foodLines() ([]byte, []int32) {
 	if s.foodTextStale {
 		text, ends := s.foodText[:0], s.foodEnds[:0]
 		for _, loc := range s.foodSorted {
-			text = s.appendChange(text, change{ilk: 'f', row: int32(s.row(loc)), col: int32(s.col(loc))}, 0)
+			text = s.appendFoodLine(text, loc)
 			ends = append(ends, int32(len(text)))
 		}
 		s.foodText, s.foodEnds, s.foodTextStale = text, ends, false

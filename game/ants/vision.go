@@ -1,6 +1,7 @@
 package ants
 
 import (
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -208,10 +209,14 @@ func (s *State) nextID(p int) int {
 // Visible reports whether player p sees loc now.
 func (s *State) Visible(p, loc int) bool { return s.vision[p][loc] > 0 }
 
+// change is one line of state: a hill, a live ant or a dead one. Its
+// "ilk row col " text is written once, in State.changeText, and copied
+// into every player's state with the owner's id for that player.
 type change struct {
-	ilk      byte
-	own      int8
-	row, col int32
+	ilk        byte
+	own        int8
+	loc        int32
+	start, end int32 // its text in changeText
 }
 
 // stateChanges lists standing hills, live ants and the ants killed this
@@ -222,15 +227,15 @@ func (s *State) stateChanges() []change {
 	if s.changesValid {
 		return s.changes
 	}
-	out := s.changes[:0]
-	// Each kind is sorted by (row, col, owner): one int key per entry,
-	// square index times 16 plus owner+1, sorts the same way.
+	s.changes, s.changeText = s.changes[:0], s.changeText[:0]
+	// Hills and the dead are few, and several dead can share a square:
+	// sorted by one int key per entry, square index times 16 plus
+	// owner+1, which sorts as (row, col, owner).
 	keys := s.changeKeys[:0]
 	part := func(ilk byte) {
 		slices.Sort(keys)
 		for _, k := range keys {
-			loc := k >> 4
-			out = append(out, change{ilk: ilk, own: int8(k&15) - 1, row: int32(loc / s.Cols), col: int32(loc % s.Cols)})
+			s.addChange(ilk, k>>4, k&15-1)
 		}
 		keys = keys[:0]
 	}
@@ -240,32 +245,60 @@ func (s *State) stateChanges() []change {
 		}
 	}
 	part('h')
-	for _, a := range s.currentAnts() {
-		keys = append(keys, a.Loc<<4|(a.Owner+1))
+	// Live ants are many, one per square: a bit per square, read in
+	// square order, sorts them without comparing.
+	words := (s.Rows*s.Cols + 63) / 64
+	if len(s.antBits) != words {
+		s.antBits = make([]uint64, words)
 	}
-	part('a')
+	for _, a := range s.currentAnts() {
+		s.antBits[a.Loc>>6] |= 1 << (a.Loc & 63)
+	}
+	for i, w := range s.antBits {
+		if w == 0 {
+			continue
+		}
+		s.antBits[i] = 0
+		for w != 0 {
+			loc := i<<6 | bits.TrailingZeros64(w)
+			w &= w - 1
+			s.addChange('a', loc, int(s.grid[loc]))
+		}
+	}
 	// Food is kept sorted, with its text, as it comes and goes
 	// (addFoodLine): its lines go here, between the ants and the dead.
-	s.foodPos = len(out)
+	s.foodPos = len(s.changes)
 	for _, a := range s.killedAnts {
 		keys = append(keys, a.Loc<<4|(a.Owner+1))
 	}
 	part('d')
 	s.changeKeys = keys
-	s.changes, s.changesValid = out, true
-	return out
+	s.changesValid = true
+	return s.changes
 }
 
-// appendChange writes one line of state ("ilk row col [owner]"); owners
-// are ids 0..9.
+// addChange appends a line of state and its text without the owner.
+func (s *State) addChange(ilk byte, loc, own int) {
+	start := len(s.changeText)
+	s.changeText = append(s.changeText, ilk, ' ')
+	s.changeText = s.appendNum(s.changeText, s.row(loc))
+	s.changeText = append(s.changeText, ' ')
+	s.changeText = s.appendNum(s.changeText, s.col(loc))
+	s.changeText = append(s.changeText, ' ')
+	s.changes = append(s.changes, change{ilk: ilk, own: int8(own), loc: int32(loc), start: int32(start), end: int32(len(s.changeText))})
+}
+
+// appendChange writes a line of state with owner id owner (0..9).
 func (s *State) appendChange(b []byte, c change, owner int) []byte {
-	b = append(b, c.ilk, ' ')
-	b = s.appendNum(b, int(c.row))
+	return append(append(b, s.changeText[c.start:c.end]...), byte('0'+owner), '\n')
+}
+
+// appendFoodLine writes the line of food on loc.
+func (s *State) appendFoodLine(b []byte, loc int) []byte {
+	b = append(b, 'f', ' ')
+	b = s.appendNum(b, s.row(loc))
 	b = append(b, ' ')
-	b = s.appendNum(b, int(c.col))
-	if c.ilk != 'f' {
-		b = append(b, ' ', byte('0'+owner))
-	}
+	b = s.appendNum(b, s.col(loc))
 	return append(b, '\n')
 }
 
@@ -289,6 +322,7 @@ func (s *State) appendPlayerState(b []byte, p int) []byte {
 	ids := s.switchIDs[p]
 	vis := s.vision[p]
 	changes := s.stateChanges()
+	text := s.changeText
 	for i := 0; i <= len(changes); i++ {
 		if i == s.foodPos { // the food p sees
 			text, ends := s.foodLines()
@@ -303,15 +337,17 @@ func (s *State) appendPlayerState(b []byte, p int) []byte {
 		if i == len(changes) {
 			break
 		}
-		c := changes[i]
-		loc := int(c.row)*s.Cols + int(c.col)
-		if !(vis[loc] > 0 || (c.ilk == 'd' && int(c.own) == p)) {
+		c := &changes[i]
+		if !(vis[c.loc] > 0 || (c.ilk == 'd' && int(c.own) == p)) {
 			continue
 		}
-		if ids[c.own] < 0 {
-			ids[c.own] = s.nextID(p)
+		id := ids[c.own]
+		if id < 0 {
+			id = s.nextID(p)
+			ids[c.own] = id
 		}
-		b = s.appendChange(b, c, ids[c.own])
+		b = append(b, text[c.start:c.end]...)
+		b = append(b, byte('0'+id), '\n')
 	}
 	return b
 }
