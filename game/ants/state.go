@@ -2,10 +2,12 @@ package ants
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"sort"
 	"strconv"
+	"unsafe"
 
 	"arena/game/ants/pyrandom"
 )
@@ -95,6 +97,10 @@ type State struct {
 
 	Turn int
 	grid []int8 // owner of the live ant, or land/food/water (a byte a square: the map is scanned often)
+	// gridBytes is grid's memory, eight spare bytes included, as bytes
+	// (enemyNear reads it eight squares at a time).
+	gridBytes []byte
+	enemyScan *enemyScan // doAttackFocus' filter, built on first use
 
 	antAt      []int32 // live ant per square: its id, 0 for none (antOn)
 	antList    []*Ant  // every ant ever, by id-1
@@ -232,7 +238,10 @@ func NewState(m *Map, opt Options) (*State, error) {
 	}
 	size := m.Rows * m.Cols
 	s.initNumbers()
-	s.grid = make([]int8, size)
+	// Eight bytes to spare: enemyNear reads the map eight squares at a
+	// time and may read past its last square (those bytes it ignores).
+	s.grid = make([]int8, size, size+8)
+	s.gridBytes = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s.grid))), size+8)
 	for i := range s.grid {
 		s.grid[i] = land
 	}
@@ -460,6 +469,61 @@ func (s *State) nearbyAnts(loc, max2, exclude int, out []*Ant) []*Ant {
 		}
 	}
 	return out
+}
+
+// enemyScan covers the disc of squares with d2 <= max2 around a square
+// with one row span per row, each read from the map as one 8-byte word:
+// for radii up to 3 squares (max2 < 16) every span fits in a word.
+type enemyScan struct {
+	max2  int
+	reach int
+	spans []enemySpan // nil when a span does not fit in a word
+}
+
+// enemySpan is one row of the disc: the word at loc+off, of which the
+// bytes under mask (their top bits) are in the disc.
+type enemySpan struct {
+	off  int
+	mask uint64
+}
+
+func (s *State) newEnemyScan(max2 int) *enemyScan {
+	reach := isqrt(max2)
+	e := &enemyScan{max2: max2, reach: reach}
+	if reach > 3 {
+		return e
+	}
+	for dr := -reach; dr <= reach; dr++ {
+		w := isqrt(max2 - dr*dr)
+		var mask uint64
+		for i := 0; i < 2*w+1; i++ {
+			mask |= 0x80 << (8 * i)
+		}
+		e.spans = append(e.spans, enemySpan{off: dr*s.Cols - w, mask: mask})
+	}
+	return e
+}
+
+// enemyNear reports whether some live ant not owned by owner stands
+// within the scan's disc around loc, a square at least scan.reach from
+// every edge of the map. The disc holds loc itself, where owner's ant
+// stands, so the answer is whether nearbyAnts(loc, max2, owner) lists any.
+func (s *State) enemyNear(scan *enemyScan, loc, owner int) bool {
+	const high, low = 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
+	own := uint64(owner) * 0x0101010101010101
+	g := s.gridBytes
+	for _, sp := range scan.spans {
+		i := loc + sp.off
+		x := binary.LittleEndian.Uint64(g[i : i+8])
+		// Bytes 0..9 are ants (land, food and water are negative):
+		// an enemy's byte has its top bit clear and differs from own.
+		t := x ^ own
+		differs := ((t & low) + low | t) & high
+		if ^x&differs&sp.mask != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // currentAnts returns the live ants in the engine's dict order.
@@ -1124,7 +1188,18 @@ func (s *State) doAttackFocus() {
 	start := slices.Grow(s.attackStart[:0], len(cur)+1)[:len(cur)+1]
 	enemies := s.attackEnemies[:0]
 	start[0] = 0
+	if s.enemyScan == nil || s.enemyScan.max2 != s.opt.AttackRadius2 {
+		s.enemyScan = s.newEnemyScan(s.opt.AttackRadius2)
+	}
+	scan := s.enemyScan
 	for i, a := range cur {
+		// Most ants have no enemy in range: a quick look at the map
+		// says so without listing anything.
+		if scan.spans != nil && s.inner(a.Loc, scan.reach) && !s.enemyNear(scan, a.Loc, a.Owner) {
+			start[i+1] = len(enemies)
+			weak[i] = 0
+			continue
+		}
 		enemies = s.nearbyAnts(a.Loc, s.opt.AttackRadius2, a.Owner, enemies)
 		start[i+1] = len(enemies)
 		weak[i] = start[i+1] - start[i]
