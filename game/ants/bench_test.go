@@ -152,14 +152,21 @@ func BenchmarkConformanceReplayOnly(b *testing.B) {
 	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/game")
 }
 
-func BenchmarkParseOrders(b *testing.B) {
-	lines := make([]string, 1000)
-	for i := range lines {
-		lines[i] = "o " + itoa(i%200) + " " + itoa(i/5) + " n"
+// BenchmarkDoMoves judges the orders of one player (about 300), in the
+// usual form.
+func BenchmarkDoMoves(b *testing.B) {
+	st := newBenchState(b)
+	var lines []string
+	for _, a := range st.currentAnts() {
+		if a.Owner == 0 {
+			lines = append(lines, "o "+itoa(st.row(a.Loc))+" "+itoa(st.col(a.Loc))+" n")
+		}
 	}
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		parseOrders(lines)
+		st.DoMoves(0, lines)
 	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(lines)), "ns/order")
 }
 
 func BenchmarkProtocolIO(b *testing.B) {

@@ -17,25 +17,8 @@ type parsedOrder struct {
 	dir  byte
 }
 
-// parseOrders is parse_orders: "o ROW COL DIR", case-insensitive, blank
-// lines and '#' comments skipped.
-func parseOrders(lines []string) (orders []parsedOrder, invalid []string) {
-	return parseOrdersInto(nil, lines)
-}
-
-// parseOrdersInto is parseOrders appending the orders to dst.
-func parseOrdersInto(orders []parsedOrder, lines []string) (_ []parsedOrder, invalid []string) {
-	for _, raw := range lines {
-		if row, col, dir, ok := parseSimpleOrder(raw); ok {
-			orders = append(orders, parsedOrder{line: raw, row: row, col: col, dir: dir})
-			continue
-		}
-		orders, invalid = parseOrderLine(orders, invalid, raw)
-	}
-	return orders, invalid
-}
-
-// parseOrderLine is parse_orders for one line of any form.
+// parseOrderLine is parse_orders for one line of any form: "o ROW COL
+// DIR", case-insensitive, blank lines and '#' comments skipped.
 func parseOrderLine(orders []parsedOrder, invalid []string, raw string) ([]parsedOrder, []string) {
 	var fields [8]string
 	line := strings.ToLower(pyStrip(raw))
@@ -111,14 +94,18 @@ func index(v, n int, big bool) (int, bool) {
 }
 
 // DoMoves judges player p's lines for this turn against the map before
-// any move and stores the valid orders (do_moves).
+// any move and stores the valid orders (do_moves). The report's Valid
+// slice is p's buffer: it holds until p's next DoMoves.
 func (s *State) DoMoves(p int, lines []string) MoveReport {
-	parsed, invalid := parseOrdersInto(s.parsedBuf[:0], lines)
-	s.parsedBuf = parsed
-	var rep MoveReport
-	if len(parsed) > 0 {
-		rep.Valid = make([]string, 0, len(parsed))
+	// One pass over the lines: each is parsed, then judged. The engine
+	// parses all lines before judging any, so the lines that do not parse
+	// come first among the invalid ones: the two kinds are kept apart
+	// and joined at the end, each in the order sent.
+	if len(s.validLines) != s.N {
+		s.validLines = make([][]string, s.N)
 	}
+	rep := MoveReport{Valid: s.validLines[p][:0]}
+	var unparsed, judged []string
 	valid := s.orders[p][:0] // the buffer of p's orders of last turn
 	// seen holds only squares of valid orders, all inside the map, so a
 	// raw (row, col) can match only when it is inside the map too.
@@ -126,24 +113,36 @@ func (s *State) DoMoves(p int, lines []string) MoveReport {
 	if s.seen == nil {
 		s.seen = make([]int32, s.Rows*s.Cols)
 	}
-	for _, o := range parsed {
+	var one [1]parsedOrder
+	for _, raw := range lines {
+		var o parsedOrder
+		if row, col, dir, ok := parseSimpleOrder(raw); ok {
+			o = parsedOrder{line: raw, row: row, col: col, dir: dir}
+		} else {
+			var got []parsedOrder
+			got, unparsed = parseOrderLine(one[:0], unparsed, raw)
+			if len(got) == 0 {
+				continue
+			}
+			o = got[0]
+		}
 		if !o.big && o.row >= 0 && o.row < s.Rows && o.col >= 0 && o.col < s.Cols && s.seen[o.row*s.Cols+o.col] == s.seenStamp {
-			invalid = append(invalid, o.line+" # duplicate order")
+			judged = append(judged, o.line+" # duplicate order")
 			continue
 		}
 		r, okR := index(o.row, s.Rows, o.big)
 		c, okC := index(o.col, s.Cols, o.big)
 		if !okR || !okC {
-			invalid = append(invalid, o.line+" # out of bounds")
+			judged = append(judged, o.line+" # out of bounds")
 			continue
 		}
 		loc := r*s.Cols + c
 		if int(s.grid[loc]) != p {
-			invalid = append(invalid, o.line+" # not player ant")
+			judged = append(judged, o.line+" # not player ant")
 			continue
 		}
 		if o.row < 0 || o.col < 0 {
-			invalid = append(invalid, o.line+" # out of bounds")
+			judged = append(judged, o.line+" # out of bounds")
 			continue
 		}
 		dest := s.destination(loc, aimRow[o.dir], aimCol[o.dir])
@@ -156,6 +155,10 @@ func (s *State) DoMoves(p int, lines []string) MoveReport {
 		s.seen[loc] = s.seenStamp
 	}
 	s.orders[p] = valid
-	rep.Invalid = invalid
+	s.validLines[p] = rep.Valid
+	if len(rep.Valid) == 0 {
+		rep.Valid = nil
+	}
+	rep.Invalid = append(unparsed, judged...)
 	return rep
 }

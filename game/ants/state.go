@@ -183,14 +183,16 @@ type State struct {
 	moveStamp                int32
 	gatherStamp              int
 	gatherBuf                []*Food
-	parsedBuf                []parsedOrder // DoMoves' buffer
-	attackWeak, attackStart  []int         // doAttackFocus' buffers
+	validLines               [][]string // DoMoves: per player, the valid lines' buffer
+	attackWeak, attackStart  []int      // doAttackFocus' buffers
 	attackEnemies            []*Ant
 	spawnBuf                 []keyedHill
 	sortedScores             []int // calcSignificantTurns' buffers
 	spareRanking             []int
 	spareWinning             []int
-	cutoffKeys, cutoffCounts []int     // countCutoff's buffers
+	cutoffKeys, cutoffCounts []int // countCutoff's buffers
+	live                     []int // liveAnts: per player, valid while liveKnown
+	liveKnown                bool
 	moves                    []antMove // doOrders' buffers, kept between turns
 	moveOrder                []int
 }
@@ -545,6 +547,7 @@ func (s *State) currentAnts() []*Ant {
 }
 
 func (s *State) pushCurrent(a *Ant) {
+	s.liveKnown = false
 	a.inCurrent = true
 	a.currentSlot = len(s.current)
 	s.current = append(s.current, a)
@@ -554,6 +557,7 @@ func (s *State) removeCurrent(a *Ant) {
 	if !a.inCurrent {
 		return
 	}
+	s.liveKnown = false
 	a.inCurrent = false
 	s.current[a.currentSlot] = nil
 	s.holes++
@@ -742,38 +746,49 @@ func (s *State) razeHill(h *Hill, by int) {
 
 // IsAlive is is_alive: not killed by the engine and at least one ant.
 func (s *State) IsAlive(p int) bool {
-	if s.killed[p] {
-		return false
-	}
-	for _, a := range s.currentAnts() {
-		if a.Owner == p {
-			return true
+	return !s.killed[p] && s.liveAnts()[p] > 0
+}
+
+// liveAnts counts the live ants of each player, counted again only after
+// the ants changed (the engine asks who is alive many times a turn).
+func (s *State) liveAnts() []int {
+	if !s.liveKnown {
+		if len(s.live) != s.N {
+			s.live = make([]int, s.N)
 		}
+		clear(s.live)
+		for _, a := range s.currentAnts() {
+			s.live[a.Owner]++
+		}
+		s.liveKnown = true
 	}
-	return false
+	return s.live
 }
 
 // Ants counts the live ants of each player.
 func (s *State) Ants() []int {
-	n := make([]int, s.N)
-	for _, a := range s.currentAnts() {
-		n[a.Owner]++
-	}
-	return n
+	return append([]int(nil), s.liveAnts()...)
 }
 
 func (s *State) remainingPlayers() []int {
 	var out []int
-	has := make([]bool, s.N)
-	for _, a := range s.currentAnts() {
-		has[a.Owner] = true
-	}
-	for p := 0; p < s.N; p++ {
-		if !s.killed[p] && has[p] {
+	for p, n := range s.liveAnts() {
+		if !s.killed[p] && n > 0 {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// remaining is len(remainingPlayers()).
+func (s *State) remaining() int {
+	n := 0
+	for p := 0; p < s.N; p++ {
+		if s.IsAlive(p) {
+			n++
+		}
+	}
+	return n
 }
 
 func (s *State) hasStandingHill(p int) bool {
@@ -1027,7 +1042,7 @@ func (s *State) isRankStabilized() bool {
 
 // GameOver is game_over: it also sets the cutoff reason when it says yes.
 func (s *State) GameOver() bool {
-	left := len(s.remainingPlayers())
+	left := s.remaining()
 	switch {
 	case left < 1:
 		s.Cutoff = "extermination"
@@ -1146,6 +1161,7 @@ func (s *State) doOrders() {
 	}
 	s.current = s.current[:0]
 	s.holes = 0
+	s.liveKnown = false
 	for _, m := range moves {
 		if s.moveCount[m.a.Loc] == 1 {
 			s.antAt[m.a.Loc] = m.a.id

@@ -96,13 +96,22 @@ func (s *State) addVisionOffsets(owner, loc int, delta int32, set *visionSet) {
 	v := s.vision[owner]
 	rev := s.revealed[owner]
 	if set.steps != nil && s.inner(loc, s.visionReach) {
+		// No offset wraps: plain index steps, one loop per sign.
+		if delta < 0 {
+			for _, st := range set.steps {
+				v[loc+st] += delta
+			}
+			return
+		}
+		cand := s.revealCand[owner]
 		for _, st := range set.steps {
 			at := loc + st
 			v[at] += delta
-			if delta > 0 && v[at] == delta && !rev[at] {
-				s.revealCand[owner] = append(s.revealCand[owner], at)
+			if v[at] == delta && !rev[at] {
+				cand = append(cand, at)
 			}
 		}
+		s.revealCand[owner] = cand
 		return
 	}
 	offs := set.offs
