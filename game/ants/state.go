@@ -149,6 +149,8 @@ type State struct {
 	visionGain    [4]visionSet // per direction (dirIndex): offsets (from the new square) entering sight
 	visionLoss    [4]visionSet // and leaving it
 	revealedWater [][]int
+	wrapRow       []int32 // see initWrap
+	wrapCol       []int32
 	revealAnts    []int   // updateRevealed's buffer
 	switchIDs     [][]int // per player: engine id -> perspective id, -1 unknown
 

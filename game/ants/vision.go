@@ -55,6 +55,7 @@ func (s *State) initVision() {
 		s.visionLoss[i] = s.newVisionSet(loss, s.visionReach)
 	}
 	s.visionAll = s.newVisionSet(s.visionOffsets, s.visionReach)
+	s.initWrap(s.visionReach)
 	s.vision = make([][]int32, s.N)
 	for p := range s.vision {
 		s.vision[p] = make([]int32, s.Rows*s.Cols)
@@ -63,19 +64,20 @@ func (s *State) initVision() {
 	s.updateRevealed()
 }
 
-// visionSet is a list of offsets as (dr mod Rows, dc mod Cols) pairs, and
-// as signed square-index steps for squares at least reach from the map's
-// edges, where none wraps (most squares of a big map).
+// visionSet is a list of offsets, given as (dr mod Rows, dc mod Cols)
+// pairs, kept as signed square-index steps for squares at least reach
+// from the map's edges, where none wraps (most squares of a big map), and
+// as signed (dr, dc) pairs plus reach for the others: indexes into
+// State.wrapRow and State.wrapCol, which do the wrapping.
 type visionSet struct {
-	offs  []int
 	steps []int
+	wrap  []int32
 }
 
 func (s *State) newVisionSet(offs []int, reach int) visionSet {
-	vs := visionSet{offs: offs}
-	if 2*reach >= s.Rows || 2*reach >= s.Cols {
-		return vs // no square is that far from every edge
-	}
+	var vs visionSet
+	// An offset beyond reach is one that came round the map: as a signed
+	// pair every offset is within reach.
 	signed := func(o, n int) int {
 		if o > reach {
 			return o - n
@@ -83,18 +85,42 @@ func (s *State) newVisionSet(offs []int, reach int) visionSet {
 		return o
 	}
 	for i := 0; i < len(offs); i += 2 {
+		vs.wrap = append(vs.wrap, int32(signed(offs[i], s.Rows)+reach), int32(signed(offs[i+1], s.Cols)+reach))
+	}
+	if 2*reach >= s.Rows || 2*reach >= s.Cols {
+		return vs // no square is that far from every edge
+	}
+	for i := 0; i < len(offs); i += 2 {
 		vs.steps = append(vs.steps, signed(offs[i], s.Rows)*s.Cols+signed(offs[i+1], s.Cols))
 	}
 	return vs
+}
+
+// initWrap fills wrapRow and wrapCol: for r + dr + reach (dr within
+// reach) the index of the first square of row (r + dr) mod Rows, and for
+// c + dc + reach the column (c + dc) mod Cols.
+func (s *State) initWrap(reach int) {
+	s.wrapRow = make([]int32, s.Rows+2*reach+1)
+	for i := range s.wrapRow {
+		s.wrapRow[i] = int32(mod(i-reach, s.Rows) * s.Cols)
+	}
+	s.wrapCol = make([]int32, s.Cols+2*reach+1)
+	for i := range s.wrapCol {
+		s.wrapCol[i] = int32(mod(i-reach, s.Cols))
+	}
 }
 
 func (s *State) addVision(owner, loc int, delta int32) {
 	s.addVisionOffsets(owner, loc, delta, &s.visionAll)
 }
 
+// addVisionOffsets adds delta (1 or -1) to owner's count of ants seeing
+// each square of set around loc. A square that comes into sight and was
+// never revealed is a candidate for updateRevealed.
 func (s *State) addVisionOffsets(owner, loc int, delta int32, set *visionSet) {
 	v := s.vision[owner]
 	rev := s.revealed[owner]
+	cand := s.revealCand[owner]
 	if set.steps != nil && s.inner(loc, s.visionReach) {
 		// No offset wraps: plain index steps, one loop per sign.
 		if delta < 0 {
@@ -103,7 +129,6 @@ func (s *State) addVisionOffsets(owner, loc int, delta int32, set *visionSet) {
 			}
 			return
 		}
-		cand := s.revealCand[owner]
 		for _, st := range set.steps {
 			at := loc + st
 			v[at] += delta
@@ -114,25 +139,22 @@ func (s *State) addVisionOffsets(owner, loc int, delta int32, set *visionSet) {
 		s.revealCand[owner] = cand
 		return
 	}
-	offs := set.offs
-	r, c := s.row(loc), s.col(loc)
-	for i := 0; i < len(offs); i += 2 {
-		nr := r + offs[i]
-		if nr >= s.Rows {
-			nr -= s.Rows
+	rows, cols := s.wrapRow[s.row(loc):], s.wrapCol[s.col(loc):]
+	w := set.wrap
+	if delta < 0 {
+		for i := 0; i+1 < len(w); i += 2 {
+			v[rows[w[i]]+cols[w[i+1]]] += delta
 		}
-		nc := c + offs[i+1]
-		if nc >= s.Cols {
-			nc -= s.Cols
-		}
-		at := nr*s.Cols + nc
+		return
+	}
+	for i := 0; i+1 < len(w); i += 2 {
+		at := rows[w[i]] + cols[w[i+1]]
 		v[at] += delta
-		if delta > 0 && v[at] == delta && !rev[at] {
-			// newly in sight and never revealed: a candidate for
-			// updateRevealed (it may leave sight again in this pass)
-			s.revealCand[owner] = append(s.revealCand[owner], at)
+		if v[at] == delta && !rev[at] {
+			cand = append(cand, int(at))
 		}
 	}
+	s.revealCand[owner] = cand
 }
 
 // previous is where an ant stood before its last order.
