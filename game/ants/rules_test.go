@@ -447,3 +447,16 @@ func TestEnemyNear(t *testing.T) {
 		t.Fatal("a radius of 4 squares cannot be read a word per row")
 	}
 }
+
+// TestRecipBelow16 checks row's multiply against the division for every
+// square index below 2^16 and every width up to 1000.
+func TestRecipBelow16(t *testing.T) {
+	for d := 1; d <= 1000; d++ {
+		m := recipBelow16(d)
+		for n := 0; n < 1<<16; n++ {
+			if got := int(uint64(n) * m >> 32); got != n/d {
+				t.Fatalf("%d / %d: got %d", n, d, got)
+			}
+		}
+	}
+}

@@ -95,8 +95,9 @@ type State struct {
 	FoodRate, FoodTurn, FoodStart, FoodVisib int
 	foodExtraNum                             int64 // food_extra * food_turn
 
-	Turn int
-	grid []int8 // owner of the live ant, or land/food/water (a byte a square: the map is scanned often)
+	Turn     int
+	colRecip uint64 // recipBelow16(Cols) when Rows*Cols < 2^16, else 0 (row)
+	grid     []int8 // owner of the live ant, or land/food/water (a byte a square: the map is scanned often)
 	// gridBytes is grid's memory, eight spare bytes included, as bytes
 	// (enemyNear reads it eight squares at a time).
 	gridBytes []byte
@@ -241,6 +242,9 @@ func NewState(m *Map, opt Options) (*State, error) {
 		return nil, fmt.Errorf("food_visible: %w", err)
 	}
 	size := m.Rows * m.Cols
+	if size < 1<<16 {
+		s.colRecip = recipBelow16(m.Cols)
+	}
 	s.initNumbers()
 	// Eight bytes to spare: enemyNear reads the map eight squares at a
 	// time and may read past its last square (those bytes it ignores).
@@ -352,8 +356,23 @@ func (s *State) dropAnt(a *Ant) {
 	}
 }
 
-func (s *State) row(loc int) int { return loc / s.Cols }
-func (s *State) col(loc int) int { return loc % s.Cols }
+// row is loc / Cols: by a multiply when the map has fewer than 2^16
+// squares (see colRecip), a division is slow.
+func (s *State) row(loc int) int {
+	if s.colRecip != 0 {
+		return int(uint64(loc) * s.colRecip >> 32)
+	}
+	return loc / s.Cols
+}
+
+func (s *State) col(loc int) int { return loc - s.row(loc)*s.Cols }
+
+// recipBelow16 is ceil(2^32 / d). For n and d below 2^16, n*m >> 32 is
+// n / d: n*m/2^32 exceeds n/d by less than n/2^32 < 2^-16, less than the
+// 1/d by which n/d falls short of the next integer.
+func recipBelow16(d int) uint64 {
+	return (1<<32 + uint64(d) - 1) / uint64(d)
+}
 
 func mod(a, b int) int {
 	a %= b
@@ -365,7 +384,8 @@ func mod(a, b int) int {
 
 // destination is loc moved by (dr, dc) on the torus.
 func (s *State) destination(loc, dr, dc int) int {
-	r, c := loc/s.Cols+dr, loc%s.Cols+dc
+	r := s.row(loc)
+	r, c := r+dr, loc-r*s.Cols+dc
 	if r < 0 || r >= s.Rows {
 		r = mod(r, s.Rows)
 	}
@@ -432,7 +452,8 @@ func (s *State) neighbourhoodOffsets(max2 int) [][2]int {
 // inner reports whether every square within reach of loc is on the map
 // without wrapping.
 func (s *State) inner(loc, reach int) bool {
-	r, c := s.row(loc), s.col(loc)
+	r := s.row(loc)
+	c := loc - r*s.Cols
 	return r >= reach && r+reach < s.Rows && c >= reach && c+reach < s.Cols
 }
 
