@@ -90,6 +90,7 @@ func BenchmarkRefereeVsOfficial(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			bots := newRecordedBots(c.rec.Answers)
 			turns := 0
+			var last *Result
 			b.ResetTimer()
 			cpu0 := cpuTime()
 			for i := 0; i < b.N; i++ {
@@ -108,6 +109,7 @@ func BenchmarkRefereeVsOfficial(b *testing.B) {
 				}
 				_ = ReplayJSON(res, c.rec.Names)
 				turns += res.GameLength
+				last = res
 			}
 			cpu := cpuTime() - cpu0
 			b.StopTimer()
@@ -115,6 +117,7 @@ func BenchmarkRefereeVsOfficial(b *testing.B) {
 				b.Fatal(bots.missing)
 			}
 			b.ReportMetric(float64(turns)/float64(b.N), "turns/game")
+			b.ReportMetric(antsPerTurn(last), "ants/turn")
 			reportOfficial(b, turns, c.official, cpu)
 		})
 	}
@@ -258,4 +261,17 @@ func (sb *sampleBots) close() {
 		}
 		sb.outR[b].Close()
 	}
+}
+
+// antsPerTurn is the mean number of live ants over the turns of a game.
+func antsPerTurn(res *Result) float64 {
+	total := 0
+	for _, a := range res.State.AllAnts {
+		end := res.GameLength
+		if a.Killed {
+			end = a.DieTurn
+		}
+		total += end - a.SpawnTurn
+	}
+	return float64(total) / float64(max(res.GameLength, 1))
 }
