@@ -460,3 +460,27 @@ func TestRecipBelow16(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeMapRefused: state lines are built in 16 bytes, which holds row
+// and column numbers below 100000.
+func TestHugeMapRefused(t *testing.T) {
+	for _, cols := range []int{99999, 100000} {
+		text := fmt.Sprintf("rows 1\ncols %d\nplayers 2\nm 0%s1\n", cols, strings.Repeat(".", cols-2))
+		m, err := ParseMap(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := DefaultOptions()
+		opt.Food = "none"
+		st, err := NewState(m, opt)
+		if (err != nil) != (cols >= 100000) {
+			t.Fatalf("%d columns: %v", cols, err)
+		}
+		if st != nil {
+			want := "h 0 99998 1\n"
+			if got := st.FullState(); !strings.Contains(got, want) {
+				t.Fatalf("%d columns: state %q lacks %q", cols, got, want)
+			}
+		}
+	}
+}

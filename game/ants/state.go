@@ -169,7 +169,6 @@ type State struct {
 	changesValid  bool
 	foodPos       int // where the food lines go among changes (before the dead)
 	changeKeys    []int
-	changeText    []byte   // the changes' texts without owners
 	antBits       []uint64 // stateChanges: a bit per square, all clear between calls
 	foodSorted    []int    // squares with food, ascending: "f" lines need no sort per turn
 	foodText      []byte   // their "f ROW COL" lines, kept along with foodSorted
@@ -177,7 +176,9 @@ type State struct {
 	foodTextStale bool     // foodText is to be written afresh (the start's food comes in bulk)
 	num           []byte   // decimal text of 0..max(Rows, Cols)-1, back to back
 	numAt         []int32
-	textBuf       []byte // reused by PlayerState and FullState
+	numWord       []uint64 // decimal text of 0..max(Rows, Cols)-1 and a space, little-endian
+	numLen        []uint8  // its length
+	textBuf       []byte   // reused by PlayerState and FullState
 
 	seen                     []int32 // DoMoves: squares ordered, marked with seenStamp
 	seenStamp                int32
@@ -240,6 +241,9 @@ func NewState(m *Map, opt Options) (*State, error) {
 	}
 	if s.FoodVisib, err = draw(opt.FoodVisible); err != nil {
 		return nil, fmt.Errorf("food_visible: %w", err)
+	}
+	if m.Rows >= 100000 || m.Cols >= 100000 {
+		return nil, fmt.Errorf("map: %dx%d is too big (under 100000 rows and columns)", m.Rows, m.Cols)
 	}
 	size := m.Rows * m.Cols
 	if size < 1<<16 {
@@ -332,9 +336,15 @@ func NewState(m *Map, opt Options) (*State, error) {
 func (s *State) initNumbers() {
 	n := max(s.Rows, s.Cols)
 	s.numAt = make([]int32, n+1)
+	s.numWord = make([]uint64, n)
+	s.numLen = make([]uint8, n)
 	for i := 0; i < n; i++ {
 		s.num = strconv.AppendInt(s.num, int64(i), 10)
 		s.numAt[i+1] = int32(len(s.num))
+		var w [8]byte
+		t := append(strconv.AppendInt(w[:0], int64(i), 10), ' ')
+		s.numWord[i] = binary.LittleEndian.Uint64(w[:])
+		s.numLen[i] = uint8(len(t))
 	}
 }
 

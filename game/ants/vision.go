@@ -1,6 +1,7 @@
 package ants
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -240,15 +241,20 @@ func (s *State) nextID(p int) int {
 // Visible reports whether player p sees loc now.
 func (s *State) Visible(p, loc int) bool { return s.vision[p][loc] > 0 }
 
-// change is one line of state: a hill, a live ant or a dead one. Its
-// "ilk row col " text is written once, in State.changeText, and copied
-// into every player's state with the owner's id for that player.
+// change is one line of state: a hill, a live ant or a dead one, with its
+// text written once: "ilk row col 0\n" in the first n bytes of line, the
+// owner's digit at n-2 to be set for each player.
 type change struct {
-	ilk        byte
-	own        int8
-	loc        int32
-	start, end int32 // its text in changeText
+	ilk  byte
+	own  int8
+	n    uint8
+	loc  int32
+	line [lineMax]byte
 }
+
+// lineMax bounds a line of state: "a 99999 99999 9\n" (NewState refuses
+// maps with 100000 rows or columns).
+const lineMax = 16
 
 // stateChanges lists standing hills, live ants and the ants killed this
 // turn, each kind sorted by row, column and owner; the food lines
@@ -258,7 +264,7 @@ func (s *State) stateChanges() []change {
 	if s.changesValid {
 		return s.changes
 	}
-	s.changes, s.changeText = s.changes[:0], s.changeText[:0]
+	s.changes = s.changes[:0]
 	// Hills and the dead are few, and several dead can share a square:
 	// sorted by one int key per entry, square index times 16 plus
 	// owner+1, which sorts as (row, col, owner).
@@ -282,9 +288,11 @@ func (s *State) stateChanges() []change {
 	if len(s.antBits) != words {
 		s.antBits = make([]uint64, words)
 	}
-	for _, a := range s.currentAnts() {
+	cur := s.currentAnts()
+	for _, a := range cur {
 		s.antBits[a.Loc>>6] |= 1 << (a.Loc & 63)
 	}
+	s.changes = slices.Grow(s.changes, len(cur))
 	for i, w := range s.antBits {
 		if w == 0 {
 			continue
@@ -308,20 +316,31 @@ func (s *State) stateChanges() []change {
 	return s.changes
 }
 
-// addChange appends a line of state and its text without the owner.
+// addChange appends a line of state.
 func (s *State) addChange(ilk byte, loc, own int) {
-	start := len(s.changeText)
-	s.changeText = append(s.changeText, ilk, ' ')
-	s.changeText = s.appendNum(s.changeText, s.row(loc))
-	s.changeText = append(s.changeText, ' ')
-	s.changeText = s.appendNum(s.changeText, s.col(loc))
-	s.changeText = append(s.changeText, ' ')
-	s.changes = append(s.changes, change{ilk: ilk, own: int8(own), loc: int32(loc), start: int32(start), end: int32(len(s.changeText))})
+	c := change{ilk: ilk, own: int8(own), loc: int32(loc)}
+	r := s.row(loc)
+	col := loc - r*s.Cols
+	c.line[0], c.line[1] = ilk, ' '
+	// "row " and "col " are at most 6 bytes each: written as 8-byte
+	// words, each overwriting the spare bytes of the one before.
+	k := 2
+	binary.LittleEndian.PutUint64(c.line[k:], s.numWord[r])
+	k += int(s.numLen[r])
+	binary.LittleEndian.PutUint64(c.line[k:], s.numWord[col])
+	k += int(s.numLen[col])
+	c.line[k], c.line[k+1] = '0', '\n'
+	c.n = uint8(k + 2)
+	s.changes = append(s.changes, c)
 }
 
 // appendChange writes a line of state with owner id owner (0..9).
-func (s *State) appendChange(b []byte, c change, owner int) []byte {
-	return append(append(b, s.changeText[c.start:c.end]...), byte('0'+owner), '\n')
+func (s *State) appendChange(b []byte, c *change, owner int) []byte {
+	n := len(b)
+	b = slices.Grow(b, lineMax)[:n+lineMax]
+	*(*[lineMax]byte)(b[n:]) = c.line
+	b[n+int(c.n)-2] = byte('0' + owner)
+	return b[:n+int(c.n)]
 }
 
 // appendFoodLine writes the line of food on loc.
@@ -353,7 +372,6 @@ func (s *State) appendPlayerState(b []byte, p int) []byte {
 	ids := s.switchIDs[p]
 	vis := s.vision[p]
 	changes := s.stateChanges()
-	text := s.changeText
 	for i := 0; i <= len(changes); i++ {
 		if i == s.foodPos { // the food p sees
 			text, ends := s.foodLines()
@@ -377,8 +395,7 @@ func (s *State) appendPlayerState(b []byte, p int) []byte {
 			id = s.nextID(p)
 			ids[c.own] = id
 		}
-		b = append(b, text[c.start:c.end]...)
-		b = append(b, byte('0'+id), '\n')
+		b = s.appendChange(b, c, id)
 	}
 	return b
 }
@@ -397,7 +414,7 @@ func (s *State) appendFullState(b []byte) []byte {
 		if i == s.foodPos {
 			b = append(b, text...)
 		}
-		b = s.appendChange(b, c, int(c.own))
+		b = s.appendChange(b, &changes[i], int(c.own))
 	}
 	if s.foodPos == len(changes) {
 		b = append(b, text...)
