@@ -197,14 +197,18 @@ type State struct {
 	cutoffKeys, cutoffCounts []int // countCutoff's buffers
 	live                     []int // liveAnts: per player, valid while liveKnown
 	liveKnown                bool
-	moves                    []antMove // doOrders' buffers, kept between turns
+	moves                    []antMove // doOrders' moves of the turn, kept for updateVision
+	spawned                  []*Ant    // ants born since the last updateVision
 	moveOrder                []int
 }
 
-// antMove is one ant's move of the turn ('-' holds).
+// antMove is one ant's move of the turn ('-' holds); doOrders writes
+// where the ant ends, for updateVision.
 type antMove struct {
-	a   *Ant
-	dir byte
+	a     *Ant
+	dir   byte
+	owner int8
+	loc   int32 // after the move
 }
 
 type order struct {
@@ -637,6 +641,7 @@ func (s *State) addAnt(h *Hill) *Ant {
 	}
 	s.antAt[h.Loc] = a.id
 	s.pushCurrent(a)
+	s.spawned = append(s.spawned, a)
 	h.LastTouched = s.Turn
 	return a
 }
@@ -647,6 +652,7 @@ func (s *State) addInitialAnt(loc, owner int) *Ant {
 	s.AllAnts = append(s.AllAnts, a)
 	s.antAt[loc] = a.id
 	s.pushCurrent(a)
+	s.spawned = append(s.spawned, a)
 	return a
 }
 
@@ -1145,7 +1151,7 @@ func (s *State) doOrders() {
 				continue
 			}
 			a.moveTurn, a.moveIdx = s.Turn, len(moves)
-			moves = append(moves, antMove{a, o.dir})
+			moves = append(moves, antMove{a: a, dir: o.dir, owner: int8(a.Owner)})
 		}
 	}
 	for _, a := range cur {
@@ -1154,7 +1160,7 @@ func (s *State) doOrders() {
 	}
 	for _, a := range cur {
 		if !(a.moveTurn == s.Turn && a.moveIdx < len(moves) && moves[a.moveIdx].a == a) {
-			moves = append(moves, antMove{a, '-'})
+			moves = append(moves, antMove{a: a, dir: '-', owner: int8(a.Owner)})
 		}
 	}
 	if s.moveMark == nil {
@@ -1165,10 +1171,11 @@ func (s *State) doOrders() {
 	stamp := s.moveStamp
 	order := s.moveOrder[:0]
 	collided := false
-	for _, m := range moves {
+	for i, m := range moves {
 		if m.dir != '-' {
 			m.a.Loc = s.destination(m.a.Loc, aimRow[m.dir], aimCol[m.dir])
 		}
+		moves[i].loc = int32(m.a.Loc)
 		m.a.Orders = append(m.a.Orders, m.dir)
 		if s.moveMark[m.a.Loc] != stamp {
 			s.moveMark[m.a.Loc] = stamp
@@ -1212,7 +1219,7 @@ func (s *State) doOrders() {
 	for _, a := range s.current {
 		s.grid[a.Loc] = int8(a.Owner)
 	}
-	s.moves, s.moveOrder = moves[:0], order[:0] // the ants stay in AllAnts anyway
+	s.moves, s.moveOrder = moves, order[:0] // the moves stay for updateVision
 }
 
 func (s *State) doAttack() {

@@ -158,28 +158,30 @@ func (s *State) addVisionOffsets(owner, loc int, delta int32, set *visionSet) {
 	s.revealCand[owner] = cand
 }
 
-// previous is where an ant stood before its last order.
-func (s *State) previous(a *Ant) int {
-	d := a.Orders[len(a.Orders)-1]
-	if d == '-' {
-		return a.Loc
-	}
-	return s.destination(a.Loc, -aimRow[d], -aimCol[d])
-}
-
+// updateVision brings the counts up to date after a turn from the
+// turn's moves, as the engine does with its vision_offsets_cache: each
+// ant that moved gains and loses sight of a rim of squares, where it
+// stands now, the ants born see their whole disc and the dead see no
+// more. A dead ant that moved had its rims added: its whole disc where it
+// died is what it saw, and is what goes.
 func (s *State) updateVision() {
-	for _, a := range s.currentAnts() {
-		if len(a.Orders) == 0 {
-			s.addVision(a.Owner, a.Loc, 1)
-			continue
-		}
-		if d := a.Orders[len(a.Orders)-1]; d != '-' {
-			s.addVisionOffsets(a.Owner, a.Loc, 1, &s.visionGain[dirIndex(d)])
-			s.addVisionOffsets(a.Owner, a.Loc, -1, &s.visionLoss[dirIndex(d)])
+	for _, m := range s.moves {
+		if m.dir != '-' {
+			d := dirIndex(m.dir)
+			s.addVisionOffsets(int(m.owner), int(m.loc), 1, &s.visionGain[d])
+			s.addVisionOffsets(int(m.owner), int(m.loc), -1, &s.visionLoss[d])
 		}
 	}
+	s.moves = s.moves[:0]
+	for _, a := range s.spawned {
+		if a.inCurrent {
+			s.addVision(a.Owner, a.Loc, 1)
+		}
+	}
+	clear(s.spawned)
+	s.spawned = s.spawned[:0]
 	for _, a := range s.killedAnts {
-		s.addVision(a.Owner, s.previous(a), -1)
+		s.addVision(a.Owner, a.Loc, -1)
 	}
 }
 
