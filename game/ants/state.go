@@ -152,7 +152,8 @@ type State struct {
 	revealedWater [][]int
 	wrapRow       []int32 // see initWrap
 	wrapCol       []int32
-	revealAnts    []int   // updateRevealed's buffer
+	revealAnts    []int // updateRevealed's buffers
+	liveKeys      []int
 	switchIDs     [][]int // per player: engine id -> perspective id, -1 unknown
 
 	// symmetric food

@@ -193,6 +193,10 @@ func (s *State) updateRevealed() {
 	if s.revealedWater == nil {
 		s.revealedWater = make([][]int, s.N)
 	}
+	// The live ants as square<<4 | owner, listed once for all players
+	// who do not know everybody yet.
+	live := s.liveKeys[:0]
+	listed := false
 	for p := 0; p < s.N; p++ {
 		v, rev, ids := s.vision[p], s.revealed[p], s.switchIDs[p]
 		// Only the water needs the scan's row-major order: mark, then
@@ -213,10 +217,16 @@ func (s *State) updateRevealed() {
 			continue // p knows everybody
 		}
 		// Enemies p sees for the first time get ids in row-major order.
+		if !listed {
+			for _, a := range s.currentAnts() {
+				live = append(live, a.Loc<<4|a.Owner)
+			}
+			listed = true
+		}
 		seen := s.revealAnts[:0]
-		for _, a := range s.currentAnts() {
-			if v[a.Loc] > 0 && ids[a.Owner] < 0 {
-				seen = append(seen, a.Loc)
+		for _, k := range live {
+			if ids[k&15] < 0 && v[k>>4] > 0 {
+				seen = append(seen, k>>4)
 			}
 		}
 		slices.Sort(seen)
@@ -227,6 +237,7 @@ func (s *State) updateRevealed() {
 		}
 		s.revealAnts = seen[:0]
 	}
+	s.liveKeys = live[:0]
 }
 
 // nextID is the engine's num_players - switch.count(None).
