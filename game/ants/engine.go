@@ -254,8 +254,8 @@ func (e *Engine) Run(ctx context.Context) (res *Result, err error) {
 				if !g.IsAlive(b) {
 					continue
 				}
-				rep := g.DoMoves(b, moves[b])
 				out := logAt(e.Logs.Output, b)
+				rep := g.doMoves(b, moves[b], out != nil)
 				if out != nil { // the texts are built only for a log
 					writeLog(out, "# turn "+strconv.Itoa(turn)+"\n")
 					if len(rep.Valid) > 0 {

@@ -97,6 +97,12 @@ func index(v, n int, big bool) (int, bool) {
 // any move and stores the valid orders (do_moves). The report's Valid
 // slice is p's buffer: it holds until p's next DoMoves.
 func (s *State) DoMoves(p int, lines []string) MoveReport {
+	return s.doMoves(p, lines, true)
+}
+
+// doMoves is DoMoves; without withValid the report leaves the valid
+// lines out (the engine writes them only to the output log).
+func (s *State) doMoves(p int, lines []string, withValid bool) MoveReport {
 	// One pass over the lines: each is parsed, then judged. The engine
 	// parses all lines before judging any, so the lines that do not parse
 	// come first among the invalid ones: the two kinds are kept apart
@@ -151,7 +157,9 @@ func (s *State) DoMoves(p int, lines []string) MoveReport {
 			continue
 		}
 		valid = append(valid, order{loc, o.dir})
-		rep.Valid = append(rep.Valid, o.line)
+		if withValid {
+			rep.Valid = append(rep.Valid, o.line)
+		}
 		s.seen[loc] = s.seenStamp
 	}
 	s.orders[p] = valid

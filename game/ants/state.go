@@ -1408,6 +1408,9 @@ func (s *State) doSpawn() {
 				hs = append(hs, keyedHill{h, s.rng.Random()})
 			}
 		}
+		if s.hive[p] == 0 {
+			continue // nothing to spawn: the order does not matter (the draws are made)
+		}
 		slices.SortStableFunc(hs, func(a, b keyedHill) int {
 			if a.h.LastTouched != b.h.LastTouched {
 				return cmp.Compare(a.h.LastTouched, b.h.LastTouched)
