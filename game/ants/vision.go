@@ -72,8 +72,11 @@ func (s *State) initVision() {
 // State.wrapRow and State.wrapCol, which do the wrapping.
 type visionSet struct {
 	steps []int
-	wrap  []int32
+	wrap  []wrapPair
 }
+
+// wrapPair is a signed offset plus reach: dr+reach, dc+reach.
+type wrapPair struct{ dr, dc int32 }
 
 func (s *State) newVisionSet(offs []int, reach int) visionSet {
 	var vs visionSet
@@ -86,7 +89,7 @@ func (s *State) newVisionSet(offs []int, reach int) visionSet {
 		return o
 	}
 	for i := 0; i < len(offs); i += 2 {
-		vs.wrap = append(vs.wrap, int32(signed(offs[i], s.Rows)+reach), int32(signed(offs[i+1], s.Cols)+reach))
+		vs.wrap = append(vs.wrap, wrapPair{int32(signed(offs[i], s.Rows) + reach), int32(signed(offs[i+1], s.Cols) + reach)})
 	}
 	if 2*reach >= s.Rows || 2*reach >= s.Cols {
 		return vs // no square is that far from every edge
@@ -141,15 +144,14 @@ func (s *State) addVisionOffsets(owner, loc int, delta int32, set *visionSet) {
 		return
 	}
 	rows, cols := s.wrapRow[s.row(loc):], s.wrapCol[s.col(loc):]
-	w := set.wrap
 	if delta < 0 {
-		for i := 0; i+1 < len(w); i += 2 {
-			v[rows[w[i]]+cols[w[i+1]]] += delta
+		for _, o := range set.wrap {
+			v[rows[o.dr]+cols[o.dc]] += delta
 		}
 		return
 	}
-	for i := 0; i+1 < len(w); i += 2 {
-		at := rows[w[i]] + cols[w[i+1]]
+	for _, o := range set.wrap {
+		at := rows[o.dr] + cols[o.dc]
 		v[at] += delta
 		if v[at] == delta && !rev[at] {
 			cand = append(cand, int(at))
