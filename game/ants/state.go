@@ -185,6 +185,7 @@ type State struct {
 	seenStamp                int32
 	moveMark                 []int32 // doOrders: arrivals per square, marked with moveStamp
 	moveCount                []int32
+	moveAnt                  []int32 // doOrders: the id of the last ant to reach each square
 	moveStamp                int32
 	gatherStamp              int
 	gatherBuf                []*Food
@@ -1155,11 +1156,12 @@ func (s *State) doOrders() {
 			moves = append(moves, antMove{a: a, dir: o.dir, owner: int8(a.Owner)})
 		}
 	}
+	// The ants leave their squares and the list of live ants; those
+	// without orders hold.
 	for _, a := range cur {
 		s.grid[a.Loc] = land
 		s.antAt[a.Loc] = 0
-	}
-	for _, a := range cur {
+		a.inCurrent = false
 		if !(a.moveTurn == s.Turn && a.moveIdx < len(moves) && moves[a.moveIdx].a == a) {
 			moves = append(moves, antMove{a: a, dir: '-', owner: int8(a.Owner)})
 		}
@@ -1167,6 +1169,7 @@ func (s *State) doOrders() {
 	if s.moveMark == nil {
 		s.moveMark = make([]int32, s.Rows*s.Cols)
 		s.moveCount = make([]int32, s.Rows*s.Cols)
+		s.moveAnt = make([]int32, s.Rows*s.Cols)
 	}
 	s.moveStamp++
 	stamp := s.moveStamp
@@ -1184,6 +1187,7 @@ func (s *State) doOrders() {
 			order = append(order, m.a.Loc)
 		}
 		s.moveCount[m.a.Loc]++
+		s.moveAnt[m.a.Loc] = m.a.id
 		if s.moveCount[m.a.Loc] > 1 {
 			collided = true
 		}
@@ -1197,28 +1201,22 @@ func (s *State) doOrders() {
 			}
 		}
 	}
-	for _, a := range cur {
-		a.inCurrent = false
-	}
 	s.current = s.current[:0]
 	s.holes = 0
 	s.liveKnown = false
-	for _, m := range moves {
-		if s.moveCount[m.a.Loc] == 1 {
-			s.antAt[m.a.Loc] = m.a.id
-		}
-	}
+	// In the order the squares were first reached: a lone ant takes its
+	// square and rejoins the live ants, ants sharing one die.
 	for _, loc := range order {
 		if s.moveCount[loc] == 1 {
-			s.pushCurrent(s.antOn(loc))
+			a := s.antList[s.moveAnt[loc]-1]
+			s.antAt[loc] = a.id
+			s.grid[loc] = int8(a.Owner)
+			s.pushCurrent(a)
 			continue
 		}
 		for _, a := range together[loc] {
 			s.killAnt(a)
 		}
-	}
-	for _, a := range s.current {
-		s.grid[a.Loc] = int8(a.Owner)
 	}
 	s.moves, s.moveOrder = moves, order[:0] // the moves stay for updateVision
 }
