@@ -132,6 +132,32 @@ func (s *State) doMoves(p int, lines []string, withValid bool) MoveReport {
 			}
 			o = got[0]
 		}
+		// The usual order: inside the map, p's ant, a free square ahead.
+		if !o.big && uint(o.row) < uint(s.Rows) && uint(o.col) < uint(s.Cols) {
+			loc := o.row*s.Cols + o.col
+			if s.seen[loc] != s.seenStamp && int(s.grid[loc]) == p {
+				r, c := o.row+aimRow[o.dir], o.col+aimCol[o.dir]
+				if r < 0 {
+					r += s.Rows
+				} else if r >= s.Rows {
+					r -= s.Rows
+				}
+				if c < 0 {
+					c += s.Cols
+				} else if c >= s.Cols {
+					c -= s.Cols
+				}
+				if v := s.grid[r*s.Cols+c]; v != food && v != water {
+					valid = append(valid, order{loc, o.dir})
+					if withValid {
+						rep.Valid = append(rep.Valid, o.line)
+					}
+					s.seen[loc] = s.seenStamp
+					continue
+				}
+			}
+		}
+		// Any other: judged step by step, as the engine does.
 		if !o.big && o.row >= 0 && o.row < s.Rows && o.col >= 0 && o.col < s.Cols && s.seen[o.row*s.Cols+o.col] == s.seenStamp {
 			judged = append(judged, o.line+" # duplicate order")
 			continue
