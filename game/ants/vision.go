@@ -118,6 +118,29 @@ func (s *State) addVision(owner, loc int, delta int32) {
 	s.addVisionOffsets(owner, loc, delta, &s.visionAll)
 }
 
+// moveVision is an ant's move in direction d (dirIndex) to loc: its owner
+// gains sight of the rim ahead and loses the rim behind.
+func (s *State) moveVision(owner, loc, d int) {
+	gain, loss := &s.visionGain[d], &s.visionLoss[d]
+	if gain.steps == nil || loss.steps == nil || !s.inner(loc, s.visionReach) {
+		s.addVisionOffsets(owner, loc, 1, gain)
+		s.addVisionOffsets(owner, loc, -1, loss)
+		return
+	}
+	v, rev, cand := s.vision[owner], s.revealed[owner], s.revealCand[owner]
+	for _, st := range gain.steps {
+		at := loc + st
+		v[at]++
+		if v[at] == 1 && !rev[at] {
+			cand = append(cand, at)
+		}
+	}
+	for _, st := range loss.steps {
+		v[loc+st]--
+	}
+	s.revealCand[owner] = cand
+}
+
 // addVisionOffsets adds delta (1 or -1) to owner's count of ants seeing
 // each square of set around loc. A square that comes into sight and was
 // never revealed is a candidate for updateRevealed.
@@ -169,9 +192,7 @@ func (s *State) addVisionOffsets(owner, loc int, delta int32, set *visionSet) {
 func (s *State) updateVision() {
 	for _, m := range s.moves {
 		if m.dir != '-' {
-			d := dirIndex(m.dir)
-			s.addVisionOffsets(int(m.owner), int(m.loc), 1, &s.visionGain[d])
-			s.addVisionOffsets(int(m.owner), int(m.loc), -1, &s.visionLoss[d])
+			s.moveVision(int(m.owner), int(m.loc), dirIndex(m.dir))
 		}
 	}
 	s.moves = s.moves[:0]
