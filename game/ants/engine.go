@@ -157,6 +157,8 @@ func (e *Engine) Run(ctx context.Context) (res *Result, err error) {
 	writeLog(e.Logs.Stream, g.PlayerStart(true))
 
 	var buf []byte // the texts of a turn, built in place
+	// The turn's lists, reused from turn to turn.
+	alive, moves, statuses, aliveBefore := make([]int, 0, n), make([][]string, n), make([]string, n), make([]bool, n)
 	turn := 0
 	for turn = 0; turn <= opt.Turns; turn++ {
 		if err := ctx.Err(); err != nil {
@@ -205,7 +207,7 @@ func (e *Engine) Run(ctx context.Context) (res *Result, err error) {
 		if turn == 0 {
 			limit = time.Duration(opt.LoadTime) * time.Millisecond
 		}
-		var alive []int
+		alive = alive[:0]
 		for b := 0; b < n; b++ {
 			if g.IsAlive(b) {
 				alive = append(alive, b)
@@ -216,8 +218,8 @@ func (e *Engine) Run(ctx context.Context) (res *Result, err error) {
 		if opt.Serial > 0 {
 			simul = opt.Serial
 		}
-		moves := make([][]string, n)
-		statuses := make([]string, n)
+		clear(moves)
+		clear(statuses)
 		for start := 0; start < len(alive); start += simul {
 			group := alive[start:min(start+simul, len(alive))]
 			answers := e.Bots.Moves(turn, group, limit)
@@ -245,7 +247,6 @@ func (e *Engine) Run(ctx context.Context) (res *Result, err error) {
 				turns[b] = turn
 			}
 		}
-		aliveBefore := make([]bool, n)
 		for b := range aliveBefore {
 			aliveBefore[b] = g.IsAlive(b)
 		}
@@ -254,11 +255,13 @@ func (e *Engine) Run(ctx context.Context) (res *Result, err error) {
 				if !g.IsAlive(b) {
 					continue
 				}
-				rep := g.DoMoves(b, moves[b])
 				out := logAt(e.Logs.Output, b)
-				writeLog(out, "# turn "+strconv.Itoa(turn)+"\n")
-				if len(rep.Valid) > 0 {
-					writeLog(out, strings.Join(rep.Valid, "\n")+"\n")
+				rep := g.doMoves(b, moves[b], out != nil)
+				if out != nil { // the texts are built only for a log
+					writeLog(out, "# turn "+strconv.Itoa(turn)+"\n")
+					if len(rep.Valid) > 0 {
+						writeLog(out, strings.Join(rep.Valid, "\n")+"\n")
+					}
 				}
 				if len(rep.Ignored) > 0 {
 					writeLog(logAt(e.Logs.Error, b), fmt.Sprintf("turn %4d bot %d ignored actions:\n", turn, b)+strings.Join(rep.Ignored, "\n")+"\n")

@@ -104,3 +104,58 @@ func TestPyInt(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSimpleOrder checks the fast path for orders in the usual form
+// against the general parser: whenever the fast path takes a line, both
+// read the same order from it.
+func FuzzSimpleOrder(f *testing.F) {
+	for _, s := range []string{"o 1 2 n", "o 12 034 w", "o 1  2 n", "O 1 2 n", "o -1 2 s", "o 1 2 n ", "o 1234567890 1 e", "o 1 2 x", "o ٣ 1 n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		row, col, dir, ok := parseSimpleOrder(line)
+		if !ok {
+			return
+		}
+		orders, invalid := parseOrderLine(nil, nil, line)
+		if len(invalid) != 0 || len(orders) != 1 {
+			t.Fatalf("%q: fast path took it, general path says %v %v", line, orders, invalid)
+		}
+		want := parsedOrder{line: line, row: row, col: col, dir: dir}
+		if orders[0] != want {
+			t.Fatalf("%q: fast path %+v, general path %+v", line, want, orders[0])
+		}
+	})
+}
+
+func TestSimpleOrder(t *testing.T) {
+	cases := []struct {
+		in       string
+		row, col int
+		dir      byte
+		ok       bool
+	}{
+		{"o 1 2 n", 1, 2, 'n', true},
+		{"o 0 199 w", 0, 199, 'w', true},
+		{"o 007 10 s", 7, 10, 's', true},
+		{"o 123456789 1 e", 123456789, 1, 'e', true},
+		{"o 1234567890 1 e", 0, 0, 0, false}, // ten digits: the general path
+		{"o 1 2 n ", 0, 0, 0, false},
+		{" o 1 2 n", 0, 0, 0, false},
+		{"O 1 2 N", 0, 0, 0, false},
+		{"o 1  2 n", 0, 0, 0, false},
+		{"o -1 2 n", 0, 0, 0, false},
+		{"o 1 2", 0, 0, 0, false},
+		{"o 1 n", 0, 0, 0, false},
+		{"o  1 n", 0, 0, 0, false},
+		{"o 1 2 x", 0, 0, 0, false},
+		{"o 1_0 2 n", 0, 0, 0, false},
+		{"", 0, 0, 0, false},
+	}
+	for _, c := range cases {
+		row, col, dir, ok := parseSimpleOrder(c.in)
+		if ok != c.ok || (ok && (row != c.row || col != c.col || dir != c.dir)) {
+			t.Errorf("parseSimpleOrder(%q) = %d %d %c %v, want %d %d %c %v", c.in, row, col, dir, ok, c.row, c.col, c.dir, c.ok)
+		}
+	}
+}

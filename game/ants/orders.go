@@ -17,43 +17,68 @@ type parsedOrder struct {
 	dir  byte
 }
 
-// parseOrders is parse_orders: "o ROW COL DIR", case-insensitive, blank
-// lines and '#' comments skipped.
-func parseOrders(lines []string) (orders []parsedOrder, invalid []string) {
-	return parseOrdersInto(nil, lines)
+// parseOrderLine is parse_orders for one line of any form: "o ROW COL
+// DIR", case-insensitive, blank lines and '#' comments skipped.
+func parseOrderLine(orders []parsedOrder, invalid []string, raw string) ([]parsedOrder, []string) {
+	var fields [8]string
+	line := strings.ToLower(pyStrip(raw))
+	if line == "" || line[0] == '#' {
+		return orders, invalid
+	}
+	data := pyFieldsInto(fields[:0], line)
+	if data[0] != "o" {
+		return orders, append(invalid, line+" # unknown action")
+	}
+	if len(data) != 4 {
+		return orders, append(invalid, line+" # incorrectly formatted order")
+	}
+	row, ok1, big1 := pyInt(data[1])
+	col, ok2, big2 := pyInt(data[2])
+	if !ok1 || !ok2 {
+		return orders, append(invalid, line+" # invalid row or col")
+	}
+	d := data[3]
+	if d != "n" && d != "e" && d != "s" && d != "w" {
+		return orders, append(invalid, line+" # invalid direction")
+	}
+	return append(orders, parsedOrder{line: line, row: row, col: col, big: big1 || big2, dir: d[0]}), invalid
 }
 
-// parseOrdersInto is parseOrders appending the orders to dst.
-func parseOrdersInto(orders []parsedOrder, lines []string) (_ []parsedOrder, invalid []string) {
-	var fields [8]string
-	for _, raw := range lines {
-		line := strings.ToLower(pyStrip(raw))
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		data := pyFieldsInto(fields[:0], line)
-		if data[0] != "o" {
-			invalid = append(invalid, line+" # unknown action")
-			continue
-		}
-		if len(data) != 4 {
-			invalid = append(invalid, line+" # incorrectly formatted order")
-			continue
-		}
-		row, ok1, big1 := pyInt(data[1])
-		col, ok2, big2 := pyInt(data[2])
-		if !ok1 || !ok2 {
-			invalid = append(invalid, line+" # invalid row or col")
-			continue
-		}
-		d := data[3]
-		if d != "n" && d != "e" && d != "s" && d != "w" {
-			invalid = append(invalid, line+" # invalid direction")
-			continue
-		}
-		orders = append(orders, parsedOrder{line: line, row: row, col: col, big: big1 || big2, dir: d[0]})
+// parseSimpleOrder reads an order in the form bots send: "o ROW COL DIR"
+// in lower case with single spaces, at most 9 plain digits per number and
+// nothing around. Such a line is its own stripped, lower-cased text and
+// parses as the general path parses it; ok is false for any other line,
+// which the general path then judges.
+func parseSimpleOrder(s string) (row, col int, dir byte, ok bool) {
+	n := len(s)
+	if n < 7 || s[0] != 'o' || s[1] != ' ' {
+		return 0, 0, 0, false
 	}
-	return orders, invalid
+	switch s[n-1] {
+	case 'n', 'e', 's', 'w':
+		dir = s[n-1]
+	default:
+		return 0, 0, 0, false
+	}
+	if s[n-2] != ' ' {
+		return 0, 0, 0, false
+	}
+	i := 2
+	for ; i < n-2 && s[i] >= '0' && s[i] <= '9'; i++ {
+		row = row*10 + int(s[i]-'0')
+	}
+	if i == 2 || i > 11 || s[i] != ' ' {
+		return 0, 0, 0, false
+	}
+	i++
+	j := i
+	for ; i < n-2 && s[i] >= '0' && s[i] <= '9'; i++ {
+		col = col*10 + int(s[i]-'0')
+	}
+	if i == j || i-j > 9 || i != n-2 {
+		return 0, 0, 0, false
+	}
+	return row, col, dir, true
 }
 
 // index resolves a row or column as Python indexes a list: negatives count
@@ -69,14 +94,24 @@ func index(v, n int, big bool) (int, bool) {
 }
 
 // DoMoves judges player p's lines for this turn against the map before
-// any move and stores the valid orders (do_moves).
+// any move and stores the valid orders (do_moves). The report's Valid
+// slice is p's buffer: it holds until p's next DoMoves.
 func (s *State) DoMoves(p int, lines []string) MoveReport {
-	parsed, invalid := parseOrdersInto(s.parsedBuf[:0], lines)
-	s.parsedBuf = parsed
-	var rep MoveReport
-	if len(parsed) > 0 {
-		rep.Valid = make([]string, 0, len(parsed))
+	return s.doMoves(p, lines, true)
+}
+
+// doMoves is DoMoves; without withValid the report leaves the valid
+// lines out (the engine writes them only to the output log).
+func (s *State) doMoves(p int, lines []string, withValid bool) MoveReport {
+	// One pass over the lines: each is parsed, then judged. The engine
+	// parses all lines before judging any, so the lines that do not parse
+	// come first among the invalid ones: the two kinds are kept apart
+	// and joined at the end, each in the order sent.
+	if len(s.validLines) != s.N {
+		s.validLines = make([][]string, s.N)
 	}
+	rep := MoveReport{Valid: s.validLines[p][:0]}
+	var unparsed, judged []string
 	valid := s.orders[p][:0] // the buffer of p's orders of last turn
 	// seen holds only squares of valid orders, all inside the map, so a
 	// raw (row, col) can match only when it is inside the map too.
@@ -84,24 +119,62 @@ func (s *State) DoMoves(p int, lines []string) MoveReport {
 	if s.seen == nil {
 		s.seen = make([]int32, s.Rows*s.Cols)
 	}
-	for _, o := range parsed {
+	var one [1]parsedOrder
+	for _, raw := range lines {
+		var o parsedOrder
+		if row, col, dir, ok := parseSimpleOrder(raw); ok {
+			o = parsedOrder{line: raw, row: row, col: col, dir: dir}
+		} else {
+			var got []parsedOrder
+			got, unparsed = parseOrderLine(one[:0], unparsed, raw)
+			if len(got) == 0 {
+				continue
+			}
+			o = got[0]
+		}
+		// The usual order: inside the map, p's ant, a free square ahead.
+		if !o.big && uint(o.row) < uint(s.Rows) && uint(o.col) < uint(s.Cols) {
+			loc := o.row*s.Cols + o.col
+			if s.seen[loc] != s.seenStamp && int(s.grid[loc]) == p {
+				r, c := o.row+aimRow[o.dir], o.col+aimCol[o.dir]
+				if r < 0 {
+					r += s.Rows
+				} else if r >= s.Rows {
+					r -= s.Rows
+				}
+				if c < 0 {
+					c += s.Cols
+				} else if c >= s.Cols {
+					c -= s.Cols
+				}
+				if v := s.grid[r*s.Cols+c]; v != food && v != water {
+					valid = append(valid, order{loc, o.dir})
+					if withValid {
+						rep.Valid = append(rep.Valid, o.line)
+					}
+					s.seen[loc] = s.seenStamp
+					continue
+				}
+			}
+		}
+		// Any other: judged step by step, as the engine does.
 		if !o.big && o.row >= 0 && o.row < s.Rows && o.col >= 0 && o.col < s.Cols && s.seen[o.row*s.Cols+o.col] == s.seenStamp {
-			invalid = append(invalid, o.line+" # duplicate order")
+			judged = append(judged, o.line+" # duplicate order")
 			continue
 		}
 		r, okR := index(o.row, s.Rows, o.big)
 		c, okC := index(o.col, s.Cols, o.big)
 		if !okR || !okC {
-			invalid = append(invalid, o.line+" # out of bounds")
+			judged = append(judged, o.line+" # out of bounds")
 			continue
 		}
 		loc := r*s.Cols + c
 		if int(s.grid[loc]) != p {
-			invalid = append(invalid, o.line+" # not player ant")
+			judged = append(judged, o.line+" # not player ant")
 			continue
 		}
 		if o.row < 0 || o.col < 0 {
-			invalid = append(invalid, o.line+" # out of bounds")
+			judged = append(judged, o.line+" # out of bounds")
 			continue
 		}
 		dest := s.destination(loc, aimRow[o.dir], aimCol[o.dir])
@@ -110,10 +183,16 @@ func (s *State) DoMoves(p int, lines []string) MoveReport {
 			continue
 		}
 		valid = append(valid, order{loc, o.dir})
-		rep.Valid = append(rep.Valid, o.line)
+		if withValid {
+			rep.Valid = append(rep.Valid, o.line)
+		}
 		s.seen[loc] = s.seenStamp
 	}
 	s.orders[p] = valid
-	rep.Invalid = invalid
+	s.validLines[p] = rep.Valid
+	if len(rep.Valid) == 0 {
+		rep.Valid = nil
+	}
+	rep.Invalid = append(unparsed, judged...)
 	return rep
 }

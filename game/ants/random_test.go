@@ -65,9 +65,12 @@ func TestRandomGamesInvariants(t *testing.T) {
 					t.Fatalf("%s turn %d: map and ants disagree at %d", filepath.Base(dir), ti.Turn, a.Loc)
 				}
 			}
+			if ti.Turn%7 == 0 {
+				checkVision(t, st)
+			}
 			for p := 0; p < st.N; p++ {
 				for _, c := range st.stateChanges() {
-					loc := int(c.row)*st.Cols + int(c.col)
+					loc := int(c.loc)
 					if c.ilk == 'a' && !st.Visible(p, loc) && int(c.own) == p {
 						t.Fatalf("player %d does not see its own ant", p)
 					}
@@ -88,6 +91,37 @@ func TestRandomGamesInvariants(t *testing.T) {
 		}
 		if FirstJSONDifference(ReplayJSON(res, nil), ReplayJSON(res, nil)) != "" {
 			t.Fatal("replay is not valid JSON")
+		}
+	}
+}
+
+// checkVision compares every player's count of ants seeing each square,
+// kept up to date move by move, with a count made afresh.
+func checkVision(t *testing.T, st *State) {
+	t.Helper()
+	want := make([][]int32, st.N)
+	for p := range want {
+		want[p] = make([]int32, st.Rows*st.Cols)
+	}
+	r := isqrt(st.opt.ViewRadius2)
+	for _, a := range st.currentAnts() {
+		seen := map[int]bool{}
+		for dr := -r; dr <= r; dr++ {
+			for dc := -r; dc <= r; dc++ {
+				if dr*dr+dc*dc <= st.opt.ViewRadius2 {
+					seen[st.destination(a.Loc, dr, dc)] = true
+				}
+			}
+		}
+		for loc := range seen {
+			want[a.Owner][loc]++
+		}
+	}
+	for p := range want {
+		for loc, n := range want[p] {
+			if st.vision[p][loc] != n {
+				t.Fatalf("turn %d: player %d square %d seen by %d ants, counted %d", st.Turn, p, loc, n, st.vision[p][loc])
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package ants
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -387,5 +388,99 @@ func TestSpawnDrawsOneRandomPerHill(t *testing.T) {
 	turn(t, b, nil, nil)
 	if x, y := a.rng.Random(), b.rng.Random(); x != y {
 		t.Fatalf("generators diverged: %v vs %v", x, y)
+	}
+}
+
+// TestEnemyNear checks doAttackFocus' quick look at the map against
+// nearbyAnts on random boards: for every square far enough from the
+// edges and every owner, it finds an enemy exactly when nearbyAnts lists
+// one.
+func TestEnemyNear(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for _, max2 := range []int{1, 2, 4, 5, 8, 9, 10, 13, 15} {
+		for trial := 0; trial < 20; trial++ {
+			rows, cols := 7+rng.IntN(12), 10+rng.IntN(12)
+			players := 2 + rng.IntN(8)
+			lines := make([]string, rows)
+			for r := range lines {
+				b := make([]byte, cols)
+				for c := range b {
+					switch x := rng.IntN(10); {
+					case x < 3:
+						b[c] = byte('a' + rng.IntN(players))
+					case x < 4:
+						b[c] = '%'
+					case x < 5:
+						b[c] = '*'
+					default:
+						b[c] = '.'
+					}
+				}
+				lines[r] = string(b)
+			}
+			for p := 0; p < players; p++ { // a hill each, on the first row
+				lines[0] = lines[0][:p] + string(byte('0'+p)) + lines[0][p+1:]
+			}
+			st := scenario(t, players, lines...)
+			scan := st.newEnemyScan(max2)
+			if scan.spans == nil {
+				t.Fatalf("max2 %d: no scan", max2)
+			}
+			for loc := range st.grid {
+				if !st.inner(loc, scan.reach) {
+					continue
+				}
+				for owner := 0; owner < players; owner++ {
+					want := len(st.nearbyAnts(loc, max2, owner, nil)) > 0
+					if st.grid[loc] >= 0 && int(st.grid[loc]) != owner {
+						continue // enemyNear is asked only about an ant's own square
+					}
+					if got := st.enemyNear(scan, loc, owner); got != want {
+						t.Fatalf("max2 %d, %dx%d, square %d, owner %d: enemyNear %v, nearbyAnts %v\n%s",
+							max2, rows, cols, loc, owner, got, want, strings.Join(lines, "\n"))
+					}
+				}
+			}
+		}
+	}
+	if scan := (&State{Cols: 20}).newEnemyScan(16); scan.spans != nil {
+		t.Fatal("a radius of 4 squares cannot be read a word per row")
+	}
+}
+
+// TestRecipBelow16 checks row's multiply against the division for every
+// square index below 2^16 and every width up to 1000.
+func TestRecipBelow16(t *testing.T) {
+	for d := 1; d <= 1000; d++ {
+		m := recipBelow16(d)
+		for n := 0; n < 1<<16; n++ {
+			if got := int(uint64(n) * m >> 32); got != n/d {
+				t.Fatalf("%d / %d: got %d", n, d, got)
+			}
+		}
+	}
+}
+
+// TestHugeMapRefused: state lines are built in 16 bytes, which holds row
+// and column numbers below 100000.
+func TestHugeMapRefused(t *testing.T) {
+	for _, cols := range []int{99999, 100000} {
+		text := fmt.Sprintf("rows 1\ncols %d\nplayers 2\nm 0%s1\n", cols, strings.Repeat(".", cols-2))
+		m, err := ParseMap(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := DefaultOptions()
+		opt.Food = "none"
+		st, err := NewState(m, opt)
+		if (err != nil) != (cols >= 100000) {
+			t.Fatalf("%d columns: %v", cols, err)
+		}
+		if st != nil {
+			want := "h 0 99998 1\n"
+			if got := st.FullState(); !strings.Contains(got, want) {
+				t.Fatalf("%d columns: state %q lacks %q", cols, got, want)
+			}
+		}
 	}
 }

@@ -2,10 +2,12 @@ package ants
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"sort"
 	"strconv"
+	"unsafe"
 
 	"arena/game/ants/pyrandom"
 )
@@ -93,8 +95,13 @@ type State struct {
 	FoodRate, FoodTurn, FoodStart, FoodVisib int
 	foodExtraNum                             int64 // food_extra * food_turn
 
-	Turn int
-	grid []int8 // owner of the live ant, or land/food/water (a byte a square: the map is scanned often)
+	Turn     int
+	colRecip uint64 // recipBelow16(Cols) when Rows*Cols < 2^16, else 0 (row)
+	grid     []int8 // owner of the live ant, or land/food/water (a byte a square: the map is scanned often)
+	// gridBytes is grid's memory, eight spare bytes included, as bytes
+	// (enemyNear reads it eight squares at a time).
+	gridBytes []byte
+	enemyScan *enemyScan // doAttackFocus' filter, built on first use
 
 	antAt      []int32 // live ant per square: its id, 0 for none (antOn)
 	antList    []*Ant  // every ant ever, by id-1
@@ -143,7 +150,10 @@ type State struct {
 	visionGain    [4]visionSet // per direction (dirIndex): offsets (from the new square) entering sight
 	visionLoss    [4]visionSet // and leaving it
 	revealedWater [][]int
-	revealAnts    []int   // updateRevealed's buffer
+	wrapRow       []int32 // see initWrap
+	wrapCol       []int32
+	revealAnts    []int // updateRevealed's buffers
+	liveKeys      []int
 	switchIDs     [][]int // per player: engine id -> perspective id, -1 unknown
 
 	// symmetric food
@@ -160,37 +170,47 @@ type State struct {
 	changesValid  bool
 	foodPos       int // where the food lines go among changes (before the dead)
 	changeKeys    []int
-	foodSorted    []int   // squares with food, ascending: "f" lines need no sort per turn
-	foodText      []byte  // their "f ROW COL" lines, kept along with foodSorted
-	foodEnds      []int32 // where each line of foodText ends
-	foodTextStale bool    // foodText is to be written afresh (the start's food comes in bulk)
-	num           []byte  // decimal text of 0..max(Rows, Cols)-1, back to back
+	antBits       []uint64 // stateChanges: a bit per square, all clear between calls
+	foodSorted    []int    // squares with food, ascending: "f" lines need no sort per turn
+	foodText      []byte   // their "f ROW COL" lines, kept along with foodSorted
+	foodEnds      []int32  // where each line of foodText ends
+	foodTextStale bool     // foodText is to be written afresh (the start's food comes in bulk)
+	num           []byte   // decimal text of 0..max(Rows, Cols)-1, back to back
 	numAt         []int32
-	textBuf       []byte // reused by PlayerState and FullState
+	numWord       []uint64 // decimal text of 0..max(Rows, Cols)-1 and a space, little-endian
+	numLen        []uint8  // its length
+	textBuf       []byte   // reused by PlayerState and FullState
 
 	seen                     []int32 // DoMoves: squares ordered, marked with seenStamp
 	seenStamp                int32
 	moveMark                 []int32 // doOrders: arrivals per square, marked with moveStamp
 	moveCount                []int32
+	moveAnt                  []int32 // doOrders: the id of the last ant to reach each square
 	moveStamp                int32
 	gatherStamp              int
 	gatherBuf                []*Food
-	parsedBuf                []parsedOrder // DoMoves' buffer
-	attackWeak, attackStart  []int         // doAttackFocus' buffers
+	validLines               [][]string // DoMoves: per player, the valid lines' buffer
+	attackWeak, attackStart  []int      // doAttackFocus' buffers
 	attackEnemies            []*Ant
 	spawnBuf                 []keyedHill
 	sortedScores             []int // calcSignificantTurns' buffers
 	spareRanking             []int
 	spareWinning             []int
-	cutoffKeys, cutoffCounts []int     // countCutoff's buffers
-	moves                    []antMove // doOrders' buffers, kept between turns
+	cutoffKeys, cutoffCounts []int // countCutoff's buffers
+	live                     []int // liveAnts: per player, valid while liveKnown
+	liveKnown                bool
+	moves                    []antMove // doOrders' moves of the turn, kept for updateVision
+	spawned                  []*Ant    // ants born since the last updateVision
 	moveOrder                []int
 }
 
-// antMove is one ant's move of the turn ('-' holds).
+// antMove is one ant's move of the turn ('-' holds); doOrders writes
+// where the ant ends, for updateVision.
 type antMove struct {
-	a   *Ant
-	dir byte
+	a     *Ant
+	dir   byte
+	owner int8
+	loc   int32 // after the move
 }
 
 type order struct {
@@ -228,9 +248,18 @@ func NewState(m *Map, opt Options) (*State, error) {
 	if s.FoodVisib, err = draw(opt.FoodVisible); err != nil {
 		return nil, fmt.Errorf("food_visible: %w", err)
 	}
+	if m.Rows >= 100000 || m.Cols >= 100000 {
+		return nil, fmt.Errorf("map: %dx%d is too big (under 100000 rows and columns)", m.Rows, m.Cols)
+	}
 	size := m.Rows * m.Cols
+	if size < 1<<16 {
+		s.colRecip = recipBelow16(m.Cols)
+	}
 	s.initNumbers()
-	s.grid = make([]int8, size)
+	// Eight bytes to spare: enemyNear reads the map eight squares at a
+	// time and may read past its last square (those bytes it ignores).
+	s.grid = make([]int8, size, size+8)
+	s.gridBytes = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s.grid))), size+8)
 	for i := range s.grid {
 		s.grid[i] = land
 	}
@@ -313,9 +342,15 @@ func NewState(m *Map, opt Options) (*State, error) {
 func (s *State) initNumbers() {
 	n := max(s.Rows, s.Cols)
 	s.numAt = make([]int32, n+1)
+	s.numWord = make([]uint64, n)
+	s.numLen = make([]uint8, n)
 	for i := 0; i < n; i++ {
 		s.num = strconv.AppendInt(s.num, int64(i), 10)
 		s.numAt[i+1] = int32(len(s.num))
+		var w [8]byte
+		t := append(strconv.AppendInt(w[:0], int64(i), 10), ' ')
+		s.numWord[i] = binary.LittleEndian.Uint64(w[:])
+		s.numLen[i] = uint8(len(t))
 	}
 }
 
@@ -337,8 +372,23 @@ func (s *State) dropAnt(a *Ant) {
 	}
 }
 
-func (s *State) row(loc int) int { return loc / s.Cols }
-func (s *State) col(loc int) int { return loc % s.Cols }
+// row is loc / Cols: by a multiply when the map has fewer than 2^16
+// squares (see colRecip), a division is slow.
+func (s *State) row(loc int) int {
+	if s.colRecip != 0 {
+		return int(uint64(loc) * s.colRecip >> 32)
+	}
+	return loc / s.Cols
+}
+
+func (s *State) col(loc int) int { return loc - s.row(loc)*s.Cols }
+
+// recipBelow16 is ceil(2^32 / d). For n and d below 2^16, n*m >> 32 is
+// n / d: n*m/2^32 exceeds n/d by less than n/2^32 < 2^-16, less than the
+// 1/d by which n/d falls short of the next integer.
+func recipBelow16(d int) uint64 {
+	return (1<<32 + uint64(d) - 1) / uint64(d)
+}
 
 func mod(a, b int) int {
 	a %= b
@@ -350,7 +400,8 @@ func mod(a, b int) int {
 
 // destination is loc moved by (dr, dc) on the torus.
 func (s *State) destination(loc, dr, dc int) int {
-	r, c := loc/s.Cols+dr, loc%s.Cols+dc
+	r := s.row(loc)
+	r, c := r+dr, loc-r*s.Cols+dc
 	if r < 0 || r >= s.Rows {
 		r = mod(r, s.Rows)
 	}
@@ -417,7 +468,8 @@ func (s *State) neighbourhoodOffsets(max2 int) [][2]int {
 // inner reports whether every square within reach of loc is on the map
 // without wrapping.
 func (s *State) inner(loc, reach int) bool {
-	r, c := s.row(loc), s.col(loc)
+	r := s.row(loc)
+	c := loc - r*s.Cols
 	return r >= reach && r+reach < s.Rows && c >= reach && c+reach < s.Cols
 }
 
@@ -460,6 +512,61 @@ func (s *State) nearbyAnts(loc, max2, exclude int, out []*Ant) []*Ant {
 	return out
 }
 
+// enemyScan covers the disc of squares with d2 <= max2 around a square
+// with one row span per row, each read from the map as one 8-byte word:
+// for radii up to 3 squares (max2 < 16) every span fits in a word.
+type enemyScan struct {
+	max2  int
+	reach int
+	spans []enemySpan // nil when a span does not fit in a word
+}
+
+// enemySpan is one row of the disc: the word at loc+off, of which the
+// bytes under mask (their top bits) are in the disc.
+type enemySpan struct {
+	off  int
+	mask uint64
+}
+
+func (s *State) newEnemyScan(max2 int) *enemyScan {
+	reach := isqrt(max2)
+	e := &enemyScan{max2: max2, reach: reach}
+	if reach > 3 {
+		return e
+	}
+	for dr := -reach; dr <= reach; dr++ {
+		w := isqrt(max2 - dr*dr)
+		var mask uint64
+		for i := 0; i < 2*w+1; i++ {
+			mask |= 0x80 << (8 * i)
+		}
+		e.spans = append(e.spans, enemySpan{off: dr*s.Cols - w, mask: mask})
+	}
+	return e
+}
+
+// enemyNear reports whether some live ant not owned by owner stands
+// within the scan's disc around loc, a square at least scan.reach from
+// every edge of the map. The disc holds loc itself, where owner's ant
+// stands, so the answer is whether nearbyAnts(loc, max2, owner) lists any.
+func (s *State) enemyNear(scan *enemyScan, loc, owner int) bool {
+	const high, low = 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
+	own := uint64(owner) * 0x0101010101010101
+	g := s.gridBytes
+	for _, sp := range scan.spans {
+		i := loc + sp.off
+		x := binary.LittleEndian.Uint64(g[i : i+8])
+		// Bytes 0..9 are ants (land, food and water are negative):
+		// an enemy's byte has its top bit clear and differs from own.
+		t := x ^ own
+		differs := ((t & low) + low | t) & high
+		if ^x&differs&sp.mask != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // currentAnts returns the live ants in the engine's dict order.
 func (s *State) currentAnts() []*Ant {
 	if s.holes > 0 {
@@ -479,6 +586,7 @@ func (s *State) currentAnts() []*Ant {
 }
 
 func (s *State) pushCurrent(a *Ant) {
+	s.liveKnown = false
 	a.inCurrent = true
 	a.currentSlot = len(s.current)
 	s.current = append(s.current, a)
@@ -488,6 +596,7 @@ func (s *State) removeCurrent(a *Ant) {
 	if !a.inCurrent {
 		return
 	}
+	s.liveKnown = false
 	a.inCurrent = false
 	s.current[a.currentSlot] = nil
 	s.holes++
@@ -534,6 +643,7 @@ func (s *State) addAnt(h *Hill) *Ant {
 	}
 	s.antAt[h.Loc] = a.id
 	s.pushCurrent(a)
+	s.spawned = append(s.spawned, a)
 	h.LastTouched = s.Turn
 	return a
 }
@@ -544,6 +654,7 @@ func (s *State) addInitialAnt(loc, owner int) *Ant {
 	s.AllAnts = append(s.AllAnts, a)
 	s.antAt[loc] = a.id
 	s.pushCurrent(a)
+	s.spawned = append(s.spawned, a)
 	return a
 }
 
@@ -602,7 +713,7 @@ func (s *State) addFoodLine(loc int) {
 		start = s.foodEnds[i-1]
 	}
 	var line [16]byte
-	l := s.appendChange(line[:0], change{ilk: 'f', row: int32(s.row(loc)), col: int32(s.col(loc))}, 0)
+	l := s.appendFoodLine(line[:0], loc)
 	s.foodText = slices.Insert(s.foodText, int(start), l...)
 	s.foodEnds = slices.Insert(s.foodEnds, i, start)
 	for j := i; j < len(s.foodEnds); j++ {
@@ -615,7 +726,7 @@ func (s *State) foodLines() ([]byte, []int32) {
 	if s.foodTextStale {
 		text, ends := s.foodText[:0], s.foodEnds[:0]
 		for _, loc := range s.foodSorted {
-			text = s.appendChange(text, change{ilk: 'f', row: int32(s.row(loc)), col: int32(s.col(loc))}, 0)
+			text = s.appendFoodLine(text, loc)
 			ends = append(ends, int32(len(text)))
 		}
 		s.foodText, s.foodEnds, s.foodTextStale = text, ends, false
@@ -676,38 +787,49 @@ func (s *State) razeHill(h *Hill, by int) {
 
 // IsAlive is is_alive: not killed by the engine and at least one ant.
 func (s *State) IsAlive(p int) bool {
-	if s.killed[p] {
-		return false
-	}
-	for _, a := range s.currentAnts() {
-		if a.Owner == p {
-			return true
+	return !s.killed[p] && s.liveAnts()[p] > 0
+}
+
+// liveAnts counts the live ants of each player, counted again only after
+// the ants changed (the engine asks who is alive many times a turn).
+func (s *State) liveAnts() []int {
+	if !s.liveKnown {
+		if len(s.live) != s.N {
+			s.live = make([]int, s.N)
 		}
+		clear(s.live)
+		for _, a := range s.currentAnts() {
+			s.live[a.Owner]++
+		}
+		s.liveKnown = true
 	}
-	return false
+	return s.live
 }
 
 // Ants counts the live ants of each player.
 func (s *State) Ants() []int {
-	n := make([]int, s.N)
-	for _, a := range s.currentAnts() {
-		n[a.Owner]++
-	}
-	return n
+	return append([]int(nil), s.liveAnts()...)
 }
 
 func (s *State) remainingPlayers() []int {
 	var out []int
-	has := make([]bool, s.N)
-	for _, a := range s.currentAnts() {
-		has[a.Owner] = true
-	}
-	for p := 0; p < s.N; p++ {
-		if !s.killed[p] && has[p] {
+	for p, n := range s.liveAnts() {
+		if !s.killed[p] && n > 0 {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// remaining is len(remainingPlayers()).
+func (s *State) remaining() int {
+	n := 0
+	for p := 0; p < s.N; p++ {
+		if s.IsAlive(p) {
+			n++
+		}
+	}
+	return n
 }
 
 func (s *State) hasStandingHill(p int) bool {
@@ -961,7 +1083,7 @@ func (s *State) isRankStabilized() bool {
 
 // GameOver is game_over: it also sets the cutoff reason when it says yes.
 func (s *State) GameOver() bool {
-	left := len(s.remainingPlayers())
+	left := s.remaining()
 	switch {
 	case left < 1:
 		s.Cutoff = "extermination"
@@ -1031,30 +1153,33 @@ func (s *State) doOrders() {
 				continue
 			}
 			a.moveTurn, a.moveIdx = s.Turn, len(moves)
-			moves = append(moves, antMove{a, o.dir})
+			moves = append(moves, antMove{a: a, dir: o.dir, owner: int8(a.Owner)})
 		}
 	}
+	// The ants leave their squares and the list of live ants; those
+	// without orders hold.
 	for _, a := range cur {
 		s.grid[a.Loc] = land
 		s.antAt[a.Loc] = 0
-	}
-	for _, a := range cur {
+		a.inCurrent = false
 		if !(a.moveTurn == s.Turn && a.moveIdx < len(moves) && moves[a.moveIdx].a == a) {
-			moves = append(moves, antMove{a, '-'})
+			moves = append(moves, antMove{a: a, dir: '-', owner: int8(a.Owner)})
 		}
 	}
 	if s.moveMark == nil {
 		s.moveMark = make([]int32, s.Rows*s.Cols)
 		s.moveCount = make([]int32, s.Rows*s.Cols)
+		s.moveAnt = make([]int32, s.Rows*s.Cols)
 	}
 	s.moveStamp++
 	stamp := s.moveStamp
 	order := s.moveOrder[:0]
 	collided := false
-	for _, m := range moves {
+	for i, m := range moves {
 		if m.dir != '-' {
 			m.a.Loc = s.destination(m.a.Loc, aimRow[m.dir], aimCol[m.dir])
 		}
+		moves[i].loc = int32(m.a.Loc)
 		m.a.Orders = append(m.a.Orders, m.dir)
 		if s.moveMark[m.a.Loc] != stamp {
 			s.moveMark[m.a.Loc] = stamp
@@ -1062,6 +1187,7 @@ func (s *State) doOrders() {
 			order = append(order, m.a.Loc)
 		}
 		s.moveCount[m.a.Loc]++
+		s.moveAnt[m.a.Loc] = m.a.id
 		if s.moveCount[m.a.Loc] > 1 {
 			collided = true
 		}
@@ -1075,29 +1201,24 @@ func (s *State) doOrders() {
 			}
 		}
 	}
-	for _, a := range cur {
-		a.inCurrent = false
-	}
 	s.current = s.current[:0]
 	s.holes = 0
-	for _, m := range moves {
-		if s.moveCount[m.a.Loc] == 1 {
-			s.antAt[m.a.Loc] = m.a.id
-		}
-	}
+	s.liveKnown = false
+	// In the order the squares were first reached: a lone ant takes its
+	// square and rejoins the live ants, ants sharing one die.
 	for _, loc := range order {
 		if s.moveCount[loc] == 1 {
-			s.pushCurrent(s.antOn(loc))
+			a := s.antList[s.moveAnt[loc]-1]
+			s.antAt[loc] = a.id
+			s.grid[loc] = int8(a.Owner)
+			s.pushCurrent(a)
 			continue
 		}
 		for _, a := range together[loc] {
 			s.killAnt(a)
 		}
 	}
-	for _, a := range s.current {
-		s.grid[a.Loc] = int8(a.Owner)
-	}
-	s.moves, s.moveOrder = moves[:0], order[:0] // the ants stay in AllAnts anyway
+	s.moves, s.moveOrder = moves, order[:0] // the moves stay for updateVision
 }
 
 func (s *State) doAttack() {
@@ -1122,7 +1243,18 @@ func (s *State) doAttackFocus() {
 	start := slices.Grow(s.attackStart[:0], len(cur)+1)[:len(cur)+1]
 	enemies := s.attackEnemies[:0]
 	start[0] = 0
+	if s.enemyScan == nil || s.enemyScan.max2 != s.opt.AttackRadius2 {
+		s.enemyScan = s.newEnemyScan(s.opt.AttackRadius2)
+	}
+	scan := s.enemyScan
 	for i, a := range cur {
+		// Most ants have no enemy in range: a quick look at the map
+		// says so without listing anything.
+		if scan.spans != nil && s.inner(a.Loc, scan.reach) && !s.enemyNear(scan, a.Loc, a.Owner) {
+			start[i+1] = len(enemies)
+			weak[i] = 0
+			continue
+		}
 		enemies = s.nearbyAnts(a.Loc, s.opt.AttackRadius2, a.Owner, enemies)
 		start[i+1] = len(enemies)
 		weak[i] = start[i+1] - start[i]
@@ -1273,6 +1405,9 @@ func (s *State) doSpawn() {
 			if h.Owner == p && h.KilledBy < 0 {
 				hs = append(hs, keyedHill{h, s.rng.Random()})
 			}
+		}
+		if s.hive[p] == 0 {
+			continue // nothing to spawn: the order does not matter (the draws are made)
 		}
 		slices.SortStableFunc(hs, func(a, b keyedHill) int {
 			if a.h.LastTouched != b.h.LastTouched {

@@ -1,6 +1,8 @@
 package ants
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,6 +56,7 @@ func (s *State) initVision() {
 		s.visionLoss[i] = s.newVisionSet(loss, s.visionReach)
 	}
 	s.visionAll = s.newVisionSet(s.visionOffsets, s.visionReach)
+	s.initWrap(s.visionReach)
 	s.vision = make([][]int32, s.N)
 	for p := range s.vision {
 		s.vision[p] = make([]int32, s.Rows*s.Cols)
@@ -62,19 +65,23 @@ func (s *State) initVision() {
 	s.updateRevealed()
 }
 
-// visionSet is a list of offsets as (dr mod Rows, dc mod Cols) pairs, and
-// as signed square-index steps for squares at least reach from the map's
-// edges, where none wraps (most squares of a big map).
+// visionSet is a list of offsets, given as (dr mod Rows, dc mod Cols)
+// pairs, kept as signed square-index steps for squares at least reach
+// from the map's edges, where none wraps (most squares of a big map), and
+// as signed (dr, dc) pairs plus reach for the others: indexes into
+// State.wrapRow and State.wrapCol, which do the wrapping.
 type visionSet struct {
-	offs  []int
 	steps []int
+	wrap  []wrapPair
 }
 
+// wrapPair is a signed offset plus reach: dr+reach, dc+reach.
+type wrapPair struct{ dr, dc int32 }
+
 func (s *State) newVisionSet(offs []int, reach int) visionSet {
-	vs := visionSet{offs: offs}
-	if 2*reach >= s.Rows || 2*reach >= s.Cols {
-		return vs // no square is that far from every edge
-	}
+	var vs visionSet
+	// An offset beyond reach is one that came round the map: as a signed
+	// pair every offset is within reach.
 	signed := func(o, n int) int {
 		if o > reach {
 			return o - n
@@ -82,71 +89,122 @@ func (s *State) newVisionSet(offs []int, reach int) visionSet {
 		return o
 	}
 	for i := 0; i < len(offs); i += 2 {
+		vs.wrap = append(vs.wrap, wrapPair{int32(signed(offs[i], s.Rows) + reach), int32(signed(offs[i+1], s.Cols) + reach)})
+	}
+	if 2*reach >= s.Rows || 2*reach >= s.Cols {
+		return vs // no square is that far from every edge
+	}
+	for i := 0; i < len(offs); i += 2 {
 		vs.steps = append(vs.steps, signed(offs[i], s.Rows)*s.Cols+signed(offs[i+1], s.Cols))
 	}
 	return vs
+}
+
+// initWrap fills wrapRow and wrapCol: for r + dr + reach (dr within
+// reach) the index of the first square of row (r + dr) mod Rows, and for
+// c + dc + reach the column (c + dc) mod Cols.
+func (s *State) initWrap(reach int) {
+	s.wrapRow = make([]int32, s.Rows+2*reach+1)
+	for i := range s.wrapRow {
+		s.wrapRow[i] = int32(mod(i-reach, s.Rows) * s.Cols)
+	}
+	s.wrapCol = make([]int32, s.Cols+2*reach+1)
+	for i := range s.wrapCol {
+		s.wrapCol[i] = int32(mod(i-reach, s.Cols))
+	}
 }
 
 func (s *State) addVision(owner, loc int, delta int32) {
 	s.addVisionOffsets(owner, loc, delta, &s.visionAll)
 }
 
+// moveVision is an ant's move in direction d (dirIndex) to loc: its owner
+// gains sight of the rim ahead and loses the rim behind.
+func (s *State) moveVision(owner, loc, d int) {
+	gain, loss := &s.visionGain[d], &s.visionLoss[d]
+	if gain.steps == nil || loss.steps == nil || !s.inner(loc, s.visionReach) {
+		s.addVisionOffsets(owner, loc, 1, gain)
+		s.addVisionOffsets(owner, loc, -1, loss)
+		return
+	}
+	v, rev, cand := s.vision[owner], s.revealed[owner], s.revealCand[owner]
+	for _, st := range gain.steps {
+		at := loc + st
+		v[at]++
+		if v[at] == 1 && !rev[at] {
+			cand = append(cand, at)
+		}
+	}
+	for _, st := range loss.steps {
+		v[loc+st]--
+	}
+	s.revealCand[owner] = cand
+}
+
+// addVisionOffsets adds delta (1 or -1) to owner's count of ants seeing
+// each square of set around loc. A square that comes into sight and was
+// never revealed is a candidate for updateRevealed.
 func (s *State) addVisionOffsets(owner, loc int, delta int32, set *visionSet) {
 	v := s.vision[owner]
 	rev := s.revealed[owner]
+	cand := s.revealCand[owner]
 	if set.steps != nil && s.inner(loc, s.visionReach) {
+		// No offset wraps: plain index steps, one loop per sign.
+		if delta < 0 {
+			for _, st := range set.steps {
+				v[loc+st] += delta
+			}
+			return
+		}
 		for _, st := range set.steps {
 			at := loc + st
 			v[at] += delta
-			if delta > 0 && v[at] == delta && !rev[at] {
-				s.revealCand[owner] = append(s.revealCand[owner], at)
+			if v[at] == delta && !rev[at] {
+				cand = append(cand, at)
 			}
+		}
+		s.revealCand[owner] = cand
+		return
+	}
+	rows, cols := s.wrapRow[s.row(loc):], s.wrapCol[s.col(loc):]
+	if delta < 0 {
+		for _, o := range set.wrap {
+			v[rows[o.dr]+cols[o.dc]] += delta
 		}
 		return
 	}
-	offs := set.offs
-	r, c := s.row(loc), s.col(loc)
-	for i := 0; i < len(offs); i += 2 {
-		nr := r + offs[i]
-		if nr >= s.Rows {
-			nr -= s.Rows
-		}
-		nc := c + offs[i+1]
-		if nc >= s.Cols {
-			nc -= s.Cols
-		}
-		at := nr*s.Cols + nc
+	for _, o := range set.wrap {
+		at := rows[o.dr] + cols[o.dc]
 		v[at] += delta
-		if delta > 0 && v[at] == delta && !rev[at] {
-			// newly in sight and never revealed: a candidate for
-			// updateRevealed (it may leave sight again in this pass)
-			s.revealCand[owner] = append(s.revealCand[owner], at)
+		if v[at] == delta && !rev[at] {
+			cand = append(cand, int(at))
 		}
 	}
+	s.revealCand[owner] = cand
 }
 
-// previous is where an ant stood before its last order.
-func (s *State) previous(a *Ant) int {
-	d := a.Orders[len(a.Orders)-1]
-	if d == '-' {
-		return a.Loc
-	}
-	return s.destination(a.Loc, -aimRow[d], -aimCol[d])
-}
-
+// updateVision brings the counts up to date after a turn from the
+// turn's moves, as the engine does with its vision_offsets_cache: each
+// ant that moved gains and loses sight of a rim of squares, where it
+// stands now, the ants born see their whole disc and the dead see no
+// more. A dead ant that moved had its rims added: its whole disc where it
+// died is what it saw, and is what goes.
 func (s *State) updateVision() {
-	for _, a := range s.currentAnts() {
-		if len(a.Orders) == 0 {
-			s.addVision(a.Owner, a.Loc, 1)
-			continue
-		}
-		if d := a.Orders[len(a.Orders)-1]; d != '-' {
-			s.addVisionOffsets(a.Owner, a.Loc, 1, &s.visionGain[dirIndex(d)])
-			s.addVisionOffsets(a.Owner, a.Loc, -1, &s.visionLoss[dirIndex(d)])
+	for _, m := range s.moves {
+		if m.dir != '-' {
+			s.moveVision(int(m.owner), int(m.loc), dirIndex(m.dir))
 		}
 	}
+	s.moves = s.moves[:0]
+	for _, a := range s.spawned {
+		if a.inCurrent {
+			s.addVision(a.Owner, a.Loc, 1)
+		}
+	}
+	clear(s.spawned)
+	s.spawned = s.spawned[:0]
 	for _, a := range s.killedAnts {
-		s.addVision(a.Owner, s.previous(a), -1)
+		s.addVision(a.Owner, a.Loc, -1)
 	}
 }
 
@@ -158,6 +216,10 @@ func (s *State) updateRevealed() {
 	if s.revealedWater == nil {
 		s.revealedWater = make([][]int, s.N)
 	}
+	// The live ants as square<<4 | owner, listed once for all players
+	// who do not know everybody yet.
+	live := s.liveKeys[:0]
+	listed := false
 	for p := 0; p < s.N; p++ {
 		v, rev, ids := s.vision[p], s.revealed[p], s.switchIDs[p]
 		// Only the water needs the scan's row-major order: mark, then
@@ -178,10 +240,16 @@ func (s *State) updateRevealed() {
 			continue // p knows everybody
 		}
 		// Enemies p sees for the first time get ids in row-major order.
+		if !listed {
+			for _, a := range s.currentAnts() {
+				live = append(live, a.Loc<<4|a.Owner)
+			}
+			listed = true
+		}
 		seen := s.revealAnts[:0]
-		for _, a := range s.currentAnts() {
-			if v[a.Loc] > 0 && ids[a.Owner] < 0 {
-				seen = append(seen, a.Loc)
+		for _, k := range live {
+			if ids[k&15] < 0 && v[k>>4] > 0 {
+				seen = append(seen, k>>4)
 			}
 		}
 		slices.Sort(seen)
@@ -192,6 +260,7 @@ func (s *State) updateRevealed() {
 		}
 		s.revealAnts = seen[:0]
 	}
+	s.liveKeys = live[:0]
 }
 
 // nextID is the engine's num_players - switch.count(None).
@@ -208,11 +277,20 @@ func (s *State) nextID(p int) int {
 // Visible reports whether player p sees loc now.
 func (s *State) Visible(p, loc int) bool { return s.vision[p][loc] > 0 }
 
+// change is one line of state: a hill, a live ant or a dead one, with its
+// text written once: "ilk row col 0\n" in the first n bytes of line, the
+// owner's digit at n-2 to be set for each player.
 type change struct {
-	ilk      byte
-	own      int8
-	row, col int32
+	ilk  byte
+	own  int8
+	n    uint8
+	loc  int32
+	line [lineMax]byte
 }
+
+// lineMax bounds a line of state: "a 99999 99999 9\n" (NewState refuses
+// maps with 100000 rows or columns).
+const lineMax = 16
 
 // stateChanges lists standing hills, live ants and the ants killed this
 // turn, each kind sorted by row, column and owner; the food lines
@@ -222,15 +300,15 @@ func (s *State) stateChanges() []change {
 	if s.changesValid {
 		return s.changes
 	}
-	out := s.changes[:0]
-	// Each kind is sorted by (row, col, owner): one int key per entry,
-	// square index times 16 plus owner+1, sorts the same way.
+	s.changes = s.changes[:0]
+	// Hills and the dead are few, and several dead can share a square:
+	// sorted by one int key per entry, square index times 16 plus
+	// owner+1, which sorts as (row, col, owner).
 	keys := s.changeKeys[:0]
 	part := func(ilk byte) {
 		slices.Sort(keys)
 		for _, k := range keys {
-			loc := k >> 4
-			out = append(out, change{ilk: ilk, own: int8(k&15) - 1, row: int32(loc / s.Cols), col: int32(loc % s.Cols)})
+			s.addChange(ilk, k>>4, k&15-1)
 		}
 		keys = keys[:0]
 	}
@@ -240,32 +318,73 @@ func (s *State) stateChanges() []change {
 		}
 	}
 	part('h')
-	for _, a := range s.currentAnts() {
-		keys = append(keys, a.Loc<<4|(a.Owner+1))
+	// Live ants are many, one per square: a bit per square, read in
+	// square order, sorts them without comparing.
+	words := (s.Rows*s.Cols + 63) / 64
+	if len(s.antBits) != words {
+		s.antBits = make([]uint64, words)
 	}
-	part('a')
+	cur := s.currentAnts()
+	for _, a := range cur {
+		s.antBits[a.Loc>>6] |= 1 << (a.Loc & 63)
+	}
+	s.changes = slices.Grow(s.changes, len(cur))
+	for i, w := range s.antBits {
+		if w == 0 {
+			continue
+		}
+		s.antBits[i] = 0
+		for w != 0 {
+			loc := i<<6 | bits.TrailingZeros64(w)
+			w &= w - 1
+			s.addChange('a', loc, int(s.grid[loc]))
+		}
+	}
 	// Food is kept sorted, with its text, as it comes and goes
 	// (addFoodLine): its lines go here, between the ants and the dead.
-	s.foodPos = len(out)
+	s.foodPos = len(s.changes)
 	for _, a := range s.killedAnts {
 		keys = append(keys, a.Loc<<4|(a.Owner+1))
 	}
 	part('d')
 	s.changeKeys = keys
-	s.changes, s.changesValid = out, true
-	return out
+	s.changesValid = true
+	return s.changes
 }
 
-// appendChange writes one line of state ("ilk row col [owner]"); owners
-// are ids 0..9.
-func (s *State) appendChange(b []byte, c change, owner int) []byte {
-	b = append(b, c.ilk, ' ')
-	b = s.appendNum(b, int(c.row))
+// addChange appends a line of state.
+func (s *State) addChange(ilk byte, loc, own int) {
+	c := change{ilk: ilk, own: int8(own), loc: int32(loc)}
+	r := s.row(loc)
+	col := loc - r*s.Cols
+	c.line[0], c.line[1] = ilk, ' '
+	// "row " and "col " are at most 6 bytes each: written as 8-byte
+	// words, each overwriting the spare bytes of the one before.
+	k := 2
+	binary.LittleEndian.PutUint64(c.line[k:], s.numWord[r])
+	k += int(s.numLen[r])
+	binary.LittleEndian.PutUint64(c.line[k:], s.numWord[col])
+	k += int(s.numLen[col])
+	c.line[k], c.line[k+1] = '0', '\n'
+	c.n = uint8(k + 2)
+	s.changes = append(s.changes, c)
+}
+
+// appendChange writes a line of state with owner id owner (0..9).
+func (s *State) appendChange(b []byte, c *change, owner int) []byte {
+	n := len(b)
+	b = slices.Grow(b, lineMax)[:n+lineMax]
+	*(*[lineMax]byte)(b[n:]) = c.line
+	b[n+int(c.n)-2] = byte('0' + owner)
+	return b[:n+int(c.n)]
+}
+
+// appendFoodLine writes the line of food on loc.
+func (s *State) appendFoodLine(b []byte, loc int) []byte {
+	b = append(b, 'f', ' ')
+	b = s.appendNum(b, s.row(loc))
 	b = append(b, ' ')
-	b = s.appendNum(b, int(c.col))
-	if c.ilk != 'f' {
-		b = append(b, ' ', byte('0'+owner))
-	}
+	b = s.appendNum(b, s.col(loc))
 	return append(b, '\n')
 }
 
@@ -303,15 +422,16 @@ func (s *State) appendPlayerState(b []byte, p int) []byte {
 		if i == len(changes) {
 			break
 		}
-		c := changes[i]
-		loc := int(c.row)*s.Cols + int(c.col)
-		if !(vis[loc] > 0 || (c.ilk == 'd' && int(c.own) == p)) {
+		c := &changes[i]
+		if !(vis[c.loc] > 0 || (c.ilk == 'd' && int(c.own) == p)) {
 			continue
 		}
-		if ids[c.own] < 0 {
-			ids[c.own] = s.nextID(p)
+		id := ids[c.own]
+		if id < 0 {
+			id = s.nextID(p)
+			ids[c.own] = id
 		}
-		b = s.appendChange(b, c, ids[c.own])
+		b = s.appendChange(b, c, id)
 	}
 	return b
 }
@@ -330,7 +450,7 @@ func (s *State) appendFullState(b []byte) []byte {
 		if i == s.foodPos {
 			b = append(b, text...)
 		}
-		b = s.appendChange(b, c, int(c.own))
+		b = s.appendChange(b, &changes[i], int(c.own))
 	}
 	if s.foodPos == len(changes) {
 		b = append(b, text...)
