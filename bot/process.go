@@ -107,6 +107,7 @@ type Process struct {
 	paused     bool
 	recontinue *time.Timer // the next late continue (see recontinueAfter)
 	late       int         // how many late continues this Resume has sent
+	watch      watch       // the files Pause reads to see the bot blocked
 }
 
 // recontinueAfter lists the delays after a Resume at which the group is
@@ -550,6 +551,9 @@ func (p *Process) Close() {
 	if p.ownGroup {
 		p.group.Close()
 	}
+	p.pauseMu.Lock()
+	p.watch.close()
+	p.pauseMu.Unlock()
 }
 
 // clipMiddle shortens a line longer than max bytes by cutting out its
