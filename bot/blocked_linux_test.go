@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -127,6 +128,44 @@ func BenchmarkBlocked(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(len(p.watch.procs)), "procs")
+		})
+	}
+}
+
+// TestWriteResume sends input to a paused bot and continues it: a short
+// command goes into the pipe before the continue, a long one that the
+// pipe cannot hold is written as the bot reads it; either way the bot
+// gets all of it and is no longer paused.
+func TestWriteResume(t *testing.T) {
+	tests := []struct {
+		name   string
+		script string
+		input  string
+		want   string
+		pause  bool
+	}{
+		{"short, paused", `read l; echo "got $l"`, "ping\n", "got ping", true},
+		{"longer than the pipe, paused", `head -c 300001 >/dev/null; echo done`, strings.Repeat("x", 300000) + "\n", "done", true},
+		{"not paused", `read l; echo "got $l"`, "ping\n", "got ping", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := startSh(t, tc.script, Config{})
+			if tc.pause {
+				p.Pause()
+			}
+			if err := p.WriteResume(tc.input, soon()); err != nil {
+				t.Fatal(err)
+			}
+			if line, err := p.ReadLine(soon()); err != nil || line != tc.want {
+				t.Fatalf("got %q %v, want %q", line, err, tc.want)
+			}
+			p.pauseMu.Lock()
+			paused := p.paused
+			p.pauseMu.Unlock()
+			if paused {
+				t.Fatal("still marked paused")
+			}
 		})
 	}
 }
