@@ -35,6 +35,9 @@ type Group struct {
 	// than the write that freezes.
 	freezeFile *os.File
 	hold       string // v1: an empty cgroup kept frozen (see holdFrozen)
+	// tasks holds the v1 tasks files a start writes, by cgroup folder
+	// (see writeTasks); guarded by mu.
+	tasks map[string]*os.File
 
 	mu      sync.Mutex
 	pgids   map[int]bool
@@ -276,7 +279,7 @@ func (g *Group) startInside(cmd *exec.Cmd) error {
 		tid := []byte(strconv.Itoa(syscall.Gettid()))
 		joined := 0
 		for _, d := range dirs {
-			if os.WriteFile(filepath.Join(d, "tasks"), tid, 0) != nil {
+			if g.writeTasks(d, tid) != nil {
 				break
 			}
 			joined++
@@ -284,7 +287,7 @@ func (g *Group) startInside(cmd *exec.Cmd) error {
 		back := func() bool {
 			ok := true
 			for _, d := range dirs[:joined] {
-				if os.WriteFile(filepath.Join(filepath.Dir(d), "tasks"), tid, 0) != nil {
+				if g.writeTasks(filepath.Dir(d), tid) != nil {
 					ok = false
 				}
 			}
@@ -304,6 +307,28 @@ func (g *Group) startInside(cmd *exec.Cmd) error {
 		done <- err
 	}()
 	return <-done
+}
+
+// writeTasks moves the thread tid into the v1 cgroup dir. The tasks
+// files stay open for the group's life: the file protocol starts a brain
+// every move, and opening a cgroup file costs more than the write.
+func (g *Group) writeTasks(dir string, tid []byte) error {
+	g.mu.Lock()
+	f := g.tasks[dir]
+	if f == nil {
+		var err error
+		if f, err = os.OpenFile(filepath.Join(dir, "tasks"), os.O_WRONLY, 0); err != nil {
+			g.mu.Unlock()
+			return err
+		}
+		if g.tasks == nil {
+			g.tasks = map[string]*os.File{}
+		}
+		g.tasks[dir] = f
+	}
+	g.mu.Unlock()
+	_, err := f.WriteAt(tid, 0)
+	return err
 }
 
 // v1Dirs lists the group's v1 cgroups, memory first.
@@ -395,6 +420,10 @@ func (g *Group) Close() {
 		close(g.stop)
 		g.stopped = true
 	}
+	for _, f := range g.tasks {
+		f.Close()
+	}
+	g.tasks = nil
 	g.mu.Unlock()
 	if g.freezeFile != nil {
 		g.freezeFile.Close()
