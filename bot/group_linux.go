@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -38,6 +39,11 @@ type Group struct {
 	// tasks holds the v1 tasks files a start writes, by cgroup folder
 	// (see writeTasks); guarded by mu.
 	tasks map[string]*os.File
+	// kept holds the memory cgroup's files MemoryExceeded reads, by name
+	// (see readKeyKept); closed is set once Close has closed them. Both
+	// are guarded by mu.
+	kept   map[string]*os.File
+	closed bool
 
 	mu      sync.Mutex
 	pgids   map[int]bool
@@ -315,6 +321,10 @@ func (g *Group) startInside(cmd *exec.Cmd) error {
 func (g *Group) writeTasks(dir string, tid []byte) error {
 	g.mu.Lock()
 	f := g.tasks[dir]
+	if f == nil && g.closed {
+		g.mu.Unlock()
+		return os.ErrClosed
+	}
 	if f == nil {
 		var err error
 		if f, err = os.OpenFile(filepath.Join(dir, "tasks"), os.O_WRONLY, 0); err != nil {
@@ -423,7 +433,10 @@ func (g *Group) Close() {
 	for _, f := range g.tasks {
 		f.Close()
 	}
-	g.tasks = nil
+	for _, f := range g.kept {
+		f.Close()
+	}
+	g.tasks, g.kept, g.closed = nil, nil, true
 	g.mu.Unlock()
 	if g.freezeFile != nil {
 		g.freezeFile.Close()
@@ -472,15 +485,60 @@ func (g *Group) MemoryExceeded() bool {
 		return false
 	}
 	if g.v2 {
-		n, _ := readKey(filepath.Join(g.dir, "memory.events"), "oom_kill")
+		n, _ := g.readKeyKept("memory.events", "oom_kill")
 		return n > 0
 	}
-	if n, ok := readKey(filepath.Join(g.dir, "memory.oom_control"), "oom_kill"); ok {
+	if n, ok := g.readKeyKept("memory.oom_control", "oom_kill"); ok {
 		return n > 0
 	}
 	// Older kernels have no oom_kill counter: a failed charge at the
 	// limit is the sign.
 	return readInt(filepath.Join(g.dir, "memory.failcnt")) > 0
+}
+
+// readKeyKept is readKey of a file of the group's memory cgroup, kept
+// open for the group's life: the seats ask after every move.
+func (g *Group) readKeyKept(name, key string) (int64, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return 0, false
+	}
+	f := g.kept[name]
+	if f == nil {
+		var err error
+		if f, err = os.Open(filepath.Join(g.dir, name)); err != nil {
+			return 0, false
+		}
+		if g.kept == nil {
+			g.kept = map[string]*os.File{}
+		}
+		g.kept[name] = f
+	}
+	var buf [1024]byte
+	n, err := pread(f, buf[:])
+	if err != nil {
+		return 0, false
+	}
+	return parseKey(buf[:n], key)
+}
+
+// pread reads the start of f with one system call (os.File.ReadAt reads
+// again to see the end, which makes a cgroup file format its text twice).
+func pread(f *os.File, buf []byte) (int, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	var rerr error
+	if err := rc.Read(func(fd uintptr) bool {
+		n, rerr = syscall.Pread(int(fd), buf, 0)
+		return true
+	}); err != nil {
+		return 0, err
+	}
+	return max(n, 0), rerr
 }
 
 // PeakMemory returns the largest memory use seen, in bytes, when the
@@ -610,10 +668,17 @@ func readKey(path, key string) (int64, bool) {
 	if err != nil {
 		return 0, false
 	}
-	for _, line := range strings.Split(string(data), "\n") {
-		k, v, ok := strings.Cut(line, " ")
-		if ok && k == key {
-			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	return parseKey(data, key)
+}
+
+// parseKey finds "key value" in the text of a flat-keyed cgroup file.
+func parseKey(data []byte, key string) (int64, bool) {
+	for len(data) > 0 {
+		var line []byte
+		line, data, _ = bytes.Cut(data, []byte{'\n'})
+		k, v, ok := bytes.Cut(line, []byte{' '})
+		if ok && string(k) == key {
+			n, _ := strconv.ParseInt(string(bytes.TrimSpace(v)), 10, 64)
 			return n, true
 		}
 	}
