@@ -149,20 +149,25 @@ func BenchmarkPipeBare(b *testing.B) {
 // loop does around a move when pondering is off (the default): continue
 // the brain before, stop it after (once it is blocked again); "at-once"
 // stops it without waiting for it to block, "sandboxed" pauses through
-// the sandbox's freezer where the machine has one, "go-brain" runs the
-// echo brain written in Go, whose runtime has several threads.
+// the sandbox's freezer where the machine has one, "memory" gives the
+// brain a memory limit (a cgroup the seat checks after each move where
+// the machine has one), "go-brain" runs the echo brain written in Go,
+// whose runtime has several threads.
 func BenchmarkPipeSeat(b *testing.B) {
 	for _, c := range []struct {
 		name      string
 		pause     bool
 		grace     time.Duration
 		sandboxed bool
+		memory    int64
 		goBrain   bool
 	}{
 		{name: "ponder"},
 		{name: "paused", pause: true},
 		{name: "paused-at-once", pause: true, grace: -1},
 		{name: "paused-sandboxed", pause: true, sandboxed: true},
+		{name: "paused-memory", pause: true, memory: 350 << 20},
+		{name: "paused-sandboxed-memory", pause: true, sandboxed: true, memory: 350 << 20},
 		{name: "paused-go-brain", pause: true, goBrain: true},
 	} {
 		b.Run(c.name, func(b *testing.B) {
@@ -173,7 +178,7 @@ func BenchmarkPipeSeat(b *testing.B) {
 			}
 			floor := t.pipeFloor(b)
 			state, _ := NewState(Config{Width: benchSize, Height: benchSize})
-			opts := SeatOptions{Args: args, PauseGrace: c.grace, Dir: scratch(b), Sandbox: benchSandbox(b, c.sandboxed)}
+			opts := SeatOptions{Args: args, PauseGrace: c.grace, Dir: scratch(b), Sandbox: benchSandbox(b, c.sandboxed), MemoryLimit: c.memory}
 			seat := NewPipeSeat(state, White, opts)
 			req := match.Request{Clock: match.Clock{Turn: time.Second, Match: time.Minute}, TimeLeft: time.Minute}
 			req.Deadline = time.Now().Add(time.Hour)
