@@ -70,10 +70,11 @@ func nap(d time.Duration) {
 // called with pauseMu held.
 //
 // A process that left the process tree (a double-forked daemon) is not
-// looked at: it is not what answers the arena, and the stop reaches it
-// where the bot has a cgroup. (The list of a cgroup v1 is not cheap to
-// read again: the kernel keeps it for an open file until it has gone
-// unread for a second, so each look would have to open the file anew.)
+// looked at: it is not what answers the arena, and whether it is stopped
+// does not depend on the look (the freezer, or the signals to the
+// sandboxed bot's cgroup, reach it). The list of a cgroup v1 is not cheap
+// to read again either: the kernel keeps it for an open file until it
+// has gone unread for a second, so each look would open the file anew.
 func (p *Process) blocked() bool {
 	select {
 	case <-p.done:
@@ -100,8 +101,8 @@ func (p *Process) blocked() bool {
 }
 
 // look reports whether a thread of process pid is running and appends
-// the processes its threads started to queue. When one of
-// the threads it knew is gone, it lists them afresh and looks again, once.
+// the processes its threads started to queue. When one of the threads it
+// knew is gone, it lists them afresh and looks again, once.
 func (w *watch) look(pid int, queue []int) ([]int, bool) {
 	for try := 0; try < 2; try++ {
 		wp := w.process(pid)
@@ -134,22 +135,22 @@ func (w *watch) look(pid int, queue []int) ([]int, bool) {
 // listed afresh only when their number changes (the link count of the
 // task folder) or one of them is gone, so a look at a bot is a few reads
 // and no opening of files. It keeps at most maxWatchFiles files open; a
-// bot with more threads has the rest opened at each look. Its methods
+// bot with more threads or processes has the rest opened at each look. Its methods
 // are called with pauseMu held.
 type watch struct {
 	ready bool
 	procs map[int]*watchedProc
-	open  int // files open for threads
+	open  int // files kept open
 	queue []int
 	buf   []byte
 }
 
-// maxWatchFiles bounds the files a watch keeps open for threads.
+// maxWatchFiles bounds the files a watch keeps open.
 const maxWatchFiles = 96
 
 // watchedProc is one process of a bot, as watch keeps it.
 type watchedProc struct {
-	taskFD  int    // /proc/PID/task
+	taskFD  int    // /proc/PID/task, -1 when not kept open
 	nlink   uint64 // its link count when threads was listed (2 + threads); 0 = list again
 	threads []watchedThread
 }
@@ -238,17 +239,28 @@ func appendPids(pids []int, list []byte) []int {
 // process returns the watched process pid with its threads up to date,
 // nil when it is gone.
 func (w *watch) process(pid int) *watchedProc {
+	taskDir := "/proc/" + strconv.Itoa(pid) + "/task"
 	wp := w.procs[pid]
 	if wp == nil {
-		fd, err := syscall.Open("/proc/"+strconv.Itoa(pid)+"/task", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
-		if err != nil {
-			return nil
+		fd := -1
+		if w.open < maxWatchFiles {
+			var err error
+			if fd, err = syscall.Open(taskDir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0); err != nil {
+				return nil
+			}
+			w.open++
 		}
 		wp = &watchedProc{taskFD: fd}
 		w.procs[pid] = wp
 	}
 	var st syscall.Stat_t
-	if syscall.Fstat(wp.taskFD, &st) != nil {
+	var err error
+	if wp.taskFD >= 0 {
+		err = syscall.Fstat(wp.taskFD, &st)
+	} else {
+		err = syscall.Stat(taskDir, &st)
+	}
+	if err != nil {
 		w.drop(pid)
 		return nil
 	}
@@ -305,6 +317,9 @@ func (w *watch) drop(pid int) {
 	}
 	for i := range wp.threads {
 		w.closeThread(&wp.threads[i])
+	}
+	if wp.taskFD >= 0 {
+		w.open--
 	}
 	closeFD(&wp.taskFD)
 	delete(w.procs, pid)

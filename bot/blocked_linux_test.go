@@ -43,12 +43,16 @@ func TestBlockedSeesNewWork(t *testing.T) {
 	}
 	busyThread := "import sys, threading\nsys.stdin.readline()\n" +
 		"threading.Thread(target=lambda: [0 for _ in iter(int, 1)], daemon=True).start()\nsys.stdin.readline()\n"
+	// More threads than the watch keeps files open for: the rest are
+	// opened at each look.
+	manyThreads := "import sys, threading, time\nfor _ in range(60):\n    threading.Thread(target=time.sleep, args=(600,), daemon=True).start()\n" + busyThread
 	tests := []struct {
 		name   string
 		args   []string
 		cgroup bool
 	}{
 		{"busy thread", []string{py, "-c", busyThread}, true},
+		{"busy thread among many", []string{py, "-c", manyThreads}, true},
 		{"busy child, cgroup", []string{sh, "-c", "read l; (while :; do :; done) & read l"}, true},
 		{"busy child, process tree", []string{sh, "-c", "read l; (while :; do :; done) & read l"}, false},
 		{"busy grandchild, process tree", []string{sh, "-c", "read l; (sh -c 'while :; do :; done'; :) & read l"}, false},
@@ -65,6 +69,9 @@ func TestBlockedSeesNewWork(t *testing.T) {
 			if !waitFor(p, true) {
 				t.Fatal("the bot never looked blocked while it read")
 			}
+			if p.watch.open > maxWatchFiles {
+				t.Fatalf("the watch keeps %d files open, more than %d", p.watch.open, maxWatchFiles)
+			}
 			if err := p.WriteString("go\n", soon()); err != nil {
 				t.Fatal(err)
 			}
@@ -74,7 +81,7 @@ func TestBlockedSeesNewWork(t *testing.T) {
 			p.Close()
 			w := &p.watch
 			if len(w.procs) != 0 || w.open != 0 {
-				t.Fatalf("files left open after Close: %d processes, %d files of threads", len(w.procs), w.open)
+				t.Fatalf("files left open after Close: %d processes, %d files", len(w.procs), w.open)
 			}
 		})
 	}
