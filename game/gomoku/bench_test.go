@@ -31,7 +31,8 @@ import (
 // Each reports the median time of one move (median-ns/op: on a shared
 // machine the mean is mostly the few moves that waited for a core), the
 // floor's median (floor-ns, the lower of a measurement before and one
-// after) and their ratio (x-floor).
+// after, so that a burst of load during one of them does not flatter the
+// ratio) and their ratio (x-floor).
 //
 // The echo brains answer instantly. Moves are taken from squares where
 // (x+2y) mod 5 != 0 on the left half (opponent) and their mirror images on
@@ -116,7 +117,7 @@ func (t floorTools) pipeFloor(b *testing.B) time.Duration {
 // fileFloor is the median bare move of the file protocol in a scratch
 // folder.
 func (t floorTools) fileFloor(b *testing.B) time.Duration {
-	return t.measure(b, "file", t.brain, scratch(b), "300")
+	return t.measure(b, "file", t.brain, scratch(b), "1000")
 }
 
 // report adds the median of times, the floor and their ratio to the
