@@ -1,7 +1,9 @@
 package gomoku
 
 import (
+	"bufio"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,9 +32,13 @@ import (
 //     FileSeat.Move plus the referee, with the sandbox off and on.
 // Each reports the median time of one move (median-ns/op: on a shared
 // machine the mean is mostly the few moves that waited for a core), the
-// floor's median (floor-ns, the lower of a measurement before and one
-// after, so that a burst of load during one of them does not flatter the
-// ratio) and their ratio (x-floor).
+// floor's median (floor-ns) and their ratio (x-floor). The pipe floor is
+// the lower of a run of 20000 round trips before the seat's moves and one
+// after: steady, and a burst of load in one of them does not flatter the
+// ratio. A file move lasts long enough for the load to change from one to
+// the next, so there the floor program serves the benchmark instead: it
+// makes one floor move before each move of the seat, and both see the
+// same load.
 //
 // The echo brains answer instantly. Moves are taken from squares where
 // (x+2y) mod 5 != 0 on the left half (opponent) and their mirror images on
@@ -120,17 +126,72 @@ func (t floorTools) fileFloor(b *testing.B) time.Duration {
 	return t.measure(b, "file", t.brain, scratch(b), "1000")
 }
 
-// report adds the median of times, the floor and their ratio to the
-// benchmark's results.
-func report(b *testing.B, times []time.Duration, floor time.Duration) {
-	if len(times) == 0 {
+// floorServer is the floor program serving: each next makes one floor
+// round trip or move, timed by the C program, so that the benchmarks take
+// the floor move by move between their own moves, under the same load.
+type floorServer struct {
+	in  io.WriteCloser
+	out *bufio.Reader
+	cmd *exec.Cmd
+}
+
+// serve starts the floor program serving the protocol (args as measure
+// takes them, the count left out); it ends with the benchmark.
+func (t floorTools) serve(b *testing.B, args ...string) *floorServer {
+	b.Helper()
+	cmd := exec.Command(t.floor, append(args, "0")...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	s := &floorServer{in: in, out: bufio.NewReader(out), cmd: cmd}
+	b.Cleanup(func() {
+		in.Close()
+		cmd.Wait()
+	})
+	s.next(b) // the first one starts cold
+	return s
+}
+
+// next makes one floor round trip or move and returns its time.
+func (s *floorServer) next(b *testing.B) time.Duration {
+	if _, err := s.in.Write([]byte{1}); err != nil {
+		b.Fatal(err)
+	}
+	line, err := s.out.ReadString('\n')
+	if err != nil {
+		b.Fatalf("floor: %v", err)
+	}
+	ns, err := strconv.ParseInt(strings.TrimSpace(line), 10, 64)
+	if err != nil {
+		b.Fatalf("floor printed %q", line)
+	}
+	return time.Duration(ns)
+}
+
+// report adds the median of times, the median of the floor's and their
+// ratio to the benchmark's results.
+func report(b *testing.B, times, floor []time.Duration) {
+	if len(times) == 0 || len(floor) == 0 {
 		return
 	}
-	slices.Sort(times)
-	med := times[len(times)/2]
+	med := median(times)
+	f := median(floor)
 	b.ReportMetric(float64(med.Nanoseconds()), "median-ns/op")
-	b.ReportMetric(float64(floor.Nanoseconds()), "floor-ns")
-	b.ReportMetric(float64(med)/float64(floor), "x-floor")
+	b.ReportMetric(float64(f.Nanoseconds()), "floor-ns")
+	b.ReportMetric(float64(med)/float64(f), "x-floor")
+}
+
+func median(times []time.Duration) time.Duration {
+	slices.Sort(times)
+	return times[len(times)/2]
 }
 
 // BenchmarkPipeBare is the floor itself: one round trip between two C
@@ -187,8 +248,8 @@ func BenchmarkPipeSeat(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer seat.Finish(context.Background(), game.Result{}, time.Second)
-			times := benchSeat(b, state, seat, req, c.pause)
-			report(b, times, min(floor, t.pipeFloor(b)))
+			times, _ := benchSeat(b, state, seat, req, c.pause, nil)
+			report(b, times, []time.Duration{min(floor, t.pipeFloor(b))})
 		})
 	}
 }
@@ -220,18 +281,21 @@ func goEchoBrain(b *testing.B) string {
 }
 
 // benchSeat plays moves of the seat against the referee and returns the
-// time of each.
-func benchSeat(b *testing.B, state *State, seat match.Seat[Point], req match.Request, pause bool) []time.Duration {
+// time of each and, when floor is not nil, the time of a floor move taken
+// before each.
+func benchSeat(b *testing.B, state *State, seat match.Seat[Point], req match.Request, pause bool, floor *floorServer) (times, floors []time.Duration) {
 	sq := safeSquares()
 	ref := Referee{state}
 	pauser, _ := seat.(match.Pauser)
 	ctx := context.Background()
 	k := 0
-	var times []time.Duration
 	if pause {
 		pauser.Pause() // as after the brain's start
 	}
 	for b.Loop() {
+		if floor != nil {
+			floors = append(floors, floor.next(b))
+		}
 		if k == len(sq) {
 			fresh, _ := NewState(state.Config())
 			*state = *fresh
@@ -262,7 +326,7 @@ func benchSeat(b *testing.B, state *State, seat match.Seat[Point], req match.Req
 	if pause {
 		pauser.Resume()
 	}
-	return times
+	return times, floors
 }
 
 // BenchmarkFileBare is the floor of the file protocol between two C
@@ -288,7 +352,7 @@ func BenchmarkFileSeat(b *testing.B) {
 	}{{"sandbox=off", false}, {"sandbox=auto", true}} {
 		b.Run(c.name, func(b *testing.B) {
 			t := buildFloor(b)
-			floor := t.fileFloor(b)
+			floor := t.serve(b, "file", t.brain, scratch(b))
 			sb := benchSandbox(b, c.sandboxed)
 			state, _ := NewState(Config{Width: benchSize, Height: benchSize})
 			seat := NewFileSeat(state, White, SeatOptions{Args: []string{t.brain}, Dir: scratch(b), Sandbox: sb})
@@ -298,8 +362,8 @@ func BenchmarkFileSeat(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer seat.Finish(context.Background(), game.Result{}, time.Second)
-			times := benchSeat(b, state, seat, req, false)
-			report(b, times, min(floor, t.fileFloor(b)))
+			times, floors := benchSeat(b, state, seat, req, false, floor)
+			report(b, times, floors)
 			if sb != nil {
 				b.ReportMetric(float64(sandboxedStart(b, sb, t.brain).Nanoseconds()), "sandboxed-start-ns")
 			}
@@ -323,6 +387,5 @@ func sandboxedStart(b *testing.B, sb *sandbox.Sandbox, prog string) time.Duratio
 		times = append(times, time.Since(t0))
 		p.Close()
 	}
-	slices.Sort(times)
-	return times[len(times)/2]
+	return median(times)
 }
