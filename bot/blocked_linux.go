@@ -3,6 +3,7 @@ package bot
 import (
 	"bytes"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -13,27 +14,47 @@ import (
 // it stops the bot anyway (see Config.PauseGrace).
 const DefaultPauseGrace = 5 * time.Millisecond
 
+// spinChecks is how many times waitBlocked looks again right after
+// yielding the CPU, before it naps between looks: a brain that has just
+// printed its move needs only microseconds to get back to reading.
+const spinChecks = 16
+
 // waitBlocked waits until no thread of the bot's processes is running
 // (state R), or until grace has passed. A brain that has just printed its
 // move still has a few instructions to run (clearing its "thinking" flag,
 // going back to read): stopped in between, it may take the next command
 // for one that came while it thought and refuse it. The wait is charged
 // to nobody: the clock stopped when the move arrived.
+//
+// Most brains are back to reading by the time the arena has read their
+// move, so the first look usually ends the wait, and costs a few reads
+// of files kept open (see watch).
 func (p *Process) waitBlocked(grace time.Duration) {
-	if grace <= 0 {
+	if grace <= 0 || p.blocked() {
 		return
 	}
 	end := time.Now().Add(grace)
 	wait := 20 * time.Microsecond
-	for !p.blocked() {
-		left := time.Until(end)
-		if left <= 0 {
+	for i := 0; ; i++ {
+		if i < spinChecks {
+			yield()
+		} else {
+			left := time.Until(end)
+			if left <= 0 {
+				return
+			}
+			nap(min(wait, left))
+			wait = min(2*wait, 500*time.Microsecond)
+		}
+		if p.blocked() || (i < spinChecks && !time.Now().Before(end)) {
 			return
 		}
-		nap(min(wait, left))
-		wait = min(2*wait, 500*time.Microsecond)
 	}
 }
+
+// yield lets another thread have the CPU, if one is waiting for it (the
+// bot, when it shares the arena's core).
+func yield() { syscall.Syscall(syscall.SYS_SCHED_YIELD, 0, 0, 0) }
 
 // nap sleeps for d on the calling thread. A Go timer's slack can turn a
 // sleep of microseconds into a millisecond, while a bot needs only
@@ -44,47 +65,306 @@ func nap(d time.Duration) {
 	syscall.Nanosleep(&ts, nil)
 }
 
-// blocked reports whether every thread of every process the bot started
-// is blocked: sleeping, waiting on a disk, stopped or gone. Where the bot
-// has a cgroup, its processes are those the cgroup lists (which includes
-// any that left the process tree); otherwise they are the bot and its
-// descendants.
+// blocked reports whether every thread of the bot and of its descendants
+// is blocked: sleeping, waiting on a disk, stopped or gone. It must be
+// called with pauseMu held.
+//
+// A process that left the process tree (a double-forked daemon) is not
+// looked at: it is not what answers the arena, and whether it is stopped
+// does not depend on the look (the freezer, or the signals to the
+// sandboxed bot's cgroup, reach it). The list of a cgroup v1 is not cheap
+// to read again either: the kernel keeps it for an open file until it
+// has gone unread for a second, so each look would open the file anew.
 func (p *Process) blocked() bool {
 	select {
 	case <-p.done:
+		p.watch.close()
 		return true
 	default:
 	}
-	seen := map[int]bool{}
-	queue := []int{p.Pid()}
-	walk := true
-	if p.group.dir != "" {
-		if pids := p.group.cgroupPids(); len(pids) > 0 {
-			queue, walk = append(queue, pids...), false
-		}
-	}
-	for len(queue) > 0 {
-		pid := queue[0]
-		queue = queue[1:]
-		if seen[pid] {
+	w := &p.watch
+	w.init()
+	queue := append(w.queue[:0], p.Pid())
+	defer func() { w.queue = queue[:0] }()
+	for i := 0; i < len(queue); i++ {
+		pid := queue[i]
+		if slices.Contains(queue[:i], pid) {
 			continue
 		}
-		seen[pid] = true
-		tasks, err := taskIDs(pid)
-		if err != nil {
-			continue // gone
-		}
-		for _, task := range tasks {
-			dir := "/proc/" + strconv.Itoa(pid) + "/task/" + task
-			if threadState(dir+"/stat") == 'R' {
-				return false
-			}
-			if walk {
-				queue = append(queue, childPids(dir+"/children")...)
-			}
+		var running bool
+		if queue, running = w.look(pid, queue); running {
+			return false
 		}
 	}
+	w.forget(queue)
 	return true
+}
+
+// look reports whether a thread of process pid is running and appends
+// the processes its threads started to queue. When one of the threads it
+// knew is gone, it lists them afresh and looks again, once.
+func (w *watch) look(pid int, queue []int) ([]int, bool) {
+	for try := 0; try < 2; try++ {
+		wp := w.process(pid)
+		if wp == nil {
+			return queue, false // gone
+		}
+		n, gone := len(queue), false
+		for j := range wp.threads {
+			th := &wp.threads[j]
+			switch w.state(th) {
+			case 0:
+				gone = true
+			case 'R':
+				return queue, true
+			}
+			queue = w.children(th, queue)
+		}
+		if !gone {
+			break
+		}
+		wp.nlink = 0 // list the threads afresh
+		queue = queue[:n]
+	}
+	return queue, false
+}
+
+// watch keeps open, between one pause and the next, the files blocked
+// reads: for each process of the bot its task folder and the wchan, stat
+// and children files of each of its threads. A process's threads are
+// listed afresh only when their number changes (the link count of the
+// task folder) or one of them is gone, so a look at a bot is a few reads
+// and no opening of files. It keeps at most maxWatchFiles files open; a
+// bot with more threads or processes has the rest opened at each look. Its methods
+// are called with pauseMu held.
+type watch struct {
+	ready bool
+	procs map[int]*watchedProc
+	open  int // files kept open
+	queue []int
+	buf   []byte
+}
+
+// maxWatchFiles bounds the files a watch keeps open.
+const maxWatchFiles = 96
+
+// watchedProc is one process of a bot, as watch keeps it.
+type watchedProc struct {
+	taskFD  int    // /proc/PID/task, -1 when not kept open
+	nlink   uint64 // its link count when threads was listed (2 + threads); 0 = list again
+	threads []watchedThread
+}
+
+// watchedThread holds the open files of one thread (-1 when not open).
+type watchedThread struct {
+	dir      string // /proc/PID/task/TID/
+	wchan    int
+	stat     int
+	children int
+}
+
+func (w *watch) init() {
+	if w.ready {
+		return
+	}
+	w.ready = true
+	w.procs = map[int]*watchedProc{}
+	w.buf = make([]byte, 4096)
+}
+
+// state returns the state letter of a thread (R running, S sleeping, T
+// stopped, ...), 0 when it cannot be read: the thread is gone. A thread
+// that waits has a wait channel, the name of the kernel function where it
+// sleeps, which its wchan file gives at a third of the cost of stat; a
+// running thread's is "0", as is that of one the arena may not inspect,
+// so for those stat decides.
+func (w *watch) state(th *watchedThread) byte {
+	n, ok := w.read(&th.wchan, th.dir+"wchan", w.buf[:64])
+	if ok && n > 0 && (n > 1 || w.buf[0] != '0') {
+		return 'S'
+	}
+	n, ok = w.read(&th.stat, th.dir+"stat", w.buf[:512])
+	if !ok || n <= 0 {
+		return 0
+	}
+	return statState(w.buf[:n])
+}
+
+// read reads the start of a thread's file into buf, through *fd, which
+// it opens and keeps open while the watch may hold more files.
+func (w *watch) read(fd *int, path string, buf []byte) (int, bool) {
+	if *fd < 0 {
+		if w.open >= maxWatchFiles {
+			return readSmall(path, buf)
+		}
+		f, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			return 0, false
+		}
+		*fd = f
+		w.open++
+	}
+	n, err := syscall.Pread(*fd, buf, 0)
+	return n, err == nil
+}
+
+// children appends the pids in a thread's children file (the processes
+// it started that still run) to pids.
+func (w *watch) children(th *watchedThread, pids []int) []int {
+	data, ok := w.read(&th.children, th.dir+"children", w.buf[:cap(w.buf)])
+	if !ok {
+		return pids
+	}
+	if data == cap(w.buf) { // many children: read them all
+		var all []byte
+		var err error
+		if all, err = os.ReadFile(th.dir + "children"); err != nil {
+			return pids
+		}
+		return appendPids(pids, all)
+	}
+	return appendPids(pids, w.buf[:data])
+}
+
+// appendPids appends the pids of a space-separated list.
+func appendPids(pids []int, list []byte) []int {
+	for _, f := range bytes.Fields(list) {
+		if c, ok := atoi(f); ok {
+			pids = append(pids, c)
+		}
+	}
+	return pids
+}
+
+// process returns the watched process pid with its threads up to date,
+// nil when it is gone.
+func (w *watch) process(pid int) *watchedProc {
+	taskDir := "/proc/" + strconv.Itoa(pid) + "/task"
+	wp := w.procs[pid]
+	if wp == nil {
+		fd := -1
+		if w.open < maxWatchFiles {
+			var err error
+			if fd, err = syscall.Open(taskDir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0); err != nil {
+				return nil
+			}
+			w.open++
+		}
+		wp = &watchedProc{taskFD: fd}
+		w.procs[pid] = wp
+	}
+	var st syscall.Stat_t
+	var err error
+	if wp.taskFD >= 0 {
+		err = syscall.Fstat(wp.taskFD, &st)
+	} else {
+		err = syscall.Stat(taskDir, &st)
+	}
+	if err != nil {
+		w.drop(pid)
+		return nil
+	}
+	if st.Nlink == wp.nlink {
+		return wp
+	}
+	if wp.nlink == 0 && len(wp.threads) > 0 && st.Nlink == 2 {
+		// Threads were seen gone and none is left: the process is gone,
+		// or its pid now names another process, whose folder is another.
+		w.drop(pid)
+		return w.process(pid)
+	}
+	tids, err := taskIDs(pid)
+	if err != nil {
+		w.drop(pid)
+		return nil
+	}
+	// Keep the files of threads still listed, unless a thread was seen
+	// gone (its tid may be another's now).
+	base := "/proc/" + strconv.Itoa(pid) + "/task/"
+	kept := wp.threads[:0]
+	for _, th := range wp.threads {
+		if wp.nlink != 0 && slices.Contains(tids, th.dir[len(base):len(th.dir)-1]) {
+			kept = append(kept, th)
+		} else {
+			w.closeThread(&th)
+		}
+	}
+	wp.threads = kept
+	for _, t := range tids {
+		dir := base + t + "/"
+		if !slices.ContainsFunc(wp.threads, func(th watchedThread) bool { return th.dir == dir }) {
+			wp.threads = append(wp.threads, watchedThread{dir: dir, wchan: -1, stat: -1, children: -1})
+		}
+	}
+	wp.nlink = st.Nlink
+	return wp
+}
+
+// forget closes the files of the processes not in pids.
+func (w *watch) forget(pids []int) {
+	for pid := range w.procs {
+		if !slices.Contains(pids, pid) {
+			w.drop(pid)
+		}
+	}
+}
+
+// drop closes the files of one process.
+func (w *watch) drop(pid int) {
+	wp := w.procs[pid]
+	if wp == nil {
+		return
+	}
+	for i := range wp.threads {
+		w.closeThread(&wp.threads[i])
+	}
+	if wp.taskFD >= 0 {
+		w.open--
+	}
+	closeFD(&wp.taskFD)
+	delete(w.procs, pid)
+}
+
+// closeThread closes the files of one thread.
+func (w *watch) closeThread(th *watchedThread) {
+	for _, fd := range []*int{&th.wchan, &th.stat, &th.children} {
+		if *fd >= 0 {
+			w.open--
+		}
+		closeFD(fd)
+	}
+}
+
+// close closes every file the watch holds.
+func (w *watch) close() {
+	if !w.ready {
+		return
+	}
+	for pid := range w.procs {
+		w.drop(pid)
+	}
+}
+
+func closeFD(fd *int) {
+	if *fd >= 0 {
+		syscall.Close(*fd)
+		*fd = -1
+	}
+}
+
+// atoi reads a decimal pid.
+func atoi(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 10 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = 10*n + int(c-'0')
+	}
+	return n, true
 }
 
 // descendants lists the live processes below the bot in the process
@@ -125,10 +405,7 @@ func taskIDs(pid int) ([]string, error) {
 }
 
 // threadState reads the state letter of a thread from its stat file
-// (0 when it cannot be read). The command name before it may hold spaces
-// and parentheses, so the state is the first field after the last ')'.
-// It reads with bare system calls into a buffer on the stack: Pause looks
-// at every thread of a bot, often several times, between two moves.
+// (0 when it cannot be read).
 func threadState(path string) byte {
 	var buf [512]byte
 	n, ok := readSmall(path, buf[:])
@@ -139,7 +416,9 @@ func threadState(path string) byte {
 }
 
 // statState returns the state letter in the text of a stat file
-// ("pid (comm) S ppid ..."), 0 when there is none.
+// ("pid (comm) S ppid ..."), 0 when there is none. The command name
+// before it may hold spaces and parentheses, so the state is the first
+// field after the last ')'.
 func statState(data []byte) byte {
 	i := bytes.LastIndexByte(data, ')')
 	if i < 0 || i+2 >= len(data) || data[i+1] != ' ' {

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -107,6 +108,7 @@ type Process struct {
 	paused     bool
 	recontinue *time.Timer // the next late continue (see recontinueAfter)
 	late       int         // how many late continues this Resume has sent
+	watch      watch       // the files Pause reads to see the bot blocked
 }
 
 // recontinueAfter lists the delays after a Resume at which the group is
@@ -248,6 +250,11 @@ func (p *Process) WriteString(s string, deadline time.Time) error {
 		return errors.New("bot has no input pipe")
 	}
 	p.log.Log('>', s)
+	return p.writeRest(s, deadline)
+}
+
+// writeRest writes s to the bot's stdin, giving up at the deadline.
+func (p *Process) writeRest(s string, deadline time.Time) error {
 	p.stdin.SetWriteDeadline(deadline)
 	_, err := p.stdin.WriteString(s)
 	switch {
@@ -497,6 +504,46 @@ func (p *Process) Resume() {
 	}
 }
 
+// WriteResume sends text to a paused bot and then continues it, so that
+// the bot, woken once, finds its input waiting rather than being woken
+// by the continue and again by the input. When the pipe cannot take all
+// of s at once, or the bot is not paused, the bot is continued first and
+// the rest written as WriteString does.
+func (p *Process) WriteResume(s string, deadline time.Time) error {
+	if p.stdin == nil {
+		return errors.New("bot has no input pipe")
+	}
+	p.pauseMu.Lock()
+	paused := p.paused
+	p.pauseMu.Unlock()
+	if !paused {
+		return p.WriteString(s, deadline)
+	}
+	p.log.Log('>', s)
+	n, err := p.writeNow(s)
+	p.Resume()
+	if err == nil && n == len(s) {
+		return nil
+	}
+	return p.writeRest(s[n:], deadline)
+}
+
+// writeNow writes what the input pipe takes of s without waiting.
+func (p *Process) writeNow(s string) (int, error) {
+	rc, err := p.stdin.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	var werr error
+	err = rc.Write(func(fd uintptr) bool {
+		n, werr = syscall.Write(int(fd), []byte(s))
+		n = max(n, 0)
+		return true
+	})
+	return n, cmp.Or(werr, err)
+}
+
 // signalAll sends sig to every process of a sandboxed bot that may have
 // left its process group: those of its cgroup, and its descendants (in a
 // pid namespace the bot is the init, so every process it started, a
@@ -550,6 +597,9 @@ func (p *Process) Close() {
 	if p.ownGroup {
 		p.group.Close()
 	}
+	p.pauseMu.Lock()
+	p.watch.close()
+	p.pauseMu.Unlock()
 }
 
 // clipMiddle shortens a line longer than max bytes by cutting out its

@@ -5,11 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"arena/bot"
@@ -42,6 +42,7 @@ type FileSeat struct {
 	group *bot.Group
 	eol   string
 	buf   bytes.Buffer
+	rbuf  []byte // what was read of TAH.DAT or MSG.DAT
 
 	run  bot.Holder    // the brain during a move, for Kill
 	last *bot.Process  // the brain of the last move
@@ -145,7 +146,7 @@ func (s *FileSeat) readMove(brain *bot.Process) (Point, error) {
 		}
 		return game.Fault{Reason: game.ReasonProtocol, Detail: detail}
 	}
-	data, err := readCapped(filepath.Join(s.opts.Dir, fileTurn))
+	data, err := readCapped(filepath.Join(s.opts.Dir, fileTurn), &s.rbuf)
 	if errors.Is(err, os.ErrNotExist) {
 		return Point{}, fault("wrote no %s%s", fileTurn, pipeHint(brain.FinalStderr()))
 	}
@@ -200,7 +201,7 @@ func parseTAH(data []byte, me Stone) (Point, string) {
 
 // readMsg returns the lines of MSG.DAT.
 func (s *FileSeat) readMsg() []string {
-	data, err := readCapped(filepath.Join(s.opts.Dir, fileMsg))
+	data, err := readCapped(filepath.Join(s.opts.Dir, fileMsg), &s.rbuf)
 	if err != nil || len(data) == 0 {
 		return nil
 	}
@@ -213,22 +214,34 @@ func (s *FileSeat) readMsg() []string {
 	return out.Take()
 }
 
-// readCapped reads at most maxFileRead bytes of a file; a longer file is
-// an error.
-func readCapped(path string) ([]byte, error) {
-	f, err := os.Open(path)
+// readCapped reads at most maxFileRead bytes of a file into buf, which it
+// grows as needed; a longer file is an error. It uses bare system calls:
+// the manager reads two files a move.
+func readCapped(path string, buf *[]byte) ([]byte, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, err
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileRead+1))
-	if err != nil {
-		return nil, err
+	defer syscall.Close(fd)
+	data := (*buf)[:0]
+	for len(data) <= maxFileRead {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := syscall.Read(fd, data[len(data):min(cap(data), maxFileRead+1)])
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			return nil, &os.PathError{Op: "read", Path: path, Err: err}
+		case n == 0:
+			*buf = data
+			return data, nil
+		}
+		data = data[:len(data)+n]
 	}
-	if len(data) > maxFileRead {
-		return data[:maxFileRead], fmt.Errorf("longer than %d bytes", maxFileRead)
-	}
-	return data, nil
+	*buf = data
+	return data[:maxFileRead], fmt.Errorf("longer than %d bytes", maxFileRead)
 }
 
 // writeFiles writes the five files of the protocol for the coming move.
@@ -287,12 +300,31 @@ func (s *FileSeat) writeFiles(req match.Request) error {
 	return s.write(fileMsg)
 }
 
+// write writes the buffer as the file name: one open, one write and one
+// close, with bare system calls (the manager writes five files a move).
 func (s *FileSeat) write(name string) error {
 	if s.opts.Transcript != nil && name != fileBoard {
 		s.opts.Transcript.Log('>', name+": "+strings.ReplaceAll(strings.TrimSpace(s.buf.String()), s.eol, " | "))
 	}
-	if err := os.WriteFile(filepath.Join(s.opts.Dir, name), s.buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("file protocol: %w", err)
+	path := filepath.Join(s.opts.Dir, name)
+	fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_TRUNC|syscall.O_CLOEXEC, 0o644)
+	if err != nil {
+		return fmt.Errorf("file protocol: %w", &os.PathError{Op: "open", Path: path, Err: err})
+	}
+	data := s.buf.Bytes()
+	for len(data) > 0 && err == nil {
+		var n int
+		n, err = syscall.Write(fd, data)
+		data = data[max(n, 0):]
+		if err == syscall.EINTR {
+			err = nil
+		}
+	}
+	if cerr := syscall.Close(fd); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("file protocol: %w", &os.PathError{Op: "write", Path: path, Err: err})
 	}
 	return nil
 }

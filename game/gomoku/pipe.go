@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"arena/bot"
@@ -35,6 +36,9 @@ type PipeSeat struct {
 	about   string
 	stray   string // the last stray line, quoted when the brain then times out
 	buf     []byte
+	// resume is set when the brain is to be continued: it is, once the
+	// next command is in its pipe (see bot.Process.WriteResume).
+	resume atomic.Bool
 }
 
 // NewPipeSeat prepares a seat for side me of the game in state. The state
@@ -294,6 +298,9 @@ func (s *PipeSeat) send(deadline time.Time, lines ...string) error {
 		b = append(b, '\r', '\n')
 	}
 	s.buf = b
+	if s.resume.Swap(false) {
+		return s.proc.WriteResume(string(b), deadline)
+	}
 	return s.proc.WriteString(string(b), deadline)
 }
 
@@ -311,10 +318,15 @@ func (s *PipeSeat) Finish(ctx context.Context, res game.Result, grace time.Durat
 }
 
 // Pause stops the brain while the opponent thinks.
-func (s *PipeSeat) Pause() { s.run.Pause() }
+func (s *PipeSeat) Pause() {
+	s.resume.Store(false)
+	s.run.Pause()
+}
 
-// Resume continues the brain.
-func (s *PipeSeat) Resume() { s.run.Resume() }
+// Resume continues the brain when the next command is sent to it: woken
+// once, it finds the command waiting. Resume and the sending are called
+// from the match's goroutine for the seat.
+func (s *PipeSeat) Resume() { s.resume.Store(true) }
 
 // Kill ends the brain at once; it may be called from any goroutine.
 func (s *PipeSeat) Kill() { s.run.Kill() }

@@ -1,6 +1,9 @@
-// Command echobrain is the instant brain of the protocol benchmarks: it
-// answers at once, so what the benchmarks measure is the manager and the
-// operating system, not thinking.
+// Command echobrain is the instant brain of the protocol benchmarks, in
+// Go: it answers at once, so what the benchmarks measure is the manager
+// and the operating system, not thinking. The benchmarks run the same
+// brain written in C (../floor/echobrain.c), as the floor they compare
+// with does; this one is the pipe benchmark's brain whose runtime has
+// several threads.
 //
 // With -pipe it speaks the pipe protocol and answers TURN x,y (or a BOARD)
 // with the mirror square across the board's vertical middle. Without it,
