@@ -123,18 +123,20 @@ func (s *sample) try(sq, dir int) bool {
 
 func (s *sample) stay(sq int) { s.destination[sq] = true }
 
+// wander steps the ant at sq in a random free direction, or keeps it
+// where it is when none is free.
+func (s *sample) wander(sq int) {
+	for _, dir := range s.rng.Perm(4) {
+		if s.try(sq, dir) {
+			return
+		}
+	}
+	s.stay(sq)
+}
+
 func (s *sample) random() {
 	for _, sq := range s.mine {
-		moved := false
-		for _, dir := range s.rng.Perm(4) {
-			if s.try(sq, dir) {
-				moved = true
-				break
-			}
-		}
-		if !moved {
-			s.stay(sq)
-		}
+		s.wander(sq)
 	}
 }
 
@@ -221,16 +223,7 @@ func (s *sample) greedy() {
 		if t, ok := s.closest(sq, s.enemies); ok && s.chase(sq, t) {
 			continue
 		}
-		moved := false
-		for _, dir := range s.rng.Perm(4) {
-			if s.try(sq, dir) {
-				moved = true
-				break
-			}
-		}
-		if !moved {
-			s.stay(sq)
-		}
+		s.wander(sq)
 	}
 }
 
@@ -342,16 +335,7 @@ func (s *sample) phalanx() {
 		if ok && s.manhattan(sq, e) <= phalanxRally && count(sq, s.mine) >= 3 && s.chase(sq, e) {
 			continue
 		}
-		moved := false
-		for _, dir := range s.rng.Perm(4) {
-			if s.try(sq, dir) {
-				moved = true
-				break
-			}
-		}
-		if !moved {
-			s.stay(sq)
-		}
+		s.wander(sq)
 	}
 }
 
