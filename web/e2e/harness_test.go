@@ -354,9 +354,15 @@ func newBrowser(t *testing.T, srv *server) *browser {
 		b.screenshot(shot)
 		cancelTab()
 		cancelAlloc()
-		// The allocator waits for Chromium to exit; anything of this
-		// profile still running leaked.
-		if left := processesOf(profile); len(left) > 0 {
+		// The allocator waits for Chromium's main process to exit; its
+		// helpers (zygote, renderers) notice that on their own, which
+		// on a loaded machine takes a moment. Anything of this profile
+		// still running after that leaked.
+		left := processesOf(profile)
+		for deadline := time.Now().Add(10 * time.Second); len(left) > 0 && time.Now().Before(deadline); left = processesOf(profile) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if len(left) > 0 {
 			t.Errorf("Chromium processes left running: %s", strings.Join(left, "; "))
 		}
 		b.mu.Lock()
