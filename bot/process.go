@@ -136,6 +136,12 @@ func Start(cfg Config) (*Process, error) {
 		tailSize = DefaultStderrTail
 	}
 	p.stderr = newTail(tailSize)
+	if cfg.Sandbox != nil {
+		// A sandboxed bot must die with the arena, however it ends.
+		if err := startGuard(); err != nil {
+			return nil, fmt.Errorf("start bot %s: %w", cfg.Args[0], err)
+		}
+	}
 	if p.group == nil {
 		p.group = NewSandboxGroup(cfg.MemoryLimit, cfg.Sandbox)
 		p.ownGroup = true
