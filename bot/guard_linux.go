@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // The guard kills a sandboxed bot when the arena dies without closing it
@@ -63,27 +65,47 @@ func init() {
 var guardian struct {
 	once sync.Once
 	pipe *os.File
+	done chan struct{} // closed when the guard has been reaped
 	err  error
 }
 
 // startGuard starts this process's guard unless it runs already.
 func startGuard() error {
 	guardian.once.Do(func() {
-		guardian.pipe, guardian.err = spawnGuard()
+		guardian.pipe, guardian.done, guardian.err = spawnGuard()
 	})
 	return guardian.err
 }
 
+// StopGuard ends this process's guard, if it started one, and waits (up
+// to a second) until it has exited; no guard starts after it. An arena
+// calls it as it ends cleanly, once its bots are closed, so that no
+// process of its outlives it (the guard would otherwise end a moment
+// after the arena).
+func StopGuard() {
+	guardian.once.Do(func() { guardian.err = errors.New("sandbox guard: stopped") })
+	if guardian.pipe == nil {
+		return
+	}
+	guardian.pipe.Close()
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	select {
+	case <-guardian.done:
+	case <-t.C:
+	}
+}
+
 // spawnGuard starts a guard of this process and returns the write end of
-// the pipe it waits on.
-func spawnGuard() (*os.File, error) {
+// the pipe it waits on and a channel closed once the guard has ended.
+func spawnGuard() (*os.File, chan struct{}, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return nil, fmt.Errorf("sandbox guard: find own executable: %w", err)
+		return nil, nil, fmt.Errorf("sandbox guard: find own executable: %w", err)
 	}
 	r, w, err := os.Pipe()
 	if err != nil {
-		return nil, fmt.Errorf("sandbox guard: %w", err)
+		return nil, nil, fmt.Errorf("sandbox guard: %w", err)
 	}
 	defer r.Close()
 	cmd := &exec.Cmd{Path: exe, Args: []string{guardName}, Stdin: r,
@@ -93,10 +115,14 @@ func spawnGuard() (*os.File, error) {
 		SysProcAttr: &syscall.SysProcAttr{Setsid: true}}
 	if err := cmd.Start(); err != nil {
 		w.Close()
-		return nil, fmt.Errorf("sandbox guard: %w", err)
+		return nil, nil, fmt.Errorf("sandbox guard: %w", err)
 	}
-	go cmd.Wait() // reaps it should it end before the arena
-	return w, nil
+	done := make(chan struct{})
+	go func() {
+		cmd.Wait()
+		close(done)
+	}()
+	return w, done, nil
 }
 
 // guard waits until r (the arena's pipe) ends, then kills what is left in

@@ -3,10 +3,12 @@ package sandbox_test
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -61,7 +63,19 @@ func TestMiniArena(t *testing.T) {
 	}
 	bots[1].Pause()
 	fmt.Println("arena ready")
-	time.Sleep(time.Hour)
+	if os.Getenv("MINI_ARENA_CLEAN") == "" {
+		time.Sleep(time.Hour)
+	}
+	// A clean end: a line on stdin closes the bots and stops the guard,
+	// as arena's main does; the arena exits once stdin ends.
+	in := bufio.NewReader(os.Stdin)
+	in.ReadString('\n')
+	for _, p := range bots {
+		p.Close()
+	}
+	bot.StopGuard()
+	fmt.Println("arena done")
+	io.Copy(io.Discard, in)
 }
 
 // TestKilledArenaTakesItsBots: an arena killed with SIGKILL while one of
@@ -71,10 +85,6 @@ func TestMiniArena(t *testing.T) {
 // off keeps today's behaviour (the daemons live until the next arena
 // reaps them): cmd/arena's TestKilledArenaIsCleanedUp covers it.
 func TestKilledArenaTakesItsBots(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, mode := range modes(t) {
 		if mode == sandbox.Off {
 			continue
@@ -84,45 +94,111 @@ func TestKilledArenaTakesItsBots(t *testing.T) {
 				t.Skip("no pid namespace and no cgroup: a daemon that left the bot's tree cannot be found")
 			}
 			token := randomToken(t)
-			arena := exec.Command(exe, "-test.run=^TestMiniArena$", "-test.v")
-			arena.Env = append(os.Environ(), miniArenaEnv+"="+string(mode), "MINI_ARENA_DIR="+t.TempDir(),
-				"HOSTILE_MARK="+token)
-			var stderr strings.Builder
-			arena.Stderr = &stderr
-			out, err := arena.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := arena.Start(); err != nil {
-				t.Fatal(err)
-			}
-			defer arena.Process.Kill()
-			t.Cleanup(func() { leftovers(token) })
-			ready := make(chan bool, 1)
-			go func() {
-				sc := bufio.NewScanner(out)
-				for sc.Scan() {
-					if sc.Text() == "arena ready" {
-						ready <- true
-					}
-				}
-				close(ready)
-			}()
-			select {
-			case ok := <-ready:
-				if !ok {
-					arena.Wait()
-					t.Fatalf("the arena ended before its bots were ready:\n%s", stderr.String())
-				}
-			case <-time.After(time.Minute):
-				t.Fatalf("the arena's bots were not ready in a minute:\n%s", stderr.String())
-			}
+			arena, _, _ := startMiniArena(t, mode, token, false)
 			if !eventually(func() bool { return paused(token) }) {
 				t.Fatal("the paused bot did not stop")
 			}
 			killArena(t, arena, token)
 		})
 	}
+}
+
+// startMiniArena starts TestMiniArena in mode with token in its
+// environment, and waits until its bots are ready. With clean, a line on
+// the returned writer ends it cleanly.
+func startMiniArena(t *testing.T, mode sandbox.Mode, token string, clean bool) (*exec.Cmd, io.WriteCloser, <-chan bool) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	arena := exec.Command(exe, "-test.run=^TestMiniArena$", "-test.v")
+	arena.Env = append(os.Environ(), miniArenaEnv+"="+string(mode), "MINI_ARENA_DIR="+t.TempDir(), "HOSTILE_MARK="+token)
+	if clean {
+		arena.Env = append(arena.Env, "MINI_ARENA_CLEAN=1")
+	}
+	var stderr strings.Builder
+	arena.Stderr = &stderr
+	in, err := arena.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := arena.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := arena.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		arena.Process.Kill()
+		arena.Wait()
+		leftovers(token)
+	})
+	ready := make(chan bool, 2)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if sc.Text() == "arena ready" || sc.Text() == "arena done" {
+				ready <- true
+			}
+		}
+		close(ready)
+	}()
+	select {
+	case ok := <-ready:
+		if !ok {
+			arena.Wait()
+			t.Fatalf("the arena ended before its bots were ready:\n%s", stderr.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatalf("the arena's bots were not ready in a minute:\n%s", stderr.String())
+	}
+	return arena, in, ready
+}
+
+// TestCleanArenaLeavesNoGuard: when an arena ends cleanly (its bots
+// closed, then bot.StopGuard, as arena's main does), its guard has
+// exited by the time StopGuard returns.
+func TestCleanArenaLeavesNoGuard(t *testing.T) {
+	token := randomToken(t)
+	arena, in, said := startMiniArena(t, sandbox.Auto, token, true)
+	guard := "ARENA_GUARD_OF=" + strconv.Itoa(arena.Process.Pid)
+	if len(holding(guard)) != 1 {
+		t.Fatalf("want one guard of the arena, found %v", holding(guard))
+	}
+	fmt.Fprintln(in, "end")
+	if !<-said {
+		t.Fatal("the arena did not end cleanly")
+	}
+	if left := holding(guard); len(left) > 0 {
+		t.Errorf("the arena's guard outlived StopGuard: %v", left)
+	}
+	in.Close()
+	if err := arena.Wait(); err != nil {
+		t.Fatalf("the arena: %v", err)
+	}
+}
+
+// holding lists the live processes whose environment holds the variable
+// kv ("NAME=value").
+func holding(kv string) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err != nil || !slices.Contains(strings.Split(string(env), "\x00"), kv) {
+			continue
+		}
+		if st := procState(pid); st != 0 && st != 'Z' && st != 'X' {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // TestKilledArenaBinaryTakesItsBots is TestKilledArenaTakesItsBots with
