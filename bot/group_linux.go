@@ -37,6 +37,7 @@ type Group struct {
 	stop    chan struct{}
 	stopped bool
 	over    atomic.Bool // the sampler saw the limit exceeded
+	spare   spareSlot   // an init prestarted for the group's next bot (spare_linux.go)
 }
 
 var groupSeq atomic.Int64
@@ -349,6 +350,7 @@ func (g *Group) KillAll() {
 
 // Close kills what is left and removes the cgroup.
 func (g *Group) Close() {
+	g.closeSpare()
 	g.KillAll()
 	g.mu.Lock()
 	if g.stop != nil && !g.stopped {
@@ -421,20 +423,21 @@ func (g *Group) PeakMemory() int64 {
 }
 
 // cgroupPids lists the processes in the cgroup, never the arena itself
-// (one of its threads is inside for the instant it starts a bot).
+// (one of its threads is inside for the instant it starts a bot), nor
+// the spare init waiting for the group's next bot.
 func (g *Group) cgroupPids() []int {
 	data, err := os.ReadFile(filepath.Join(g.procsDir(), "cgroup.procs"))
 	if err != nil {
 		return nil
 	}
-	self := os.Getpid()
+	self, spare := os.Getpid(), g.spare.settledPid()
 	var pids []int
 	for _, f := range strings.Fields(string(data)) {
 		pid, err := strconv.Atoi(f)
 		if err != nil {
 			continue
 		}
-		if pid == self {
+		if pid == self || pid == spare {
 			continue
 		}
 		pids = append(pids, pid)

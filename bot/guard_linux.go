@@ -77,18 +77,18 @@ func startGuard() error {
 	return guardian.err
 }
 
-// StopGuard ends this process's guard, if it started one, and waits (up
-// to a second) until it has exited; no guard starts after it. An arena
+// Shutdown ends this process's guard, if it started one, and waits (up
+// to 5 s) until it has exited; no guard starts after it. An arena
 // calls it as it ends cleanly, once its bots are closed, so that no
 // process of its outlives it (the guard would otherwise end a moment
 // after the arena).
-func StopGuard() {
+func Shutdown() {
 	guardian.once.Do(func() { guardian.err = errors.New("sandbox guard: stopped") })
 	if guardian.pipe == nil {
 		return
 	}
 	guardian.pipe.Close()
-	t := time.NewTimer(time.Second)
+	t := time.NewTimer(5 * time.Second)
 	defer t.Stop()
 	select {
 	case <-guardian.done:

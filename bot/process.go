@@ -152,11 +152,6 @@ func Start(cfg Config) (*Process, error) {
 		cmd.Env = append(os.Environ(), cfg.Env...)
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if cfg.Sandbox != nil {
-		if err := cfg.Sandbox.Wrap(cmd, cfg.Env, cfg.Writable); err != nil {
-			return nil, p.fail(fmt.Errorf("start bot %s: %w", cfg.Args[0], err))
-		}
-	}
 
 	// The pipes are made here rather than by os/exec so that Wait never
 	// waits for a grandchild that keeps a pipe open.
@@ -189,7 +184,11 @@ func Start(cfg Config) (*Process, error) {
 		cmd.Stdout = errW
 	}
 
-	err = p.group.start(cmd)
+	if cfg.Sandbox != nil {
+		cmd, err = p.startSandboxed(cmd, cfg)
+	} else {
+		err = p.group.start(cmd)
+	}
 	for _, f := range closeAfterStart {
 		f.Close()
 	}

@@ -43,6 +43,12 @@ type spec struct {
 	// Probe: try every step, print what failed as JSON on stdout and
 	// exit instead of executing anything.
 	Probe bool `json:"probe,omitempty"`
+	// Wait: the init was prestarted and waits on launchFD for the spec
+	// of its bot (see Prestarted); only NS is set besides.
+	Wait bool `json:"wait,omitempty"`
+	// Env is the bot's environment when it came with the spec (a
+	// prestarted init); nil: the init's own.
+	Env []string `json:"env,omitempty"`
 }
 
 // init turns a process started as a sandbox init into one: it never
@@ -63,13 +69,24 @@ func init() {
 		fail(fmt.Errorf("read spec: %w", err))
 	}
 	os.Unsetenv(envSpec)
+	if s.Wait {
+		ns := s.NS
+		s = awaitLaunch()
+		if s.NS != ns || s.Wait || s.Probe {
+			fail(errors.New("the spec does not fit the prestarted init"))
+		}
+	}
 	if s.Probe {
 		probeChild(s)
 	}
 	if err := setUp(s); err != nil {
 		fail(err)
 	}
-	if err := unix.Exec(s.Path, s.Args, os.Environ()); err != nil {
+	env := s.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	if err := unix.Exec(s.Path, s.Args, env); err != nil {
 		fail(fmt.Errorf("execute %s: %w", s.Path, ExplainExec(s.Path, err)))
 	}
 }

@@ -73,7 +73,7 @@ func TestMiniArena(t *testing.T) {
 	for _, p := range bots {
 		p.Close()
 	}
-	bot.StopGuard()
+	bot.Shutdown()
 	fmt.Println("arena done")
 	io.Copy(io.Discard, in)
 }
@@ -158,8 +158,8 @@ func startMiniArena(t *testing.T, mode sandbox.Mode, token string, clean bool) (
 }
 
 // TestCleanArenaLeavesNoGuard: when an arena ends cleanly (its bots
-// closed, then bot.StopGuard, as arena's main does), its guard has
-// exited by the time StopGuard returns.
+// closed, then bot.Shutdown, as arena's main does), its guard has
+// exited by the time Shutdown returns.
 func TestCleanArenaLeavesNoGuard(t *testing.T) {
 	token := randomToken(t)
 	arena, in, said := startMiniArena(t, sandbox.Auto, token, true)
@@ -172,7 +172,7 @@ func TestCleanArenaLeavesNoGuard(t *testing.T) {
 		t.Fatal("the arena did not end cleanly")
 	}
 	if left := holding(guard); len(left) > 0 {
-		t.Errorf("the arena's guard outlived StopGuard: %v", left)
+		t.Errorf("the arena's guard outlived Shutdown: %v", left)
 	}
 	in.Close()
 	if err := arena.Wait(); err != nil {

@@ -25,7 +25,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := newRoot().ExecuteContext(ctx)
 	stop()
-	bot.StopGuard() // the sandbox's guard ends with arena, not a moment after it
+	bot.Shutdown() // the sandbox's guard ends with arena, not a moment after it
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "arena:", err)
 		os.Exit(1)
