@@ -184,8 +184,9 @@ func Start(cfg Config) (*Process, error) {
 		cmd.Stdout = errW
 	}
 
+	var reaped func() // after the bot is reaped and its end told
 	if cfg.Sandbox != nil {
-		cmd, err = p.startSandboxed(cmd, cfg)
+		cmd, reaped, err = p.startSandboxed(cmd, cfg)
 	} else {
 		err = p.group.start(cmd)
 	}
@@ -211,6 +212,9 @@ func Start(cfg Config) (*Process, error) {
 		p.state = cmd.ProcessState
 		p.log.Log('#', describe(p.state))
 		close(p.done)
+		if reaped != nil {
+			reaped()
+		}
 	}()
 	return p, nil
 }

@@ -106,8 +106,9 @@ func (g *Group) closeSpare() {
 // startSandboxed starts cmd (Path, Args, Dir and the standard files set)
 // in cfg.Sandbox, inside the group: through the group's spare init when
 // it has one (a group shared by several starts, see Config.Group), else
-// through a new init. It returns the command whose process is the bot.
-func (p *Process) startSandboxed(cmd *exec.Cmd, cfg Config) (*exec.Cmd, error) {
+// through a new init. It returns the command whose process is the bot,
+// and what to call once it has been reaped (nil: nothing).
+func (p *Process) startSandboxed(cmd *exec.Cmd, cfg Config) (*exec.Cmd, func(), error) {
 	if !p.ownGroup {
 		if pr := p.group.takeSpare(cfg.Sandbox); pr != nil {
 			pid := pr.Cmd.Process.Pid
@@ -115,13 +116,13 @@ func (p *Process) startSandboxed(cmd *exec.Cmd, cfg Config) (*exec.Cmd, error) {
 			p.group.pgids[pid] = true
 			p.group.mu.Unlock()
 			if err := cfg.Sandbox.Launch(pr, cmd, cfg.Env, cfg.Writable); err == nil {
-				return pr.Cmd, nil
+				return pr.Cmd, pr.Reaped, nil
 			}
 			p.group.forget(pid)
 		}
 	}
 	if err := cfg.Sandbox.Wrap(cmd, cfg.Env, cfg.Writable); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return cmd, p.group.start(cmd)
+	return cmd, nil, p.group.start(cmd)
 }

@@ -31,6 +31,9 @@ type Prestarted struct {
 	Cmd  *exec.Cmd
 	ns   bool // started in new namespaces
 	sock int  // the arena's end of the socket the init waits on
+	// mnt holds the init's mount namespace (-1: none), so that the bot's
+	// exit does not wait for its mounts to be taken down (see Reaped).
+	mnt int
 }
 
 // launchFD is the init's end of its socket.
@@ -66,7 +69,13 @@ func (s *Sandbox) Prestart(start func(*exec.Cmd) error) (*Prestarted, error) {
 		unix.Close(fds[0])
 		return nil, fmt.Errorf("sandbox: prestart: %w", err)
 	}
-	return &Prestarted{Cmd: cmd, ns: ns, sock: fds[0]}, nil
+	pr := &Prestarted{Cmd: cmd, ns: ns, sock: fds[0], mnt: -1}
+	if ns {
+		if fd, err := unix.Open(fmt.Sprintf("/proc/%d/ns/mnt", cmd.Process.Pid), unix.O_RDONLY|unix.O_CLOEXEC, 0); err == nil {
+			pr.mnt = fd
+		}
+	}
+	return pr, nil
 }
 
 // Fits reports whether pr can become a bot of s: it was started in the
@@ -86,6 +95,7 @@ func (s *Sandbox) Launch(pr *Prestarted, cmd *exec.Cmd, extraEnv, writable []str
 	if err != nil {
 		pr.Cmd.Process.Kill()
 		pr.Cmd.Wait()
+		pr.Reaped()
 	}
 	return err
 }
@@ -130,6 +140,18 @@ func (pr *Prestarted) Close() {
 	unix.Close(pr.sock) // the init exits when its socket ends
 	pr.Cmd.Process.Kill()
 	pr.Cmd.Wait()
+	pr.Reaped()
+}
+
+// Reaped lets the mount namespace of a launched init go, once the bot
+// has been reaped. The namespace outlives the bot until then: taking its
+// mounts down (the kernel waits for an RCU grace period) is then not part
+// of the bot's exit, which the arena times.
+func (pr *Prestarted) Reaped() {
+	if pr.mnt >= 0 {
+		unix.Close(pr.mnt)
+		pr.mnt = -1
+	}
 }
 
 // awaitLaunch is the init's side of Launch: it waits for the spec, puts
