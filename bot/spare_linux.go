@@ -124,5 +124,8 @@ func (p *Process) startSandboxed(cmd *exec.Cmd, cfg Config) (*exec.Cmd, func(), 
 	if err := cfg.Sandbox.Wrap(cmd, cfg.Env, cfg.Writable); err != nil {
 		return nil, nil, err
 	}
-	return cmd, nil, p.group.start(cmd)
+	if err := p.group.start(cmd); err != nil {
+		return nil, nil, err
+	}
+	return cmd, cfg.Sandbox.HoldMounts(cmd.Process.Pid), nil
 }

@@ -69,13 +69,7 @@ func (s *Sandbox) Prestart(start func(*exec.Cmd) error) (*Prestarted, error) {
 		unix.Close(fds[0])
 		return nil, fmt.Errorf("sandbox: prestart: %w", err)
 	}
-	pr := &Prestarted{Cmd: cmd, ns: ns, sock: fds[0], mnt: -1}
-	if ns {
-		if fd, err := unix.Open(fmt.Sprintf("/proc/%d/ns/mnt", cmd.Process.Pid), unix.O_RDONLY|unix.O_CLOEXEC, 0); err == nil {
-			pr.mnt = fd
-		}
-	}
-	return pr, nil
+	return &Prestarted{Cmd: cmd, ns: ns, sock: fds[0], mnt: s.holdMounts(cmd.Process.Pid)}, nil
 }
 
 // Fits reports whether pr can become a bot of s: it was started in the
@@ -133,6 +127,34 @@ func (s *Sandbox) launch(pr *Prestarted, cmd *exec.Cmd, extraEnv, writable []str
 		return fmt.Errorf("sandbox: launch the prestarted init: %w", err)
 	}
 	return nil
+}
+
+// holdMounts opens the mount namespace of the init pid (-1 when it has
+// none of its own): while it is open, the bot's exit need not wait for
+// the kernel to take its mounts down, which costs an RCU grace period.
+func (s *Sandbox) holdMounts(pid int) int {
+	if !s.namespaces() {
+		return -1
+	}
+	fd, err := unix.Open(fmt.Sprintf("/proc/%d/ns/mnt", pid), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1
+	}
+	return fd
+}
+
+// HoldMounts keeps the mount namespace of the bot pid, just started
+// through Wrap, until release is called (after the bot is reaped), so
+// that taking its mounts down is not part of the bot's exit, which the
+// arena times. release is never nil.
+func (s *Sandbox) HoldMounts(pid int) (release func()) {
+	fd := s.holdMounts(pid)
+	return func() {
+		if fd >= 0 {
+			unix.Close(fd)
+			fd = -1
+		}
+	}
 }
 
 // Close ends a prestarted init that will not be launched, and reaps it.
