@@ -2,10 +2,12 @@ package bot
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -125,6 +127,9 @@ func (g *Group) limitMore(name string, lim sandbox.Cgroup) {
 	if lim.Freezer {
 		want["freezer"] = nil
 	}
+	if lim.Accounting {
+		want["cpuacct"] = nil // v2: cpu.stat is in every cgroup
+	}
 	if len(want) == 0 {
 		return
 	}
@@ -143,15 +148,20 @@ func (g *Group) limitMore(name string, lim sandbox.Cgroup) {
 	}
 	own, _ := sandbox.CgroupDirs()
 	g.extra = map[string]string{}
-	for ctrl, sets := range want {
+	made := map[string]bool{} // cgroups made here: co-mounted controllers (cpu,cpuacct) share one
+	for _, ctrl := range []string{"pids", "cpu", "freezer", "cpuacct"} {
+		sets, wanted := want[ctrl]
 		parent, ok := own[ctrl]
-		if !ok {
+		if !wanted || !ok {
 			continue
 		}
-		sweepStale(parent)
 		d := filepath.Join(parent, name)
-		if os.Mkdir(d, 0o755) != nil {
-			continue
+		if !made[d] {
+			sweepStale(parent)
+			if os.Mkdir(d, 0o755) != nil {
+				continue
+			}
+			made[d] = true
 		}
 		ok = true
 		for _, st := range sets {
@@ -161,7 +171,10 @@ func (g *Group) limitMore(name string, lim sandbox.Cgroup) {
 			}
 		}
 		if !ok {
-			os.Remove(d)
+			if !slices.Contains(slices.Collect(maps.Values(g.extra)), d) {
+				os.Remove(d)
+				delete(made, d)
+			}
 			continue
 		}
 		g.extra[ctrl] = d
@@ -274,14 +287,14 @@ func (g *Group) startInside(cmd *exec.Cmd) error {
 	return <-done
 }
 
-// v1Dirs lists the group's v1 cgroups, memory first.
+// v1Dirs lists the group's v1 cgroups, memory first, each once.
 func (g *Group) v1Dirs() []string {
 	var dirs []string
 	if g.dir != "" && !g.v2 {
 		dirs = append(dirs, g.dir)
 	}
-	for _, c := range []string{"pids", "cpu", "freezer"} {
-		if d, ok := g.extra[c]; ok {
+	for _, c := range []string{"pids", "cpu", "freezer", "cpuacct"} {
+		if d, ok := g.extra[c]; ok && !slices.Contains(dirs, d) {
 			dirs = append(dirs, d)
 		}
 	}

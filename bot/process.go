@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -99,6 +100,15 @@ type Process struct {
 	r, w   int
 	skipLF bool // the last line ended in CR: drop a following LF
 
+	// cpuFrom is the group's CPU time when the process started, and
+	// cgroupCPU the group's CPU time since then, in nanoseconds, as last
+	// noted (at the reaping and at Kill; -1: no cgroup accounts for it).
+	cpuFrom struct {
+		t  time.Duration
+		ok bool
+	}
+	cgroupCPU atomic.Int64
+
 	done       chan struct{} // closed when the process has been reaped
 	stderrDone chan struct{} // closed when stderr reached its end
 	state      *os.ProcessState
@@ -147,6 +157,8 @@ func Start(cfg Config) (*Process, error) {
 		p.ownGroup = true
 	}
 
+	p.cgroupCPU.Store(-1)
+	p.cpuFrom.t, p.cpuFrom.ok = p.group.CPUTime()
 	cmd := &exec.Cmd{Path: cfg.Args[0], Args: cfg.Args, Dir: cfg.Dir}
 	if len(cfg.Env) > 0 {
 		cmd.Env = append(os.Environ(), cfg.Env...)
@@ -209,6 +221,7 @@ func Start(cfg Config) (*Process, error) {
 	}()
 	go func() {
 		cmd.Wait()
+		p.noteCPU()
 		p.state = cmd.ProcessState
 		p.log.Log('#', describe(p.state))
 		close(p.done)
@@ -382,11 +395,18 @@ func (p *Process) ExitCode() int {
 }
 
 // CPUTime returns the CPU time (user + system) the reaped process and
-// the children it waited for used; 0 while it runs.
+// the children it waited for used or, where the bot's cgroup accounts
+// for more, what every process of the cgroup used while the bot ran
+// (children that left its process tree, such as a setsid daemon,
+// included, until Kill); 0 while it runs.
 func (p *Process) CPUTime() time.Duration {
 	select {
 	case <-p.done:
-		return p.state.UserTime() + p.state.SystemTime()
+		t := p.state.UserTime() + p.state.SystemTime()
+		if c := time.Duration(p.cgroupCPU.Load()); c > t {
+			return c
+		}
+		return t
 	default:
 		return 0
 	}
@@ -545,6 +565,7 @@ func (p *Process) Kill() {
 		p.group.KillAll()
 	}
 	<-p.done
+	p.noteCPU()
 	p.group.forget(p.Pid())
 }
 

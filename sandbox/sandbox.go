@@ -230,6 +230,10 @@ type Cgroup struct {
 	CPUQuota time.Duration // CPU time per CPUPeriod; 0 = no limit
 	Period   time.Duration
 	Freezer  bool // pause through the freezer rather than SIGSTOP
+	// Accounting: the CPU time of a bot is that of every process of its
+	// cgroup (children that left its process tree included), where the
+	// cgroup accounts for it.
+	Accounting bool
 }
 
 // Cgroup returns the cgroup limits of the layers that are on; the zero
@@ -247,5 +251,6 @@ func (s *Sandbox) Cgroup() Cgroup {
 		c.CPUQuota = time.Duration(float64(cpuPeriod) * s.policy.CPU)
 	}
 	c.Freezer = s.report.On(LayerFreezer)
+	c.Accounting = true
 	return c
 }

@@ -1,0 +1,52 @@
+package bot
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// CPUTime returns the CPU time (user and system) every process that has
+// been in the group's cgroup used, children that left the bot's process
+// tree (a setsid daemon) included, and whether a cgroup accounts for it:
+// cpuacct.usage on cgroup v1, cpu.stat's usage_usec on v2.
+func (g *Group) CPUTime() (time.Duration, bool) {
+	if g.v2 && g.dir != "" {
+		if us, ok := readKey(filepath.Join(g.dir, "cpu.stat"), "usage_usec"); ok {
+			return time.Duration(us) * time.Microsecond, true
+		}
+		return 0, false
+	}
+	for _, d := range []string{g.extra["cpuacct"], g.extra["cpu"], g.dir} {
+		if d == "" {
+			continue
+		}
+		if ns, ok := readNumber(filepath.Join(d, "cpuacct.usage")); ok {
+			return time.Duration(ns), true
+		}
+	}
+	return 0, false
+}
+
+// noteCPU records what the group's cgroup accounts for the process so
+// far: the group's CPU time since the process started.
+func (p *Process) noteCPU() {
+	if !p.cpuFrom.ok {
+		return
+	}
+	if t, ok := p.group.CPUTime(); ok && t >= p.cpuFrom.t {
+		p.cgroupCPU.Store(int64(t - p.cpuFrom.t))
+	}
+}
+
+// readNumber reads a cgroup file that holds one number.
+func readNumber(path string) (int64, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
+	return n, err == nil
+}
