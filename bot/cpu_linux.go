@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"arena/sandbox"
 )
 
 // CPUTime returns the CPU time (user and system) every process that has
@@ -49,4 +51,33 @@ func readNumber(path string) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
 	return n, err == nil
+}
+
+// parentMems is the memory nodes of the arena's own v1 cpuset cgroup,
+// which a bot's cpuset cgroup must be given before it takes a process.
+func parentMems() string {
+	own, _ := sandbox.CgroupDirs()
+	if d, ok := own["cpuset"]; ok {
+		if data, err := os.ReadFile(filepath.Join(d, "cpuset.effective_mems")); err == nil {
+			return strings.TrimSpace(string(data))
+		}
+		if data, err := os.ReadFile(filepath.Join(d, "cpuset.mems")); err == nil {
+			return strings.TrimSpace(string(data))
+		}
+	}
+	return "0"
+}
+
+// Core reports the core the group is pinned to, if it is (see
+// sandbox.Sandbox.Core).
+func (g *Group) Core() (int, bool) {
+	d, ok := g.extra["cpuset"]
+	if !ok && g.v2 && g.dir != "" {
+		d = g.dir
+	}
+	if d == "" {
+		return 0, false
+	}
+	n, ok := readNumber(filepath.Join(d, "cpuset.cpus"))
+	return int(n), ok
 }

@@ -40,6 +40,8 @@ type Group struct {
 	stopped bool
 	over    atomic.Bool // the sampler saw the limit exceeded
 	spare   spareSlot   // an init prestarted for the group's next bot (spare_linux.go)
+	// releaseCore gives back the core the group is pinned to (nil: none).
+	releaseCore func()
 }
 
 var groupSeq atomic.Int64
@@ -52,7 +54,12 @@ func NewGroup(limit int64) *Group { return NewSandboxGroup(limit, nil) }
 // NewSandboxGroup is NewGroup with the cgroup layers of sb on as well
 // (pids.max, a CPU quota, the freezer); a nil sb is NewGroup.
 func NewSandboxGroup(limit int64, sb *sandbox.Sandbox) *Group {
-	return newGroup(limit, true, sb.Cgroup())
+	lim := sb.Cgroup()
+	core, release := sb.Core()
+	lim.Pin, lim.Core = core >= 0, core
+	g := newGroup(limit, true, lim)
+	g.releaseCore = release
+	return g
 }
 
 // newGroup makes a group; without useCgroup it takes the fallback that
@@ -130,6 +137,11 @@ func (g *Group) limitMore(name string, lim sandbox.Cgroup) {
 	if lim.Accounting {
 		want["cpuacct"] = nil // v2: cpu.stat is in every cgroup
 	}
+	if lim.Pin {
+		// v1 takes no process before both are set; on v2 the memory
+		// nodes are the parent's.
+		want["cpuset"] = []setting{{"cpuset.mems", "", parentMems()}, {"cpuset.cpus", "cpuset.cpus", strconv.Itoa(lim.Core)}}
+	}
 	if len(want) == 0 {
 		return
 	}
@@ -149,7 +161,7 @@ func (g *Group) limitMore(name string, lim sandbox.Cgroup) {
 	own, _ := sandbox.CgroupDirs()
 	g.extra = map[string]string{}
 	made := map[string]bool{} // cgroups made here: co-mounted controllers (cpu,cpuacct) share one
-	for _, ctrl := range []string{"pids", "cpu", "freezer", "cpuacct"} {
+	for _, ctrl := range []string{"pids", "cpu", "freezer", "cpuacct", "cpuset"} {
 		sets, wanted := want[ctrl]
 		parent, ok := own[ctrl]
 		if !wanted || !ok {
@@ -293,7 +305,7 @@ func (g *Group) v1Dirs() []string {
 	if g.dir != "" && !g.v2 {
 		dirs = append(dirs, g.dir)
 	}
-	for _, c := range []string{"pids", "cpu", "freezer", "cpuacct"} {
+	for _, c := range []string{"pids", "cpu", "freezer", "cpuacct", "cpuset"} {
 		if d, ok := g.extra[c]; ok && !slices.Contains(dirs, d) {
 			dirs = append(dirs, d)
 		}
@@ -365,6 +377,9 @@ func (g *Group) KillAll() {
 func (g *Group) Close() {
 	g.closeSpare()
 	g.KillAll()
+	if g.releaseCore != nil {
+		defer g.releaseCore()
+	}
 	g.mu.Lock()
 	if g.stop != nil && !g.stopped {
 		close(g.stop)

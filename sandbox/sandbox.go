@@ -163,6 +163,7 @@ type Sandbox struct {
 	exe    string // the executable started as the init
 	hostID int    // the user the bot runs as, seen from outside
 	gid    int
+	cores  *cores // the cores bot groups are pinned to (see Core)
 }
 
 // New makes the sandbox of policy p from what Probe found on this
@@ -190,7 +191,7 @@ func New(p Policy, r Report) (*Sandbox, error) {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	uid, gid := botIDs()
-	return &Sandbox{policy: p, report: r, exe: exe, hostID: uid, gid: gid}, nil
+	return &Sandbox{policy: p, report: r, exe: exe, hostID: uid, gid: gid, cores: newCores()}, nil
 }
 
 // Layers lists the layers that are on, in the order of AllLayers; empty
@@ -234,6 +235,10 @@ type Cgroup struct {
 	// cgroup (children that left its process tree included), where the
 	// cgroup accounts for it.
 	Accounting bool
+	// Pin: the group is pinned to core Core through a cpuset cgroup,
+	// where there is one; see Sandbox.Core, which the caller asks for it.
+	Pin  bool
+	Core int
 }
 
 // Cgroup returns the cgroup limits of the layers that are on; the zero
