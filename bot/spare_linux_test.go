@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,8 +15,8 @@ import (
 // TestSeatStartsThroughSpare: the second bot of a group shared by
 // several starts (the file protocol's seat) is the init prestarted while
 // the first ran, and runs as a freshly started one would: its folder,
-// environment, pipes and exit status; once the group is closed no spare
-// is left.
+// environment, pipes and exit status, and no way to the organiser's
+// files; once the group is closed no spare is left.
 func TestSeatStartsThroughSpare(t *testing.T) {
 	r := sandbox.Probe(context.Background(), sandbox.NetNone)
 	t.Run("auto", func(t *testing.T) { seatThroughSpare(t, r) })
@@ -46,7 +47,11 @@ func seatThroughSpare(t *testing.T, r sandbox.Report) {
 	dir := t.TempDir()
 	g := NewSandboxGroup(64<<20, sb)
 	defer g.Close()
-	script := `pwd; echo "$SEAT_MOVE"; read x; echo "got $x"; echo oops >&2; exit 3`
+	secret := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secret, []byte("organiser's\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := `if cat ` + secret + ` >/dev/null 2>&1; then echo LEAK; else echo sealed; fi; pwd; echo "$SEAT_MOVE"; read x; echo "got $x"; echo oops >&2; exit 3`
 	for move, interactive := range []bool{true, true, false} {
 		spare := g.spare.pid()
 		if move > 0 && spare == 0 {
@@ -68,7 +73,7 @@ func seatThroughSpare(t *testing.T, r sandbox.Report) {
 		if interactive {
 			deadline := time.Now().Add(30 * time.Second)
 			var lines []string
-			for _, send := range []string{"", "", "hello\n"} {
+			for _, send := range []string{"", "", "", "hello\n"} {
 				if send != "" {
 					if err := p.WriteString(send, deadline); err != nil {
 						t.Fatal(err)
@@ -80,7 +85,7 @@ func seatThroughSpare(t *testing.T, r sandbox.Report) {
 				}
 				lines = append(lines, line)
 			}
-			want := []string{dir, strconv.Itoa(move), "got hello"}
+			want := []string{"sealed", dir, strconv.Itoa(move), "got hello"}
 			if strings.Join(lines, "|") != strings.Join(want, "|") {
 				t.Errorf("move %d: the bot said %q, want %q", move, lines, want)
 			}

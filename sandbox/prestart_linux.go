@@ -54,7 +54,7 @@ func (s *Sandbox) Prestart(start func(*exec.Cmd) error) (*Prestarted, error) {
 	theirs := os.NewFile(uintptr(fds[1]), "sandbox-launch")
 	defer theirs.Close()
 	ns := s.namespaces()
-	data, err := json.Marshal(spec{Wait: true, NS: ns, UID: -1, GID: -1})
+	data, err := json.Marshal(spec{Wait: true, NS: ns, TmpSize: DefaultTmpSize, UID: -1, GID: -1})
 	if err != nil {
 		unix.Close(fds[0])
 		return nil, fmt.Errorf("sandbox: prestart: %w", err)
