@@ -55,8 +55,9 @@ type Config struct {
 	Dir  string   // working folder; "" = the arena's
 	Env  []string // added to the arena's environment
 	// Group collects the processes of one seat across several starts (the
-	// file protocol starts the brain once per move). When nil, the process
-	// gets a group of its own with MemoryLimit.
+	// file protocol starts the brain once per move); with a Sandbox, the
+	// init of the next start is prestarted in it while a bot runs. When
+	// nil, the process gets a group of its own with MemoryLimit.
 	Group       *Group
 	MemoryLimit int64 // bytes, 0 = none; used only when Group is nil
 	// Interactive connects stdin and stdout to pipes for line I/O. When
