@@ -13,8 +13,13 @@ import (
 // CPUTime returns the CPU time (user and system) every process that has
 // been in the group's cgroup used, children that left the bot's process
 // tree (a setsid daemon) included, and whether a cgroup accounts for it:
-// cpuacct.usage on cgroup v1, cpu.stat's usage_usec on v2.
+// cpuacct.usage on cgroup v1, cpu.stat's usage_usec on v2. Only a
+// sandboxed group's cgroup does (without the sandbox a bot's CPU time is
+// what it was before the sandbox).
 func (g *Group) CPUTime() (time.Duration, bool) {
+	if !g.accounting {
+		return 0, false
+	}
 	if g.v2 && g.dir != "" {
 		if us, ok := readKey(filepath.Join(g.dir, "cpu.stat"), "usage_usec"); ok {
 			return time.Duration(us) * time.Microsecond, true

@@ -42,6 +42,7 @@ type Group struct {
 	spare   spareSlot   // an init prestarted for the group's next bot (spare_linux.go)
 	// releaseCore gives back the core the group is pinned to (nil: none).
 	releaseCore func()
+	accounting  bool // the sandbox asks for the cgroup's CPU time (see CPUTime)
 }
 
 var groupSeq atomic.Int64
@@ -135,6 +136,7 @@ func (g *Group) limitMore(name string, lim sandbox.Cgroup) {
 		want["freezer"] = nil
 	}
 	if lim.Accounting {
+		g.accounting = true
 		want["cpuacct"] = nil // v2: cpu.stat is in every cgroup
 	}
 	if lim.Pin {

@@ -31,7 +31,7 @@ func TestCgroupV2Group(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "cgroup.freeze")); err != nil {
 		t.Skipf("no cgroup.freeze (Linux < 5.2): %v", err)
 	}
-	g := &Group{dir: dir, v2: true, parent: v2, pgids: map[int]bool{}, freezer: filepath.Join(dir, "cgroup.freeze")}
+	g := &Group{dir: dir, v2: true, parent: v2, pgids: map[int]bool{}, freezer: filepath.Join(dir, "cgroup.freeze"), accounting: true}
 	defer g.Close()
 	sh, err := ResolveProgram("sh")
 	if err != nil {
