@@ -3,10 +3,12 @@ package bot
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,6 +52,10 @@ type Group struct {
 	stop    chan struct{}
 	stopped bool
 	over    atomic.Bool // the sampler saw the limit exceeded
+	spare   spareSlot   // an init prestarted for the group's next bot (spare_linux.go)
+	// releaseCore gives back the core the group is pinned to (nil: none).
+	releaseCore func()
+	accounting  bool // the sandbox asks for the cgroup's CPU time (see CPUTime)
 }
 
 var groupSeq atomic.Int64
@@ -62,7 +68,12 @@ func NewGroup(limit int64) *Group { return NewSandboxGroup(limit, nil) }
 // NewSandboxGroup is NewGroup with the cgroup layers of sb on as well
 // (pids.max, a CPU quota, the freezer); a nil sb is NewGroup.
 func NewSandboxGroup(limit int64, sb *sandbox.Sandbox) *Group {
-	return newGroup(limit, true, sb.Cgroup())
+	lim := sb.Cgroup()
+	core, release := sb.Core()
+	lim.Pin, lim.Core = core >= 0, core
+	g := newGroup(limit, true, lim)
+	g.releaseCore = release
+	return g
 }
 
 // newGroup makes a group; without useCgroup it takes the fallback that
@@ -137,6 +148,15 @@ func (g *Group) limitMore(name string, lim sandbox.Cgroup) {
 	if lim.Freezer {
 		want["freezer"] = nil
 	}
+	if lim.Accounting {
+		g.accounting = true
+		want["cpuacct"] = nil // v2: cpu.stat is in every cgroup
+	}
+	if lim.Pin {
+		// v1 takes no process before both are set; on v2 the memory
+		// nodes are the parent's.
+		want["cpuset"] = []setting{{"cpuset.mems", "", parentMems()}, {"cpuset.cpus", "cpuset.cpus", strconv.Itoa(lim.Core)}}
+	}
 	if len(want) == 0 {
 		return
 	}
@@ -155,15 +175,20 @@ func (g *Group) limitMore(name string, lim sandbox.Cgroup) {
 	}
 	own, _ := sandbox.CgroupDirs()
 	g.extra = map[string]string{}
-	for ctrl, sets := range want {
+	made := map[string]bool{} // cgroups made here: co-mounted controllers (cpu,cpuacct) share one
+	for _, ctrl := range []string{"pids", "cpu", "freezer", "cpuacct", "cpuset"} {
+		sets, wanted := want[ctrl]
 		parent, ok := own[ctrl]
-		if !ok {
+		if !wanted || !ok {
 			continue
 		}
-		sweepStale(parent)
 		d := filepath.Join(parent, name)
-		if os.Mkdir(d, 0o755) != nil {
-			continue
+		if !made[d] {
+			sweepStale(parent)
+			if os.Mkdir(d, 0o755) != nil {
+				continue
+			}
+			made[d] = true
 		}
 		ok = true
 		for _, st := range sets {
@@ -173,7 +198,10 @@ func (g *Group) limitMore(name string, lim sandbox.Cgroup) {
 			}
 		}
 		if !ok {
-			os.Remove(d)
+			if !slices.Contains(slices.Collect(maps.Values(g.extra)), d) {
+				os.Remove(d)
+				delete(made, d)
+			}
 			continue
 		}
 		g.extra[ctrl] = d
@@ -341,14 +369,14 @@ func (g *Group) writeTasks(dir string, tid []byte) error {
 	return err
 }
 
-// v1Dirs lists the group's v1 cgroups, memory first.
+// v1Dirs lists the group's v1 cgroups, memory first, each once.
 func (g *Group) v1Dirs() []string {
 	var dirs []string
 	if g.dir != "" && !g.v2 {
 		dirs = append(dirs, g.dir)
 	}
-	for _, c := range []string{"pids", "cpu", "freezer"} {
-		if d, ok := g.extra[c]; ok {
+	for _, c := range []string{"pids", "cpu", "freezer", "cpuacct", "cpuset"} {
+		if d, ok := g.extra[c]; ok && !slices.Contains(dirs, d) {
 			dirs = append(dirs, d)
 		}
 	}
@@ -424,7 +452,11 @@ func (g *Group) KillAll() {
 
 // Close kills what is left and removes the cgroup.
 func (g *Group) Close() {
+	g.closeSpare()
 	g.KillAll()
+	if g.releaseCore != nil {
+		defer g.releaseCore()
+	}
 	g.mu.Lock()
 	if g.stop != nil && !g.stopped {
 		close(g.stop)
@@ -554,20 +586,21 @@ func (g *Group) PeakMemory() int64 {
 }
 
 // cgroupPids lists the processes in the cgroup, never the arena itself
-// (one of its threads is inside for the instant it starts a bot).
+// (one of its threads is inside for the instant it starts a bot), nor
+// the spare init waiting for the group's next bot.
 func (g *Group) cgroupPids() []int {
 	data, err := os.ReadFile(filepath.Join(g.procsDir(), "cgroup.procs"))
 	if err != nil {
 		return nil
 	}
-	self := os.Getpid()
+	self, spare := os.Getpid(), g.spare.settledPid()
 	var pids []int
 	for _, f := range strings.Fields(string(data)) {
 		pid, err := strconv.Atoi(f)
 		if err != nil {
 			continue
 		}
-		if pid == self {
+		if pid == self || pid == spare {
 			continue
 		}
 		pids = append(pids, pid)

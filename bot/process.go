@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -55,8 +56,9 @@ type Config struct {
 	Dir  string   // working folder; "" = the arena's
 	Env  []string // added to the arena's environment
 	// Group collects the processes of one seat across several starts (the
-	// file protocol starts the brain once per move). When nil, the process
-	// gets a group of its own with MemoryLimit.
+	// file protocol starts the brain once per move); with a Sandbox, the
+	// init of the next start is prestarted in it while a bot runs. When
+	// nil, the process gets a group of its own with MemoryLimit.
 	Group       *Group
 	MemoryLimit int64 // bytes, 0 = none; used only when Group is nil
 	// Interactive connects stdin and stdout to pipes for line I/O. When
@@ -100,6 +102,15 @@ type Process struct {
 	r, w   int
 	skipLF bool // the last line ended in CR: drop a following LF
 
+	// cpuFrom is the group's CPU time when the process started, and
+	// cgroupCPU the group's CPU time since then, in nanoseconds, as last
+	// noted (at the reaping and at Kill; -1: no cgroup accounts for it).
+	cpuFrom struct {
+		t  time.Duration
+		ok bool
+	}
+	cgroupCPU atomic.Int64
+
 	done       chan struct{} // closed when the process has been reaped
 	stderrDone chan struct{} // closed when stderr reached its end
 	state      *os.ProcessState
@@ -138,21 +149,24 @@ func Start(cfg Config) (*Process, error) {
 		tailSize = DefaultStderrTail
 	}
 	p.stderr = newTail(tailSize)
+	if cfg.Sandbox != nil {
+		// A sandboxed bot must die with the arena, however it ends.
+		if err := startGuard(); err != nil {
+			return nil, fmt.Errorf("start bot %s: %w", cfg.Args[0], err)
+		}
+	}
 	if p.group == nil {
 		p.group = NewSandboxGroup(cfg.MemoryLimit, cfg.Sandbox)
 		p.ownGroup = true
 	}
 
+	p.cgroupCPU.Store(-1)
+	p.cpuFrom.t, p.cpuFrom.ok = p.group.CPUTime()
 	cmd := &exec.Cmd{Path: cfg.Args[0], Args: cfg.Args, Dir: cfg.Dir}
 	if len(cfg.Env) > 0 {
 		cmd.Env = append(os.Environ(), cfg.Env...)
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if cfg.Sandbox != nil {
-		if err := cfg.Sandbox.Wrap(cmd, cfg.Env, cfg.Writable); err != nil {
-			return nil, p.fail(fmt.Errorf("start bot %s: %w", cfg.Args[0], err))
-		}
-	}
 
 	// The pipes are made here rather than by os/exec so that Wait never
 	// waits for a grandchild that keeps a pipe open.
@@ -185,7 +199,12 @@ func Start(cfg Config) (*Process, error) {
 		cmd.Stdout = errW
 	}
 
-	err = p.group.start(cmd)
+	var reaped func() // after the bot is reaped and its end told
+	if cfg.Sandbox != nil {
+		cmd, reaped, err = p.startSandboxed(cmd, cfg)
+	} else {
+		err = p.group.start(cmd)
+	}
 	for _, f := range closeAfterStart {
 		f.Close()
 	}
@@ -205,9 +224,13 @@ func Start(cfg Config) (*Process, error) {
 	}()
 	go func() {
 		cmd.Wait()
+		p.noteCPU()
 		p.state = cmd.ProcessState
 		p.log.Log('#', describe(p.state))
 		close(p.done)
+		if reaped != nil {
+			reaped()
+		}
 	}()
 	return p, nil
 }
@@ -380,11 +403,18 @@ func (p *Process) ExitCode() int {
 }
 
 // CPUTime returns the CPU time (user + system) the reaped process and
-// the children it waited for used; 0 while it runs.
+// the children it waited for used or, where the bot's cgroup accounts
+// for more, what every process of the cgroup used while the bot ran
+// (children that left its process tree, such as a setsid daemon,
+// included, until Kill); 0 while it runs.
 func (p *Process) CPUTime() time.Duration {
 	select {
 	case <-p.done:
-		return p.state.UserTime() + p.state.SystemTime()
+		t := p.state.UserTime() + p.state.SystemTime()
+		if c := time.Duration(p.cgroupCPU.Load()); c > t {
+			return c
+		}
+		return t
 	default:
 		return 0
 	}
@@ -583,6 +613,7 @@ func (p *Process) Kill() {
 		p.group.KillAll()
 	}
 	<-p.done
+	p.noteCPU()
 	p.group.forget(p.Pid())
 }
 

@@ -22,12 +22,15 @@ func benchSandbox(b *testing.B, sandboxed bool) *sandbox.Sandbox {
 }
 
 // BenchmarkStart is the start of a bot (a program that exits at once)
-// to its end: what the file protocol pays per move.
+// to its end: what the file protocol pays per move. The seat variants
+// start every bot in one group, as the file protocol's seat does (a
+// sandboxed one then gets an init prestarted while the previous bot
+// ran), with the opponent's move (seatGap, not timed) in between.
 func BenchmarkStart(b *testing.B) {
 	for _, c := range []struct {
-		name      string
-		sandboxed bool
-	}{{"bare", false}, {"sandboxed", true}} {
+		name            string
+		sandboxed, seat bool
+	}{{"bare", false, false}, {"sandboxed", true, false}, {"bare-seat", false, true}, {"sandboxed-seat", true, true}} {
 		b.Run(c.name, func(b *testing.B) {
 			sb := benchSandbox(b, c.sandboxed)
 			prog, err := bot.ResolveProgram("true")
@@ -35,10 +38,20 @@ func BenchmarkStart(b *testing.B) {
 				b.Skip("no true")
 			}
 			dir := b.TempDir()
+			var group *bot.Group
+			if c.seat {
+				group = bot.NewSandboxGroup(0, sb)
+				defer group.Close()
+			}
 			var times []time.Duration
 			for b.Loop() {
+				if c.seat {
+					b.StopTimer()
+					time.Sleep(seatGap)
+					b.StartTimer()
+				}
 				t0 := time.Now()
-				p, err := bot.Start(bot.Config{Args: []string{prog}, Dir: dir, Sandbox: sb})
+				p, err := bot.Start(bot.Config{Args: []string{prog}, Dir: dir, Sandbox: sb, Group: group})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -48,11 +61,17 @@ func BenchmarkStart(b *testing.B) {
 				}
 				times = append(times, time.Since(t0))
 				p.Close()
+				if group != nil {
+					group.KillAll()
+				}
 			}
 			reportMedian(b, times)
 		})
 	}
 }
+
+// seatGap stands for the opponent's move between two moves of a seat.
+const seatGap = 20 * time.Millisecond
 
 // BenchmarkPipeMove is one move of the pipe protocol: a line to the bot
 // and its answer, with the bot paused in between as when the opponent

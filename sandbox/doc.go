@@ -23,6 +23,11 @@
 // and executes the bot in place, so the bot keeps the process id, the
 // process group and the pipes the arena gave the init.
 //
+// Prestart starts such an init ahead of its bot: it waits, its start-up
+// paid, for Launch to send the bot's spec and standard files, so that a
+// seat that starts its bot on every move (the Gomocup file protocol)
+// does not pay the init's start on the move's clock.
+//
 // Probe finds out once per run what works on this machine by starting
 // such an init; New turns a Policy (auto, strict, off) and that Report
 // into a Sandbox, refusing in strict mode when a layer is missing.

@@ -843,3 +843,35 @@ func TestSecretsLeftOutOfTheEnvironment(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileChildCPUIsCharged: a bot that leaves a busy child in a
+// session of its own is charged the child's CPU time, not only its own.
+func TestHostileChildCPUIsCharged(t *testing.T) {
+	eachMode(t, func(t *testing.T, w *world) {
+		sh := lookPath(t, "sh")
+		p := w.start(t, []string{sh, "-c", `setsid sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 & echo ready; read x`}, 0)
+		if line, err := p.ReadLine(time.Now().Add(10 * time.Second)); err != nil || line != "ready" {
+			t.Fatalf("%q %v %s", line, err, p.Stderr())
+		}
+		// The child has burnt a tenth of a second at least.
+		var child int64
+		if !eventually(func() bool {
+			child = 0
+			for _, pid := range marked(w.token) {
+				child = max(child, cpuTicks(pid))
+			}
+			return child >= 10
+		}) {
+			t.Fatalf("the busy child did not run: %v", marked(w.token))
+		}
+		p.Close()
+		burnt := time.Duration(child) * time.Second / 100 // clock ticks (USER_HZ)
+		switch {
+		case w.mode == sandbox.Off || !report(w.mode).On(sandbox.LayerPids) && !report(w.mode).On(sandbox.LayerMemory):
+			t.Logf("without a cgroup the child's %v are not charged: the bot's CPU is %v", burnt, p.CPUTime())
+		case p.CPUTime() < burnt:
+			t.Errorf("the bot was charged %v of CPU, its child alone burnt %v", p.CPUTime(), burnt)
+		}
+		w.untouched(t, p)
+	})
+}

@@ -43,6 +43,12 @@ type spec struct {
 	// Probe: try every step, print what failed as JSON on stdout and
 	// exit instead of executing anything.
 	Probe bool `json:"probe,omitempty"`
+	// Wait: the init was prestarted and waits on launchFD for the spec
+	// of its bot (see Prestarted); only NS is set besides.
+	Wait bool `json:"wait,omitempty"`
+	// Env is the bot's environment when it came with the spec (a
+	// prestarted init); nil: the init's own.
+	Env []string `json:"env,omitempty"`
 }
 
 // init turns a process started as a sandbox init into one: it never
@@ -63,13 +69,37 @@ func init() {
 		fail(fmt.Errorf("read spec: %w", err))
 	}
 	os.Unsetenv(envSpec)
+	var pre prepared
+	if s.Wait {
+		// What is the same for every bot is done before the bot is known.
+		ns, tmp := s.NS, s.TmpSize
+		if ns {
+			if err := prepareView(tmp); err != nil {
+				fail(fmt.Errorf("%s: %w", LayerMount, err))
+			}
+			pre.view = true
+		}
+		prog, err := compileFilter()
+		if err != nil {
+			fail(fmt.Errorf("%s: %w", LayerSeccomp, err))
+		}
+		pre.filter = prog
+		s = awaitLaunch()
+		if s.NS != ns || (ns && s.TmpSize != tmp) || s.Wait || s.Probe {
+			fail(errors.New("the spec does not fit the prestarted init"))
+		}
+	}
 	if s.Probe {
 		probeChild(s)
 	}
-	if err := setUp(s); err != nil {
+	if err := setUp(s, pre); err != nil {
 		fail(err)
 	}
-	if err := unix.Exec(s.Path, s.Args, os.Environ()); err != nil {
+	env := s.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	if err := unix.Exec(s.Path, s.Args, env); err != nil {
 		fail(fmt.Errorf("execute %s: %w", s.Path, ExplainExec(s.Path, err)))
 	}
 }
@@ -83,8 +113,8 @@ func fail(err error) {
 
 // setUp applies every layer of s to this process, in order, stopping at
 // the first that fails.
-func setUp(s spec) error {
-	for _, st := range steps(s) {
+func setUp(s spec, pre prepared) error {
+	for _, st := range steps(s, pre) {
 		if err := st.run(); err != nil {
 			return fmt.Errorf("%s: %w", st.layer, err)
 		}
@@ -98,12 +128,22 @@ type step struct {
 	run   func() error
 }
 
+// prepared is what a prestarted init did before it knew its bot.
+type prepared struct {
+	view   bool              // prepareView is done
+	filter []unix.SockFilter // the seccomp filter, compiled
+}
+
 // steps lists the set-up of s in the order it must happen.
-func steps(s spec) []step {
+func steps(s spec, pre prepared) []step {
 	var st []step
 	if s.NS {
+		view := func() error { return buildView(s) }
+		if pre.view {
+			view = func() error { return finishView(s) }
+		}
 		st = append(st,
-			step{LayerMount, func() error { return buildView(s) }},
+			step{LayerMount, view},
 			step{LayerUTS, func() error { return unix.Sethostname([]byte("arena")) }},
 		)
 		if s.Loopback {
@@ -122,7 +162,7 @@ func steps(s spec) []step {
 		// the bot must still die with arena.
 		step{"parent death", func() error { return unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0) }})
 	if s.Seccomp {
-		st = append(st, step{LayerSeccomp, loadFilter})
+		st = append(st, step{LayerSeccomp, func() error { return loadFilter(pre.filter) }})
 	}
 	if !s.NS {
 		st = append(st, step{"chdir", func() error { return os.Chdir(s.Dir) }})
@@ -134,7 +174,7 @@ func steps(s spec) []step {
 // failures as JSON ({"layer": "why"}) and exits.
 func probeChild(s spec) {
 	failed := map[string]string{}
-	for _, st := range steps(s) {
+	for _, st := range steps(s, prepared{}) {
 		if err := st.run(); err != nil {
 			failed[st.layer] = err.Error()
 		}

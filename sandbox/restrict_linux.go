@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
+	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 )
 
@@ -48,10 +49,42 @@ func filter() seccomp.Filter {
 	}
 }
 
-// loadFilter installs the filter on the calling thread, which then
-// executes the bot (no_new_privs is set by an earlier step).
-func loadFilter() error {
-	return seccomp.LoadFilter(filter())
+// compileFilter assembles the filter into the program the kernel loads.
+func compileFilter() ([]unix.SockFilter, error) {
+	f := filter()
+	insts, err := f.Policy.Assemble()
+	if err != nil {
+		return nil, fmt.Errorf("assemble the filter: %w", err)
+	}
+	raw, err := bpf.Assemble(insts)
+	if err != nil {
+		return nil, fmt.Errorf("assemble the filter: %w", err)
+	}
+	prog := make([]unix.SockFilter, len(raw))
+	for i, r := range raw {
+		prog[i] = unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
+	}
+	return prog, nil
+}
+
+// loadFilter installs the filter (compiled, or nil to compile it now) on
+// the calling thread, which then executes the bot (no_new_privs is set
+// by an earlier step).
+func loadFilter(prog []unix.SockFilter) error {
+	if prog == nil {
+		var err error
+		if prog, err = compileFilter(); err != nil {
+			return err
+		}
+	}
+	if len(prog) == 0 {
+		return fmt.Errorf("an empty filter")
+	}
+	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	if _, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&fprog))); e != 0 {
+		return fmt.Errorf("load the filter: %w", e)
+	}
+	return nil
 }
 
 // Landlock access rights by ABI version.

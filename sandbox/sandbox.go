@@ -163,6 +163,7 @@ type Sandbox struct {
 	exe    string // the executable started as the init
 	hostID int    // the user the bot runs as, seen from outside
 	gid    int
+	cores  *cores // the cores bot groups are pinned to (see Core)
 }
 
 // New makes the sandbox of policy p from what Probe found on this
@@ -190,7 +191,7 @@ func New(p Policy, r Report) (*Sandbox, error) {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	uid, gid := botIDs()
-	return &Sandbox{policy: p, report: r, exe: exe, hostID: uid, gid: gid}, nil
+	return &Sandbox{policy: p, report: r, exe: exe, hostID: uid, gid: gid, cores: newCores()}, nil
 }
 
 // Layers lists the layers that are on, in the order of AllLayers; empty
@@ -230,6 +231,14 @@ type Cgroup struct {
 	CPUQuota time.Duration // CPU time per CPUPeriod; 0 = no limit
 	Period   time.Duration
 	Freezer  bool // pause through the freezer rather than SIGSTOP
+	// Accounting: the CPU time of a bot is that of every process of its
+	// cgroup (children that left its process tree included), where the
+	// cgroup accounts for it.
+	Accounting bool
+	// Pin: the group is pinned to core Core through a cpuset cgroup,
+	// where there is one; see Sandbox.Core, which the caller asks for it.
+	Pin  bool
+	Core int
 }
 
 // Cgroup returns the cgroup limits of the layers that are on; the zero
@@ -247,5 +256,6 @@ func (s *Sandbox) Cgroup() Cgroup {
 		c.CPUQuota = time.Duration(float64(cpuPeriod) * s.policy.CPU)
 	}
 	c.Freezer = s.report.On(LayerFreezer)
+	c.Accounting = true
 	return c
 }

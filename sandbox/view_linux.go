@@ -21,6 +21,11 @@ var systemPaths = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", 
 // devices are bound from the machine's /dev into the bot's.
 var devices = []string{"null", "zero", "full", "random", "urandom", "tty"}
 
+// viewRoot is where the bot's new root is built before it becomes "/":
+// a folder no bot's files lie under, and that the init does not need
+// (the machine's /sys is hidden in the bot's mount namespace only).
+const viewRoot = "/sys"
+
 // buildView gives the process (in its own mount namespace, as root of its
 // own user namespace) a new root: a small tmpfs holding read-only binds
 // of the system folders and of the bot's own files, its working folder
@@ -28,61 +33,28 @@ var devices = []string{"null", "zero", "full", "random", "urandom", "tty"}
 // and a /proc of its own pid namespace. Everything else of the machine
 // is gone once the old root is detached.
 func buildView(s spec) error {
+	if err := prepareView(s.TmpSize); err != nil {
+		return err
+	}
+	return finishView(s)
+}
+
+// prepareView builds the part of the new root that is the same for every
+// bot (everything but the bot's own folders) at viewRoot: a prestarted
+// init does it before it knows its bot.
+func prepareView(tmpSize int64) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make mounts private: %w", err)
 	}
-	// Sources are opened before the new root hides their paths (the new
-	// root goes on /tmp, where working folders may live).
-	type bind struct {
-		fd       int
-		dst      string
-		writable bool
-		dir      bool
-		link     string // a symbolic link to recreate instead (/bin -> usr/bin)
-	}
-	var binds []bind
-	add := func(path string, writable, mustExist bool) error {
-		if link, err := os.Readlink(path); err == nil && filepath.Dir(path) == "/" {
-			binds = append(binds, bind{fd: -1, dst: path, link: link})
-			return nil
-		}
-		fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
-		if err != nil {
-			if !mustExist && errors.Is(err, unix.ENOENT) {
-				return nil
-			}
-			return fmt.Errorf("open %s: %w", path, err)
-		}
-		var st unix.Stat_t
-		if err := unix.Fstat(fd, &st); err != nil {
-			unix.Close(fd)
-			return fmt.Errorf("stat %s: %w", path, err)
-		}
-		binds = append(binds, bind{fd: fd, dst: path, writable: writable, dir: st.Mode&unix.S_IFMT == unix.S_IFDIR})
-		return nil
-	}
-	defer func() {
-		for _, b := range binds {
-			if b.fd >= 0 {
-				unix.Close(b.fd)
-			}
-		}
-	}()
+	var system []bind
 	for _, p := range systemPaths {
-		if err := add(p, false, false); err != nil {
+		b, err := openBind(p, false, false)
+		if err != nil {
 			return err
 		}
+		system = append(system, b...)
 	}
-	for _, p := range s.ReadOnly {
-		if err := add(p, false, false); err != nil {
-			return err
-		}
-	}
-	for _, p := range append([]string{s.Dir}, s.Writable...) {
-		if err := add(p, true, true); err != nil {
-			return err
-		}
-	}
+	defer closeBinds(system)
 	devFDs := map[string]int{}
 	for _, d := range devices {
 		if fd, err := unix.Open("/dev/"+d, unix.O_PATH|unix.O_CLOEXEC, 0); err == nil {
@@ -90,15 +62,14 @@ func buildView(s spec) error {
 			defer unix.Close(fd)
 		}
 	}
-
-	root := "/tmp"
+	root := viewRoot
 	if err := unix.Mount("arena", root, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=1m"); err != nil {
 		return fmt.Errorf("new root: %w", err)
 	}
-	if err := privateTmp(root, s.TmpSize); err != nil {
+	if err := privateTmp(root, tmpSize); err != nil {
 		return err
 	}
-	if err := buildDev(root, devFDs, s.TmpSize); err != nil {
+	if err := buildDev(root, devFDs, tmpSize); err != nil {
 		return err
 	}
 	if err := mountPoint(root+"/proc", true); err != nil {
@@ -107,7 +78,94 @@ func buildView(s spec) error {
 	if err := unix.Mount("proc", root+"/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("mount /proc: %w", err)
 	}
-	// Parents before what lies below them, so no bind hides another.
+	return bindAll(root, system)
+}
+
+// finishView adds the bot's own folders to the new root prepareView
+// built, and makes it the process's root.
+func finishView(s spec) error {
+	var own []bind
+	defer func() { closeBinds(own) }()
+	for _, p := range s.ReadOnly {
+		b, err := openBind(p, false, false)
+		if err != nil {
+			return err
+		}
+		own = append(own, b...)
+	}
+	for _, p := range append([]string{s.Dir}, s.Writable...) {
+		b, err := openBind(p, true, true)
+		if err != nil {
+			return err
+		}
+		own = append(own, b...)
+	}
+	root := viewRoot
+	if err := bindAll(root, own); err != nil {
+		return err
+	}
+	if err := unix.Chdir(root); err != nil {
+		return fmt.Errorf("enter new root: %w", err)
+	}
+	// pivot_root(".", ".") stacks the old root under the new one, and the
+	// detach removes it: nothing of the machine stays reachable.
+	if err := unix.PivotRoot(".", "."); err != nil {
+		return fmt.Errorf("pivot_root: %w", err)
+	}
+	if err := unix.Unmount(".", unix.MNT_DETACH); err != nil {
+		return fmt.Errorf("detach old root: %w", err)
+	}
+	if err := unix.MountSetattr(-1, "/", 0, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}); err != nil {
+		return fmt.Errorf("make / read-only: %w", err)
+	}
+	if err := unix.Chdir(s.Dir); err != nil {
+		return fmt.Errorf("enter working folder: %w", err)
+	}
+	return nil
+}
+
+// bind is a folder or file of the machine to show in the new root.
+type bind struct {
+	fd       int // an O_PATH descriptor of the source (-1 for a link)
+	dst      string
+	writable bool
+	dir      bool
+	link     string // a symbolic link to recreate instead (/bin -> usr/bin)
+}
+
+// openBind opens path as a bind source (none when it is missing and need
+// not exist).
+func openBind(path string, writable, mustExist bool) ([]bind, error) {
+	if link, err := os.Readlink(path); err == nil && filepath.Dir(path) == "/" {
+		return []bind{{fd: -1, dst: path, link: link}}, nil
+	}
+	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		if !mustExist && errors.Is(err, unix.ENOENT) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("stat %s: %w", path, err)
+	}
+	return []bind{{fd: fd, dst: path, writable: writable, dir: st.Mode&unix.S_IFMT == unix.S_IFDIR}}, nil
+}
+
+func closeBinds(binds []bind) {
+	for _, b := range binds {
+		if b.fd >= 0 {
+			unix.Close(b.fd)
+		}
+	}
+}
+
+// bindAll mounts binds under root, parents before what lies below them
+// so that no bind hides another; all are nosuid and nodev, and read-only
+// unless writable.
+func bindAll(root string, binds []bind) error {
 	sort.SliceStable(binds, func(i, j int) bool {
 		return strings.Count(binds[i].dst, "/") < strings.Count(binds[j].dst, "/")
 	})
@@ -132,23 +190,6 @@ func buildView(s spec) error {
 		if err := unix.MountSetattr(-1, dst, unix.AT_RECURSIVE, &attr); err != nil {
 			return fmt.Errorf("make %s read-only: %w", b.dst, err)
 		}
-	}
-	if err := unix.Chdir(root); err != nil {
-		return fmt.Errorf("enter new root: %w", err)
-	}
-	// pivot_root(".", ".") stacks the old root under the new one, and the
-	// detach removes it: nothing of the machine stays reachable.
-	if err := unix.PivotRoot(".", "."); err != nil {
-		return fmt.Errorf("pivot_root: %w", err)
-	}
-	if err := unix.Unmount(".", unix.MNT_DETACH); err != nil {
-		return fmt.Errorf("detach old root: %w", err)
-	}
-	if err := unix.MountSetattr(-1, "/", 0, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}); err != nil {
-		return fmt.Errorf("make / read-only: %w", err)
-	}
-	if err := unix.Chdir(s.Dir); err != nil {
-		return fmt.Errorf("enter working folder: %w", err)
 	}
 	return nil
 }

@@ -52,39 +52,15 @@ func (s *Sandbox) namespaces() bool { return s.report.On(LayerMount) }
 // names folders besides cmd.Dir the bot may write. The working folder
 // (and writable) are handed to the bot's user.
 func (s *Sandbox) Wrap(cmd *exec.Cmd, extraEnv, writable []string) error {
-	if cmd.Dir == "" || !filepath.IsAbs(cmd.Dir) {
-		return fmt.Errorf("sandbox: the bot needs an absolute working folder, not %q", cmd.Dir)
-	}
-	sp := s.spec(cmd.Path, cmd.Args, cmd.Dir, writable)
-	if err := s.handOver(append([]string{cmd.Dir}, writable...)); err != nil {
+	sp, env, err := s.prepare(cmd, extraEnv, writable)
+	if err != nil {
 		return err
-	}
-	if sp.UID >= 0 {
-		// The bot, as another user than arena, must be able to read its
-		// own files: a folder made by mkdtemp (0700) is not. Without a
-		// mount namespace it also passes through the machine's folders
-		// above them (/root is often 0700).
-		for _, p := range sp.ReadOnly {
-			if err := readable(p); err != nil {
-				return err
-			}
-			if !sp.NS {
-				if err := reachable(p); err != nil {
-					return err
-				}
-			}
-		}
 	}
 	data, err := json.Marshal(sp)
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
-	home := cmd.Dir
-	env := cleanEnv(os.Environ(), home)
-	if !sp.NS {
-		env[len(env)-1] = "TMPDIR=" + cmd.Dir // the machine's /tmp is not writable
-	}
-	cmd.Env = append(append(env, extraEnv...), envSpec+"="+string(data))
+	cmd.Env = append(env, envSpec+"="+string(data))
 	cmd.Path, cmd.Args = s.exe, []string{initName}
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
@@ -93,6 +69,39 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, extraEnv, writable []string) error {
 		s.setNamespaces(cmd.SysProcAttr)
 	}
 	return nil
+}
+
+// prepare makes the spec of the bot cmd would start and its environment,
+// and hands the bot's folders to its user (see Wrap).
+func (s *Sandbox) prepare(cmd *exec.Cmd, extraEnv, writable []string) (spec, []string, error) {
+	if cmd.Dir == "" || !filepath.IsAbs(cmd.Dir) {
+		return spec{}, nil, fmt.Errorf("sandbox: the bot needs an absolute working folder, not %q", cmd.Dir)
+	}
+	sp := s.spec(cmd.Path, cmd.Args, cmd.Dir, writable)
+	if err := s.handOver(append([]string{cmd.Dir}, writable...)); err != nil {
+		return spec{}, nil, err
+	}
+	if sp.UID >= 0 {
+		// The bot, as another user than arena, must be able to read its
+		// own files: a folder made by mkdtemp (0700) is not. Without a
+		// mount namespace it also passes through the machine's folders
+		// above them (/root is often 0700).
+		for _, p := range sp.ReadOnly {
+			if err := readable(p); err != nil {
+				return spec{}, nil, err
+			}
+			if !sp.NS {
+				if err := reachable(p); err != nil {
+					return spec{}, nil, err
+				}
+			}
+		}
+	}
+	env := cleanEnv(os.Environ(), cmd.Dir)
+	if !sp.NS {
+		env[len(env)-1] = "TMPDIR=" + cmd.Dir // the machine's /tmp is not writable
+	}
+	return sp, append(env, extraEnv...), nil
 }
 
 // spec is what the init of a bot must do.

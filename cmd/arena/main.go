@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"arena/bot"
 	"arena/internal/version"
 	"arena/store"
 )
@@ -24,6 +25,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := newRoot().ExecuteContext(ctx)
 	stop()
+	bot.Shutdown() // the sandbox's guard ends with arena, not a moment after it
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "arena:", err)
 		os.Exit(1)

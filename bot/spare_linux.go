@@ -1,0 +1,131 @@
+package bot
+
+import (
+	"os/exec"
+	"sync"
+
+	"arena/sandbox"
+)
+
+// spareSlot holds a group's sandbox init started ahead of its bot (see
+// sandbox.Prestarted), born inside the group's cgroups like any of its
+// bots: the Gomocup file protocol starts the brain on every move, and
+// the init for the next move is prestarted while the current one runs.
+// A spare is not one of the group's processes: KillAll, signal and the
+// freezer's bookkeeping leave it alone (a frozen spare only waits), and
+// Close ends it. Its memory (about 2 MB) counts towards the group's
+// memory limit while it waits, as an init's does before it executes a
+// bot.
+type spareSlot struct {
+	mu      sync.Mutex
+	pr      *sandbox.Prestarted
+	filling chan struct{} // closed when the prestart under way is over; nil if none
+	closed  bool          // the group is closing: prestart no more
+}
+
+// pid is the process id of the spare (0 if none).
+func (s *spareSlot) pid() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pr == nil {
+		return 0
+	}
+	return s.pr.Cmd.Process.Pid
+}
+
+// settledPid is pid once a prestart under way is over: a spare being
+// born is in the group's cgroups before its process id is known here.
+func (s *spareSlot) settledPid() int {
+	s.mu.Lock()
+	filling := s.filling
+	s.mu.Unlock()
+	if filling != nil {
+		<-filling
+	}
+	return s.pid()
+}
+
+// takeSpare returns the group's spare init if it fits sb (nil if there
+// is none) and has the next one prestarted in the background.
+func (g *Group) takeSpare(sb *sandbox.Sandbox) *sandbox.Prestarted {
+	s := &g.spare
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pr := s.pr
+	if pr != nil && !sb.Fits(pr) {
+		go pr.Close()
+		pr = nil
+	}
+	s.pr = nil
+	if s.filling == nil && !s.closed {
+		done := make(chan struct{})
+		s.filling = done
+		go g.refillSpare(sb, done)
+	}
+	return pr
+}
+
+// refillSpare prestarts the group's next spare init for sb.
+func (g *Group) refillSpare(sb *sandbox.Sandbox, done chan struct{}) {
+	defer close(done)
+	pr, err := sb.Prestart(g.startInside)
+	s := &g.spare
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.filling = nil
+	if err != nil {
+		return // the next start starts its init itself, and says why if that fails too
+	}
+	if s.closed || s.pr != nil {
+		go pr.Close()
+		return
+	}
+	s.pr = pr
+}
+
+// closeSpare ends the group's spare init, waiting for one being
+// prestarted; none is prestarted after.
+func (g *Group) closeSpare() {
+	s := &g.spare
+	s.mu.Lock()
+	s.closed = true
+	filling := s.filling
+	s.mu.Unlock()
+	if filling != nil {
+		<-filling
+	}
+	s.mu.Lock()
+	pr := s.pr
+	s.pr = nil
+	s.mu.Unlock()
+	if pr != nil {
+		pr.Close()
+	}
+}
+
+// startSandboxed starts cmd (Path, Args, Dir and the standard files set)
+// in cfg.Sandbox, inside the group: through the group's spare init when
+// it has one (a group shared by several starts, see Config.Group), else
+// through a new init. It returns the command whose process is the bot,
+// and what to call once it has been reaped (nil: nothing).
+func (p *Process) startSandboxed(cmd *exec.Cmd, cfg Config) (*exec.Cmd, func(), error) {
+	if !p.ownGroup {
+		if pr := p.group.takeSpare(cfg.Sandbox); pr != nil {
+			pid := pr.Cmd.Process.Pid
+			p.group.mu.Lock()
+			p.group.pgids[pid] = true
+			p.group.mu.Unlock()
+			if err := cfg.Sandbox.Launch(pr, cmd, cfg.Env, cfg.Writable); err == nil {
+				return pr.Cmd, pr.Reaped, nil
+			}
+			p.group.forget(pid)
+		}
+	}
+	if err := cfg.Sandbox.Wrap(cmd, cfg.Env, cfg.Writable); err != nil {
+		return nil, nil, err
+	}
+	if err := p.group.start(cmd); err != nil {
+		return nil, nil, err
+	}
+	return cmd, cfg.Sandbox.HoldMounts(cmd.Process.Pid), nil
+}

@@ -1,0 +1,215 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Most of what a sandboxed start costs is the init's own start: a fork
+// with new namespaces and the execution of the arena's executable, whose
+// Go runtime and package initialisation take milliseconds. None of it
+// depends on the bot. A Prestarted init has paid all that ahead of time
+// and waits, in its new namespaces, for the bot it is to become: its
+// spec, environment and standard files arrive over a socket (the files
+// as SCM_RIGHTS), and it goes on as a freshly started init would. The
+// Gomocup file protocol starts the brain on every move; with an init
+// prestarted while the previous move ran, the start of the next costs
+// little more than a bare one.
+
+// Prestarted is a sandbox init started ahead of its bot. It belongs to
+// no bot's cgroup: the caller moves it into the bot's cgroups before
+// Launch, which is safe as the init starts nothing before it executes
+// the bot.
+type Prestarted struct {
+	// Cmd is the init's process, started; once launched, it is the bot.
+	Cmd  *exec.Cmd
+	ns   bool // started in new namespaces
+	sock int  // the arena's end of the socket the init waits on
+	// mnt holds the init's mount namespace (-1: none), so that the bot's
+	// exit does not wait for its mounts to be taken down (see Reaped).
+	mnt int
+}
+
+// launchFD is the init's end of its socket.
+const launchFD = 3
+
+// Prestart starts an init that waits for the bot it is to become (see
+// Prestarted), in its own process group, dying with the arena. start
+// starts the init's command (nil: its Start method), as a group starts
+// it inside the bot's cgroups.
+func (s *Sandbox) Prestart(start func(*exec.Cmd) error) (*Prestarted, error) {
+	if start == nil {
+		start = (*exec.Cmd).Start
+	}
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: prestart: %w", err)
+	}
+	theirs := os.NewFile(uintptr(fds[1]), "sandbox-launch")
+	defer theirs.Close()
+	ns := s.namespaces()
+	data, err := json.Marshal(spec{Wait: true, NS: ns, TmpSize: DefaultTmpSize, UID: -1, GID: -1})
+	if err != nil {
+		unix.Close(fds[0])
+		return nil, fmt.Errorf("sandbox: prestart: %w", err)
+	}
+	cmd := &exec.Cmd{Path: s.exe, Args: []string{initName}, Env: []string{envSpec + "=" + string(data)},
+		ExtraFiles:  []*os.File{theirs}, // launchFD
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}}
+	if ns {
+		s.setNamespaces(cmd.SysProcAttr)
+	}
+	if err := start(cmd); err != nil {
+		unix.Close(fds[0])
+		return nil, fmt.Errorf("sandbox: prestart: %w", err)
+	}
+	return &Prestarted{Cmd: cmd, ns: ns, sock: fds[0], mnt: s.holdMounts(cmd.Process.Pid)}, nil
+}
+
+// Fits reports whether pr can become a bot of s: it was started in the
+// namespaces s asks for.
+func (s *Sandbox) Fits(pr *Prestarted) bool { return pr.ns == s.namespaces() && pr.Cmd.Path == s.exe }
+
+// Launch makes the prestarted init pr the bot that cmd describes (Path,
+// Args and Dir set; its Stdin, Stdout and Stderr *os.File or nil for
+// /dev/null), as
+// Wrap and a start of cmd would: the same layers, environment (the
+// arena's less its secrets, plus extraEnv) and writable folders. On
+// success cmd is pr.Cmd's to use no more: the bot's process is pr.Cmd.
+// A failed Launch leaves the init killed and reaped.
+func (s *Sandbox) Launch(pr *Prestarted, cmd *exec.Cmd, extraEnv, writable []string) error {
+	err := s.launch(pr, cmd, extraEnv, writable)
+	unix.Close(pr.sock)
+	if err != nil {
+		pr.Cmd.Process.Kill()
+		pr.Cmd.Wait()
+		pr.Reaped()
+	}
+	return err
+}
+
+func (s *Sandbox) launch(pr *Prestarted, cmd *exec.Cmd, extraEnv, writable []string) error {
+	if !s.Fits(pr) {
+		return errors.New("sandbox: the prestarted init does not fit this sandbox")
+	}
+	var stdio [3]int
+	for i, f := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
+		if f == nil {
+			null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+			if err != nil {
+				return fmt.Errorf("sandbox: launch: %w", err)
+			}
+			defer null.Close()
+			f = null
+		}
+		file, ok := f.(*os.File)
+		if !ok {
+			return errors.New("sandbox: launch: the bot's standard files must be files")
+		}
+		stdio[i] = int(file.Fd())
+	}
+	sp, env, err := s.prepare(cmd, extraEnv, writable)
+	if err != nil {
+		return err
+	}
+	sp.Env = env
+	data, err := json.Marshal(sp)
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	if err := unix.Sendmsg(pr.sock, data, unix.UnixRights(stdio[:]...), nil, 0); err != nil {
+		return fmt.Errorf("sandbox: launch the prestarted init: %w", err)
+	}
+	return nil
+}
+
+// holdMounts opens the mount namespace of the init pid (-1 when it has
+// none of its own): while it is open, the bot's exit need not wait for
+// the kernel to take its mounts down, which costs an RCU grace period.
+func (s *Sandbox) holdMounts(pid int) int {
+	if !s.namespaces() {
+		return -1
+	}
+	fd, err := unix.Open(fmt.Sprintf("/proc/%d/ns/mnt", pid), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1
+	}
+	return fd
+}
+
+// HoldMounts keeps the mount namespace of the bot pid, just started
+// through Wrap, until release is called (after the bot is reaped), so
+// that taking its mounts down is not part of the bot's exit, which the
+// arena times. release is never nil.
+func (s *Sandbox) HoldMounts(pid int) (release func()) {
+	fd := s.holdMounts(pid)
+	return func() {
+		if fd >= 0 {
+			unix.Close(fd)
+			fd = -1
+		}
+	}
+}
+
+// Close ends a prestarted init that will not be launched, and reaps it.
+func (pr *Prestarted) Close() {
+	unix.Close(pr.sock) // the init exits when its socket ends
+	pr.Cmd.Process.Kill()
+	pr.Cmd.Wait()
+	pr.Reaped()
+}
+
+// Reaped lets the mount namespace of a launched init go, once the bot
+// has been reaped. The namespace outlives the bot until then: taking its
+// mounts down (the kernel waits for an RCU grace period) is then not part
+// of the bot's exit, which the arena times.
+func (pr *Prestarted) Reaped() {
+	if pr.mnt >= 0 {
+		unix.Close(pr.mnt)
+		pr.mnt = -1
+	}
+}
+
+// awaitLaunch is the init's side of Launch: it waits for the spec, puts
+// the bot's standard files in place and returns the spec. It exits
+// quietly when the arena closes the socket without a launch.
+func awaitLaunch() spec {
+	buf := make([]byte, 1<<20)
+	oob := make([]byte, unix.CmsgSpace(3*4))
+	n, oobn, _, _, err := unix.Recvmsg(launchFD, buf, oob, unix.MSG_CMSG_CLOEXEC)
+	if err != nil {
+		fail(fmt.Errorf("wait for the bot: %w", err))
+	}
+	if n == 0 {
+		os.Exit(0) // not needed after all
+	}
+	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+	if err != nil || len(msgs) != 1 {
+		fail(fmt.Errorf("the bot's files: %v", err))
+	}
+	fds, err := unix.ParseUnixRights(&msgs[0])
+	if err != nil || len(fds) != 3 {
+		fail(fmt.Errorf("the bot's files: %d, %v", len(fds), err))
+	}
+	for i, fd := range fds {
+		if err := unix.Dup3(fd, i, 0); err != nil {
+			fail(fmt.Errorf("the bot's files: %w", err))
+		}
+	}
+	for _, fd := range append(fds, launchFD) {
+		if fd > 2 {
+			unix.Close(fd)
+		}
+	}
+	var s spec
+	if err := json.Unmarshal(buf[:n], &s); err != nil {
+		fail(fmt.Errorf("read spec: %w", err))
+	}
+	return s
+}
