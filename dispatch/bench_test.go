@@ -14,7 +14,7 @@ import (
 )
 
 // instantPlay plays a game in no time and writes no file.
-func instantPlay(ctx context.Context, spec match.Spec) (*game.Record, string, error) {
+func instantPlay(ctx context.Context, spec match.Spec, _ match.Local) (*game.Record, string, error) {
 	return fakeRecord(spec), spec.ID + ".json", nil
 }
 
@@ -22,7 +22,7 @@ func instantPlay(ctx context.Context, spec match.Spec) (*game.Record, string, er
 type direct struct{ localOnly }
 
 func (direct) Run(ctx context.Context, spec match.Spec, _ match.Local) (*game.Record, string, error) {
-	return instantPlay(ctx, spec)
+	return instantPlay(ctx, spec, match.Local{})
 }
 
 // runGames plays n instant games through r, conc at once.
@@ -92,13 +92,13 @@ func BenchmarkSimulation100x16(b *testing.B) {
 	for i := range workers {
 		out := b.TempDir()
 		w, err := NewWorker(ctx, connect(b, srv.URL()), WorkerConfig{Name: fmt.Sprintf("w%d", i), Slots: slots, Games: testGames, Out: out, Cache: b.TempDir(),
-			Play: func(ctx context.Context, spec match.Spec) (*game.Record, string, error) {
+			Play: func(ctx context.Context, spec match.Spec, follow match.Local) (*game.Record, string, error) {
 				select {
 				case <-ctx.Done():
 					return nil, "", ctx.Err()
 				case <-time.After(f.delay):
 				}
-				return instantPlay(ctx, spec)
+				return instantPlay(ctx, spec, follow)
 			}})
 		if err != nil {
 			b.Fatal(err)

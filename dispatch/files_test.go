@@ -197,7 +197,7 @@ func TestWorkerRefusesOptionPaths(t *testing.T) {
 	obj, _ := js.ObjectStore(ctx, BotsBucket)
 	played := 0
 	w, err := NewWorker(ctx, nc, WorkerConfig{Name: "w", Games: testGames, Out: t.TempDir(), Cache: t.TempDir(),
-		Play: func(ctx context.Context, spec match.Spec) (*gameRecord, string, error) {
+		Play: func(ctx context.Context, spec match.Spec, _ match.Local) (*gameRecord, string, error) {
 			played++
 			return fakeRecord(spec), spec.ID + ".json", nil
 		}})
@@ -230,7 +230,7 @@ func TestWorkerRefusesOptionPaths(t *testing.T) {
 			}
 			spec := match.Spec{ID: "x", Game: gameName, Options: json.RawMessage(tc.options), Players: players(2), Seats: []int{0, 1}}
 			dg, _ := digest(spec)
-			data, err := w.play(ctx, Job{Spec: spec, Bots: []Bot{{Builtin: true}, {Builtin: true}}, Digest: dg})
+			data, err := w.play(ctx, Job{Spec: spec, Bots: []Bot{{Builtin: true}, {Builtin: true}}, Digest: dg}, jobSubject("e", spec.ID))
 			if played != 0 {
 				t.Fatalf("the worker played a job whose options name %s", tc.options)
 			}

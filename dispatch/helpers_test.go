@@ -90,8 +90,8 @@ func newFakeGames(delay time.Duration) *fakeGames {
 }
 
 // play is a worker's Play writing its record under out.
-func (f *fakeGames) play(out string) func(ctx context.Context, spec match.Spec) (*game.Record, string, error) {
-	return func(ctx context.Context, spec match.Spec) (*game.Record, string, error) {
+func (f *fakeGames) play(out string) func(ctx context.Context, spec match.Spec, follow match.Local) (*game.Record, string, error) {
+	return func(ctx context.Context, spec match.Spec, follow match.Local) (*game.Record, string, error) {
 		if f.started != nil {
 			f.started <- spec.ID
 		}
@@ -109,6 +109,12 @@ func (f *fakeGames) play(out string) func(ctx context.Context, spec match.Spec) 
 		f.plays[spec.ID]++
 		f.mu.Unlock()
 		rec := fakeRecord(spec)
+		if l := follow.Listener; l != nil {
+			l.Started(&game.Record{ID: spec.ID, Game: spec.Game, Seats: rec.Seats, Players: rec.Players})
+			for i := range rec.Moves {
+				l.Moved(i+1, game.MoveRecord{Side: i % 2, Move: fmt.Sprintf("m%d", i+1)})
+			}
+		}
 		rec.Options = spec.Options // as the worker played them, as games record them
 		path := filepath.Join(out, spec.ID+".json")
 		if err := rec.WriteFile(path); err != nil {

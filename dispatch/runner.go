@@ -190,7 +190,7 @@ func (r *Runner) Run(ctx context.Context, spec match.Spec, follow match.Local) (
 	if err != nil {
 		return nil, "", err
 	}
-	job, err := json.Marshal(Job{Spec: sent, Bots: bots, Digest: dg})
+	job, err := json.Marshal(Job{Spec: sent, Bots: bots, Digest: dg, Live: follow.Listener != nil})
 	if err != nil {
 		return nil, "", fmt.Errorf("dispatch %s: %w", spec.ID, err)
 	}
@@ -210,6 +210,12 @@ func (r *Runner) Run(ctx context.Context, spec match.Spec, follow match.Local) (
 		delete(r.waiting, resSubj)
 		r.mu.Unlock()
 	}()
+
+	stopLive, err := followLive(r.js.Conn(), liveSubject(r.cfg.Event, spec.ID), follow.Listener)
+	if err != nil {
+		return nil, "", fmt.Errorf("dispatch %s: live view: %w", spec.ID, err)
+	}
+	defer stopLive()
 
 	// Only a game the streams held when the runner started needs a look
 	// into them; any other is sent now, and its result comes through the

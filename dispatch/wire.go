@@ -26,6 +26,10 @@ type Job struct {
 	// Digest identifies the job's spec (SHA-256 of its JSON): a result
 	// must name it to be taken for this game.
 	Digest string `json:"digest"`
+	// Live asks the worker to send the game's moves as they are made:
+	// someone follows it (see livePrefix). Without it the worker spares
+	// the game its live view (Ants computes a frame a turn for one).
+	Live bool `json:"live,omitempty"`
 }
 
 // Bot is how a worker rebuilds a player's command.

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -27,7 +28,9 @@ type WorkerConfig struct {
 	Slots int    // games at once, at least 1
 	// Play plays a job's spec here: engine.Local's Run in arena worker,
 	// records written under a folder the worker empties after each game.
-	Play func(ctx context.Context, spec match.Spec) (*game.Record, string, error)
+	// follow's Listener, set when the coordinator follows the game live,
+	// sends the game's moves there as they are made.
+	Play func(ctx context.Context, spec match.Spec, follow match.Local) (*game.Record, string, error)
 	// Games are the games this worker plays: a job's options are read
 	// to fetch the files they name (game.FileOptions).
 	Games match.Games
@@ -190,7 +193,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 	w.running.Add(1)
 	defer w.running.Add(-1)
 	stop := w.keepLease(msg)
-	data, err := w.play(ctx, j)
+	data, err := w.play(ctx, j, msg.Subject())
 	stop()
 	if err != nil {
 		// Not the spec's fault (cancelled, a bot not fetched): another
@@ -236,7 +239,7 @@ func (w *Worker) keepLease(msg jetstream.Msg) (stop func()) {
 // play plays a job and returns its result, encoded. An error is the
 // worker's own trouble; a spec that cannot be played is a result that
 // says so.
-func (w *Worker) play(ctx context.Context, j Job) ([]byte, error) {
+func (w *Worker) play(ctx context.Context, j Job, jobSubj string) ([]byte, error) {
 	res := Result{ID: j.Spec.ID, Digest: j.Digest, Worker: w.cfg.Name}
 	if got, err := digest(j.Spec); err != nil || got != j.Digest {
 		res.Error = "the job's digest is not its spec's"
@@ -254,7 +257,12 @@ func (w *Worker) play(ctx context.Context, j Job) ([]byte, error) {
 	} else if err != nil {
 		return nil, err
 	}
-	rec, path, err := w.cfg.Play(ctx, spec)
+	var follow match.Local
+	if live, ok := liveSubjectOfJob(jobSubj); ok && j.Live {
+		follow.Listener = &livePublisher{nc: w.js.Conn(), subject: live,
+			attempt: w.cfg.Name + "/" + strconv.FormatInt(time.Now().UnixNano(), 36)}
+	}
+	rec, path, err := w.cfg.Play(ctx, spec, follow)
 	files, ferr := w.takeFiles(j.Spec.ID)
 	switch {
 	case ctx.Err() != nil:

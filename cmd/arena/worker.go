@@ -14,7 +14,6 @@ import (
 
 	"arena/dispatch"
 	"arena/engine"
-	"arena/game"
 	"arena/match"
 	"arena/sandbox"
 )
@@ -96,9 +95,7 @@ func runWorker(ctx context.Context, url, name string, slots int, workDir, cacheD
 	local := engine.NewLocal(reg, match.Local{Out: out, Work: work, Sandbox: sb})
 	w, err := dispatch.NewWorker(ctx, nc, dispatch.WorkerConfig{
 		Name: name, Slots: slots, Games: reg, Out: out, Cache: cacheDir, Self: self, Log: log,
-		Play: func(ctx context.Context, spec match.Spec) (*game.Record, string, error) {
-			return local.Run(ctx, spec, match.Local{})
-		},
+		Play: local.Run,
 	})
 	if err != nil {
 		return err
