@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"errors"
+	"fmt"
 	"os/exec"
 	"sync"
 
@@ -46,8 +48,9 @@ func (s *spareSlot) settledPid() int {
 }
 
 // takeSpare returns the group's spare init if it fits sb (nil if there
-// is none) and has the next one prestarted in the background.
-func (g *Group) takeSpare(sb *sandbox.Sandbox) *sandbox.Prestarted {
+// is none) and has the next one prestarted in the background, set up
+// for plan (the bot about to start: a seat's next bot is like it).
+func (g *Group) takeSpare(sb *sandbox.Sandbox, plan *sandbox.Plan) *sandbox.Prestarted {
 	s := &g.spare
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -60,15 +63,15 @@ func (g *Group) takeSpare(sb *sandbox.Sandbox) *sandbox.Prestarted {
 	if s.filling == nil && !s.closed {
 		done := make(chan struct{})
 		s.filling = done
-		go g.refillSpare(sb, done)
+		go g.refillSpare(sb, plan, done)
 	}
 	return pr
 }
 
-// refillSpare prestarts the group's next spare init for sb.
-func (g *Group) refillSpare(sb *sandbox.Sandbox, done chan struct{}) {
+// refillSpare prestarts the group's next spare init for sb and plan.
+func (g *Group) refillSpare(sb *sandbox.Sandbox, plan *sandbox.Plan, done chan struct{}) {
 	defer close(done)
-	pr, err := sb.Prestart(g.startInside)
+	pr, err := sb.Prestart(g.startInside, plan)
 	s := &g.spare
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -81,6 +84,48 @@ func (g *Group) refillSpare(sb *sandbox.Sandbox, done chan struct{}) {
 		return
 	}
 	s.pr = pr
+}
+
+// Prepare has the init of the bot cfg describes (Args, Dir, Writable
+// and Sandbox as for Start, which must be set) prestarted in the group
+// with every layer set up, so that the next Start of that bot, or of one
+// with the same folders, in the group costs little more than a bare
+// start. The init replaces the group's spare, if it had one; Prepare
+// returns its process id at once, while the init sets itself up. A
+// Start of a bot that does not fit it starts through a new init, as
+// without a spare.
+func (g *Group) Prepare(cfg Config) (int, error) {
+	if cfg.Sandbox == nil || len(cfg.Args) == 0 {
+		return 0, errors.New("prepare a bot: it needs a command and a sandbox")
+	}
+	if err := startGuard(); err != nil {
+		return 0, fmt.Errorf("prepare bot %s: %w", cfg.Args[0], err)
+	}
+	plan := cfg.Sandbox.Plan(&exec.Cmd{Path: cfg.Args[0], Args: cfg.Args, Dir: cfg.Dir}, cfg.Writable)
+	if plan == nil {
+		return 0, fmt.Errorf("prepare bot %s: its folders %s %v are not all there", cfg.Args[0], cfg.Dir, cfg.Writable)
+	}
+	s := &g.spare
+	s.settledPid() // a prestart under way ends first
+	pr, err := cfg.Sandbox.Prestart(g.startInside, plan)
+	if err != nil {
+		return 0, fmt.Errorf("prepare bot %s: %w", cfg.Args[0], err)
+	}
+	s.mu.Lock()
+	old := s.pr
+	closed := s.closed
+	if !closed {
+		s.pr = pr
+	}
+	s.mu.Unlock()
+	if old != nil {
+		old.Close()
+	}
+	if closed {
+		pr.Close()
+		return 0, errors.New("prepare a bot: the group is closed")
+	}
+	return pr.Cmd.Process.Pid, nil
 }
 
 // closeSpare ends the group's spare init, waiting for one being
@@ -110,7 +155,7 @@ func (g *Group) closeSpare() {
 // and what to call once it has been reaped (nil: nothing).
 func (p *Process) startSandboxed(cmd *exec.Cmd, cfg Config) (*exec.Cmd, func(), error) {
 	if !p.ownGroup {
-		if pr := p.group.takeSpare(cfg.Sandbox); pr != nil {
+		if pr := p.group.takeSpare(cfg.Sandbox, cfg.Sandbox.Plan(cmd, cfg.Writable)); pr != nil {
 			pid := pr.Cmd.Process.Pid
 			p.group.mu.Lock()
 			p.group.pgids[pid] = true

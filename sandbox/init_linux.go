@@ -44,8 +44,13 @@ type spec struct {
 	// exit instead of executing anything.
 	Probe bool `json:"probe,omitempty"`
 	// Wait: the init was prestarted and waits on launchFD for the spec
-	// of its bot (see Prestarted); only NS is set besides.
+	// of its bot (see Prestarted); only NS and TmpSize are set besides,
+	// unless Planned.
 	Wait bool `json:"wait,omitempty"`
+	// Planned (with Wait): the spec is that of the bot to come (a Plan)
+	// but for Path, Args and Env, which arrive with the launch: the init
+	// sets every layer up before it waits (see Prestart).
+	Planned bool `json:"planned,omitempty"`
 	// Env is the bot's environment when it came with the spec (a
 	// prestarted init); nil: the init's own.
 	Env []string `json:"env,omitempty"`
@@ -70,6 +75,16 @@ func init() {
 	}
 	os.Unsetenv(envSpec)
 	var pre prepared
+	if s.Wait && s.Planned {
+		// Everything is set up before the launch, which brings only
+		// what to execute, with what environment and standard files.
+		if err := setUp(s, pre); err != nil {
+			fail(err)
+		}
+		l := awaitLaunch()
+		s.Path, s.Args, s.Env = l.Path, l.Args, l.Env
+		execute(s)
+	}
 	if s.Wait {
 		// What is the same for every bot is done before the bot is known.
 		ns, tmp := s.NS, s.TmpSize
@@ -95,6 +110,11 @@ func init() {
 	if err := setUp(s, pre); err != nil {
 		fail(err)
 	}
+	execute(s)
+}
+
+// execute executes the bot of s in place of the init.
+func execute(s spec) {
 	env := s.Env
 	if env == nil {
 		env = os.Environ()
