@@ -48,10 +48,11 @@ func (s *spareSlot) settledPid() int {
 }
 
 // takeSpare returns the group's spare init if it fits sb (nil if there
-// is none) and has the next one prestarted in the background, set up
-// for plan (the bot about to start: a seat's next bot is like it).
-func (g *Group) takeSpare(sb *sandbox.Sandbox, plan *sandbox.Plan) *sandbox.Prestarted {
+// is none), once a prestart under way is over: a spare about to be ready
+// starts the bot sooner than a new init would.
+func (g *Group) takeSpare(sb *sandbox.Sandbox) *sandbox.Prestarted {
 	s := &g.spare
+	s.settledPid()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	pr := s.pr
@@ -60,12 +61,24 @@ func (g *Group) takeSpare(sb *sandbox.Sandbox, plan *sandbox.Plan) *sandbox.Pres
 		pr = nil
 	}
 	s.pr = nil
-	if s.filling == nil && !s.closed {
+	return pr
+}
+
+// refill has the group's next spare init prestarted in the background
+// for sb, set up for plan (the bot that just ran: a seat's next bot is
+// like it), unless it has one or one is under way. Kill calls it once
+// the group's bot is reaped and its CPU time final: the spare's set-up
+// runs between the seat's moves, neither on its bot's CPU time nor on
+// the core it thinks on.
+func (g *Group) refill(sb *sandbox.Sandbox, plan *sandbox.Plan) {
+	s := &g.spare
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.filling == nil && s.pr == nil && !s.closed {
 		done := make(chan struct{})
 		s.filling = done
 		go g.refillSpare(sb, plan, done)
 	}
-	return pr
 }
 
 // refillSpare prestarts the group's next spare init for sb and plan.
@@ -154,18 +167,26 @@ func (g *Group) closeSpare() {
 // through a new init. It returns the command whose process is the bot,
 // and what to call once it has been reaped (nil: nothing).
 func (p *Process) startSandboxed(cmd *exec.Cmd, cfg Config) (*exec.Cmd, func(), error) {
-	if !p.ownGroup {
-		if pr := p.group.takeSpare(cfg.Sandbox, cfg.Sandbox.Plan(cmd, cfg.Writable)); pr != nil {
-			pid := pr.Cmd.Process.Pid
-			p.group.mu.Lock()
-			p.group.pgids[pid] = true
-			p.group.mu.Unlock()
-			if err := cfg.Sandbox.Launch(pr, cmd, cfg.Env, cfg.Writable); err == nil {
-				return pr.Cmd, pr.Reaped, nil
-			}
-			p.group.forget(pid)
-		}
+	if p.ownGroup {
+		return p.startInit(cmd, cfg)
 	}
+	plan := cfg.Sandbox.Plan(cmd, cfg.Writable)
+	p.next = func() { p.group.refill(cfg.Sandbox, plan) }
+	if pr := p.group.takeSpare(cfg.Sandbox); pr != nil {
+		pid := pr.Cmd.Process.Pid
+		p.group.mu.Lock()
+		p.group.pgids[pid] = true
+		p.group.mu.Unlock()
+		if err := cfg.Sandbox.Launch(pr, cmd, cfg.Env, cfg.Writable); err == nil {
+			return pr.Cmd, pr.Reaped, nil
+		}
+		p.group.forget(pid)
+	}
+	return p.startInit(cmd, cfg)
+}
+
+// startInit starts cmd through a new sandbox init, inside the group.
+func (p *Process) startInit(cmd *exec.Cmd, cfg Config) (*exec.Cmd, func(), error) {
 	if err := cfg.Sandbox.Wrap(cmd, cfg.Env, cfg.Writable); err != nil {
 		return nil, nil, err
 	}
