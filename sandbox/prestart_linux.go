@@ -16,14 +16,18 @@ import (
 
 // Most of what a sandboxed start costs is the init's own start: a fork
 // with new namespaces and the execution of the arena's executable, whose
-// Go runtime and package initialisation take milliseconds. None of it
-// depends on the bot. A Prestarted init has paid all that ahead of time
-// and waits, in its new namespaces, for the bot it is to become: its
-// spec, environment and standard files arrive over a socket (the files
-// as SCM_RIGHTS), and it goes on as a freshly started init would. The
-// Gomocup file protocol starts the brain on every move; with an init
-// prestarted while the previous move ran, the start of the next costs
-// little more than a bare one.
+// Go runtime and package initialisation take milliseconds, and the
+// detach of the machine's root from the bot's mount namespace, where the
+// kernel waits for an RCU grace period (0.05 to 25 ms on a busy
+// machine). None of it depends on what the bot executes. A Prestarted
+// init has paid the start ahead of time and waits, in its new
+// namespaces, for the bot it is to become: its spec, environment and
+// standard files arrive over a socket (the files as SCM_RIGHTS). An init
+// prestarted for a Plan (the bot's folders and layers) has set every
+// layer up, the detach included, before it waits: the launch brings only
+// what to execute. The Gomocup file protocol starts the brain on every
+// move, with the same folders each time; with an init planned for it
+// between two moves, the start of the next costs a message and an exec.
 
 // Prestarted is a sandbox init started ahead of its bot. It belongs to
 // no bot's cgroup: the caller moves it into the bot's cgroups before
