@@ -54,6 +54,11 @@ type spec struct {
 	// Env is the bot's environment when it came with the spec (a
 	// prestarted init); nil: the init's own.
 	Env []string `json:"env,omitempty"`
+	// From gives, for the paths of ReadOnly, Dir and Writable with a
+	// symbolic link on the way, what they resolve to on the machine: a
+	// prestarted init that has left the machine's root binds them from
+	// a detached copy of its mounts, where links would resolve wrong.
+	From map[string]string `json:"from,omitempty"`
 }
 
 // init turns a process started as a sandbox init into one: it never
@@ -93,6 +98,13 @@ func init() {
 				fail(fmt.Errorf("%s: %w", LayerMount, err))
 			}
 			pre.view = true
+			machine, ok, err := earlyRoot()
+			if err != nil {
+				fail(fmt.Errorf("%s: %w", LayerMount, err))
+			}
+			if ok {
+				pre.machine = machine
+			}
 		}
 		prog, err := compileFilter()
 		if err != nil {
@@ -124,6 +136,14 @@ func execute(s spec) {
 	}
 }
 
+// source is where path (of the bot's view) is on the machine.
+func (s spec) source(path string) string {
+	if real, ok := s.From[path]; ok {
+		return real
+	}
+	return path
+}
+
 // fail reports why the sandbox could not start the bot, on stderr where
 // the arena quotes it in the verdict, and exits.
 func fail(err error) {
@@ -152,6 +172,9 @@ type step struct {
 type prepared struct {
 	view   bool              // prepareView is done
 	filter []unix.SockFilter // the seccomp filter, compiled
+	// machine, when above 0, is a detached copy of the machine's mounts:
+	// earlyRoot made the new root the process's already.
+	machine int
 }
 
 // steps lists the set-up of s in the order it must happen.
@@ -159,7 +182,10 @@ func steps(s spec, pre prepared) []step {
 	var st []step
 	if s.NS {
 		view := func() error { return buildView(s) }
-		if pre.view {
+		switch {
+		case pre.machine > 0:
+			view = func() error { return finishEarlyView(s, pre.machine) }
+		case pre.view:
 			view = func() error { return finishView(s) }
 		}
 		st = append(st,

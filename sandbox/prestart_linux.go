@@ -201,6 +201,9 @@ func (s *Sandbox) launch(pr *Prestarted, cmd *exec.Cmd, extraEnv, writable []str
 	if pr.plan != nil && !pr.plan.fits(sp) {
 		return ErrUnplanned
 	}
+	if pr.plan == nil && sp.NS {
+		sp.From = resolved(append(append([]string{sp.Dir}, sp.Writable...), sp.ReadOnly...))
+	}
 	sp.Env = env
 	data, err := json.Marshal(sp)
 	if err != nil {
@@ -210,6 +213,21 @@ func (s *Sandbox) launch(pr *Prestarted, cmd *exec.Cmd, extraEnv, writable []str
 		return fmt.Errorf("sandbox: launch the prestarted init: %w", err)
 	}
 	return nil
+}
+
+// resolved maps each of paths that has a symbolic link on the way to
+// what it resolves to (see spec.From).
+func resolved(paths []string) map[string]string {
+	var from map[string]string
+	for _, p := range paths {
+		if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
+			if from == nil {
+				from = map[string]string{}
+			}
+			from[p] = real
+		}
+	}
+	return from
 }
 
 // ErrUnplanned is Launch's answer for a bot that does not fit the plan

@@ -100,3 +100,58 @@ func TestPlanNeedsItsFolders(t *testing.T) {
 		}
 	}
 }
+
+// TestUnplannedInitBindsLate: an init prestarted without a plan (it has
+// left the machine's root before its bot is known, where the kernel
+// allows) becomes a bot whose folder is reached through a symbolic link,
+// sees its folder and nothing of the organiser's, and runs with its own
+// arguments.
+func TestUnplannedInitBindsLate(t *testing.T) {
+	if !probed().On(sandbox.LayerMount) {
+		t.Skip("no mount namespace")
+	}
+	sh := lookPath(t, "sh")
+	sb := newSandbox(t, sandbox.Auto, testPolicy(sandbox.Auto))
+	root := t.TempDir()
+	real := filepath.Join(root, "real")
+	if err := os.Mkdir(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(real, "mine"), []byte("own\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(root, "secret")
+	if err := os.WriteFile(secret, []byte("organiser's\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(root, "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	pr, err := sb.Prestart(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	script := `cat mine; cat ` + secret + ` 2>/dev/null || echo sealed; echo new > made; pwd; exit 5`
+	cmd := &exec.Cmd{Path: sh, Args: []string{sh, "-c", script}, Dir: link, Stdout: out, Stderr: out}
+	if err := sb.Launch(pr, cmd, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	pr.Cmd.Wait()
+	pr.Reaped()
+	text, _ := os.ReadFile(out.Name())
+	if code := pr.Cmd.ProcessState.ExitCode(); code != 5 {
+		t.Fatalf("exit %d, want the bot's 5: %s", code, text)
+	}
+	if want := "own\nsealed\n" + link + "\n"; string(text) != want {
+		t.Errorf("the bot said %q, want %q", text, want)
+	}
+	if made, err := os.ReadFile(filepath.Join(real, "made")); err != nil || string(made) != "new\n" {
+		t.Errorf("the bot's file in its folder: %q, %v", made, err)
+	}
+}
