@@ -110,8 +110,8 @@ type Process struct {
 		ok bool
 	}
 	cgroupCPU atomic.Int64
-	// next has the group's next spare init prestarted (nil: none); Kill
-	// calls it once, after the bot's CPU time is final (spare_linux.go).
+	// next asks for the group's next spare init (nil: none); Kill calls
+	// it once, after the bot's CPU time is final (spare_linux.go).
 	next     func()
 	nextOnce sync.Once
 

@@ -23,6 +23,16 @@ type spareSlot struct {
 	pr      *sandbox.Prestarted
 	filling chan struct{} // closed when the prestart under way is over; nil if none
 	closed  bool          // the group is closing: prestart no more
+	// wanted is the next spare to prestart, noted when the group's bot
+	// was killed and started when the group's KillAll is over (see
+	// wantSpare); nil if none.
+	wanted *wantedSpare
+}
+
+// wantedSpare is a spare to prestart: for sb, set up for plan.
+type wantedSpare struct {
+	sb   *sandbox.Sandbox
+	plan *sandbox.Plan
 }
 
 // pid is the process id of the spare (0 if none).
@@ -61,19 +71,48 @@ func (g *Group) takeSpare(sb *sandbox.Sandbox) *sandbox.Prestarted {
 		pr = nil
 	}
 	s.pr = nil
+	if w := s.wanted; w != nil {
+		// No KillAll came since the last bot was killed: the next
+		// spare is prestarted while this bot runs.
+		s.wanted = nil
+		g.refillLocked(w.sb, w.plan)
+	}
 	return pr
 }
 
-// refill has the group's next spare init prestarted in the background
+// wantSpare notes that the group's next spare init is to be prestarted
 // for sb, set up for plan (the bot that just ran: a seat's next bot is
-// like it), unless it has one or one is under way. Kill calls it once
-// the group's bot is reaped and its CPU time final: the spare's set-up
-// runs between the seat's moves, neither on its bot's CPU time nor on
-// the core it thinks on.
-func (g *Group) refill(sb *sandbox.Sandbox, plan *sandbox.Plan) {
+// like it). Kill calls it once the group's bot is reaped and its CPU
+// time final, and the prestart starts when the KillAll that follows is
+// over (see startWanted), between the seat's moves: neither on its
+// bot's CPU time, nor on the core it thinks on, nor on the KillAll,
+// which would wait for a spare being born.
+func (g *Group) wantSpare(sb *sandbox.Sandbox, plan *sandbox.Plan) {
 	s := &g.spare
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !s.closed {
+		s.wanted = &wantedSpare{sb, plan}
+	}
+}
+
+// startWanted starts the prestart wantSpare noted, if any; KillAll calls
+// it as it ends.
+func (g *Group) startWanted() {
+	s := &g.spare
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w := s.wanted; w != nil {
+		s.wanted = nil
+		g.refillLocked(w.sb, w.plan)
+	}
+}
+
+// refillLocked has the group's next spare init prestarted in the
+// background for sb and plan, unless it has one or one is under way;
+// g.spare.mu is held.
+func (g *Group) refillLocked(sb *sandbox.Sandbox, plan *sandbox.Plan) {
+	s := &g.spare
 	if s.filling == nil && s.pr == nil && !s.closed {
 		done := make(chan struct{})
 		s.filling = done
@@ -171,7 +210,7 @@ func (p *Process) startSandboxed(cmd *exec.Cmd, cfg Config) (*exec.Cmd, func(), 
 		return p.startInit(cmd, cfg)
 	}
 	plan := cfg.Sandbox.Plan(cmd, cfg.Writable)
-	p.next = func() { p.group.refill(cfg.Sandbox, plan) }
+	p.next = func() { p.group.wantSpare(cfg.Sandbox, plan) }
 	if pr := p.group.takeSpare(cfg.Sandbox); pr != nil {
 		pid := pr.Cmd.Process.Pid
 		p.group.mu.Lock()

@@ -27,7 +27,9 @@ func benchSandbox(b *testing.B, sandboxed bool) *sandbox.Sandbox {
 // BenchmarkStart is the start of a bot: from bot.Start to the bot's
 // own code running (a static C program whose main writes a line at once
 // and exits), reported as median-start-ns, and on to its exit reaped
-// (median-exit-ns), what the file protocol pays per move besides. The
+// (median-exit-ns), what the file protocol pays per move besides, and
+// the clean-up after it (the bot's Close and the group's KillAll, as the
+// file protocol's seat does after each move: median-kill-ns). The
 // seat variants start every bot in one group, as the file protocol's
 // seat does (a sandboxed one then gets an init prestarted while the
 // previous bot ran), with the opponent's move (seatGap, not timed) in
@@ -46,7 +48,7 @@ func BenchmarkStart(b *testing.B) {
 				group = bot.NewSandboxGroup(0, sb)
 				defer group.Close()
 			}
-			var starts, exits []time.Duration
+			var starts, exits, kills []time.Duration
 			for b.Loop() {
 				if c.seat {
 					b.StopTimer()
@@ -68,11 +70,14 @@ func BenchmarkStart(b *testing.B) {
 					b.Fatalf("exit %d: %s", p.ExitCode(), p.Stderr())
 				}
 				exits = append(exits, time.Since(t0))
+				tk := time.Now()
 				p.Close()
 				if group != nil {
 					group.KillAll()
 				}
+				kills = append(kills, time.Since(tk))
 			}
+			reportMedianAs(b, kills, "median-kill-ns")
 			reportMedianAs(b, starts, "median-start-ns")
 			reportMedianAs(b, exits, "median-exit-ns")
 		})
