@@ -82,11 +82,14 @@ func init() {
 	var pre prepared
 	if s.Wait && s.Planned {
 		// Everything is set up before the launch, which brings only
-		// what to execute, with what environment and standard files.
-		if err := setUp(s, pre); err != nil {
+		// what to execute, with what environment and standard files. A
+		// set-up that failed is told on the bot's standard error, where
+		// the arena quotes it, once the launch has brought it.
+		err := setUp(s, pre)
+		l := awaitLaunch()
+		if err != nil {
 			fail(err)
 		}
-		l := awaitLaunch()
 		s.Path, s.Args, s.Env = l.Path, l.Args, l.Env
 		execute(s)
 	}
