@@ -12,7 +12,8 @@ import (
 // spareSlot holds a group's sandbox init started ahead of its bot (see
 // sandbox.Prestarted), born inside the group's cgroups like any of its
 // bots: the Gomocup file protocol starts the brain on every move, and
-// the init for the next move is prestarted while the current one runs.
+// the init for the next move is prestarted, planned for the bot that
+// just ran, once the move's clean-up (Kill, KillAll) is over.
 // A spare is not one of the group's processes: KillAll, signal and the
 // freezer's bookkeeping leave it alone (a frozen spare only waits), and
 // Close ends it. Its memory (about 2 MB) counts towards the group's
