@@ -430,6 +430,7 @@ func (g *Group) signal(sig syscall.Signal) int {
 // KillAll kills every process of the group and waits (up to 200 ms) until
 // the cgroup is empty.
 func (g *Group) KillAll() {
+	defer g.startWanted() // the next spare init, once nothing is left to kill
 	listed := g.signal(syscall.SIGKILL)
 	g.Thaw() // a frozen process dies only once thawed
 	if listed == 0 {

@@ -110,6 +110,10 @@ type Process struct {
 		ok bool
 	}
 	cgroupCPU atomic.Int64
+	// next asks for the group's next spare init (nil: none); Kill calls
+	// it once, after the bot's CPU time is final (spare_linux.go).
+	next     func()
+	nextOnce sync.Once
 
 	done       chan struct{} // closed when the process has been reaped
 	stderrDone chan struct{} // closed when stderr reached its end
@@ -615,6 +619,9 @@ func (p *Process) Kill() {
 	<-p.done
 	p.noteCPU()
 	p.group.forget(p.Pid())
+	if p.next != nil {
+		p.nextOnce.Do(p.next)
+	}
 }
 
 // Close kills the bot if it still runs, closes the pipes and, when the

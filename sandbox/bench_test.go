@@ -1,6 +1,9 @@
 package sandbox_test
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -21,29 +24,31 @@ func benchSandbox(b *testing.B, sandboxed bool) *sandbox.Sandbox {
 	return sb
 }
 
-// BenchmarkStart is the start of a bot (a program that exits at once)
-// to its end: what the file protocol pays per move. The seat variants
-// start every bot in one group, as the file protocol's seat does (a
-// sandboxed one then gets an init prestarted while the previous bot
-// ran), with the opponent's move (seatGap, not timed) in between.
+// BenchmarkStart is the start of a bot: from bot.Start to the bot's
+// own code running (a static C program whose main writes a line at once
+// and exits), reported as median-start-ns, and on to its exit reaped
+// (median-exit-ns), what the file protocol pays per move besides, and
+// the clean-up after it (the bot's Close and the group's KillAll, as the
+// file protocol's seat does after each move: median-kill-ns). The
+// seat variants start every bot in one group, as the file protocol's
+// seat does (a sandboxed one then gets an init prestarted while the
+// previous bot ran), with the opponent's move (seatGap, not timed) in
+// between.
 func BenchmarkStart(b *testing.B) {
+	prog := firstLine(b)
 	for _, c := range []struct {
 		name            string
 		sandboxed, seat bool
 	}{{"bare", false, false}, {"sandboxed", true, false}, {"bare-seat", false, true}, {"sandboxed-seat", true, true}} {
 		b.Run(c.name, func(b *testing.B) {
 			sb := benchSandbox(b, c.sandboxed)
-			prog, err := bot.ResolveProgram("true")
-			if err != nil {
-				b.Skip("no true")
-			}
 			dir := b.TempDir()
 			var group *bot.Group
 			if c.seat {
 				group = bot.NewSandboxGroup(0, sb)
 				defer group.Close()
 			}
-			var times []time.Duration
+			var starts, exits, kills []time.Duration
 			for b.Loop() {
 				if c.seat {
 					b.StopTimer()
@@ -51,23 +56,53 @@ func BenchmarkStart(b *testing.B) {
 					b.StartTimer()
 				}
 				t0 := time.Now()
-				p, err := bot.Start(bot.Config{Args: []string{prog}, Dir: dir, Sandbox: sb, Group: group})
+				p, err := bot.Start(bot.Config{Args: []string{prog}, Dir: dir, Sandbox: sb, Group: group, Interactive: true})
 				if err != nil {
 					b.Fatal(err)
 				}
+				line, err := p.ReadLine(time.Now().Add(10 * time.Second))
+				if err != nil || line != "up" {
+					b.Fatalf("the bot said %q (%v): %s", line, err, p.Stderr())
+				}
+				starts = append(starts, time.Since(t0))
 				<-p.Done()
 				if p.ExitCode() != 0 {
 					b.Fatalf("exit %d: %s", p.ExitCode(), p.Stderr())
 				}
-				times = append(times, time.Since(t0))
+				exits = append(exits, time.Since(t0))
+				tk := time.Now()
 				p.Close()
 				if group != nil {
 					group.KillAll()
 				}
+				kills = append(kills, time.Since(tk))
 			}
-			reportMedian(b, times)
+			reportMedianAs(b, kills, "median-kill-ns")
+			reportMedianAs(b, starts, "median-start-ns")
+			reportMedianAs(b, exits, "median-exit-ns")
 		})
 	}
+}
+
+// firstLine builds the bot BenchmarkStart starts: a static C program
+// whose first statement writes "up" to its standard output (skipped
+// where there is no C compiler).
+func firstLine(b *testing.B) string {
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		b.Skip("no C compiler for the first-line bot")
+	}
+	dir := b.TempDir()
+	src := filepath.Join(dir, "up.c")
+	code := "#include <unistd.h>\nint main(void) { write(1, \"up\\n\", 3); return 0; }\n"
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	out := filepath.Join(dir, "up")
+	if msg, err := exec.Command(cc, "-O2", "-static", "-o", out, src).CombinedOutput(); err != nil {
+		b.Skipf("cannot build the first-line bot: %v: %s", err, msg)
+	}
+	return out
 }
 
 // seatGap stands for the opponent's move between two moves of a seat.
@@ -120,11 +155,16 @@ func BenchmarkPipeMove(b *testing.B) {
 // results: on a loaded machine the mean is mostly the few operations
 // that waited for a core.
 func reportMedian(b *testing.B, times []time.Duration) {
+	reportMedianAs(b, times, "median-ns/op")
+}
+
+// reportMedianAs reports the median of times as the metric unit.
+func reportMedianAs(b *testing.B, times []time.Duration, unit string) {
 	if len(times) == 0 {
 		return
 	}
 	slices.Sort(times)
-	b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), "median-ns/op")
+	b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), unit)
 }
 
 // BenchmarkPause is pausing and continuing a bot: through the freezer

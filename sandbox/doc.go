@@ -26,7 +26,9 @@
 // Prestart starts such an init ahead of its bot: it waits, its start-up
 // paid, for Launch to send the bot's spec and standard files, so that a
 // seat that starts its bot on every move (the Gomocup file protocol)
-// does not pay the init's start on the move's clock.
+// does not pay the init's start on the move's clock. Prestarted for a
+// Plan (the previous move's bot), it sets every layer up before it
+// waits, and Launch sends only what to execute.
 //
 // Probe finds out once per run what works on this machine by starting
 // such an init; New turns a Policy (auto, strict, off) and that Report

@@ -30,11 +30,16 @@ var probed = sync.OnceValue(func() sandbox.Report { return sandbox.Probe(context
 // face every hostile bot as well.
 const noNamespaces sandbox.Mode = "auto-without-namespaces"
 
+// prepared is another: auto, with the bot started through an init
+// prestarted for it in its group (bot.Group.Prepare), which has set
+// every layer up before the bot is known, as a seat's next move is.
+const prepared sandbox.Mode = "auto-prepared"
+
 // modes are the sandbox modes every hostile bot runs in: auto always,
 // strict where the machine has every layer, auto without namespaces
 // where it has landlock, and off (today's behaviour).
 func modes(t *testing.T) []sandbox.Mode {
-	m := []sandbox.Mode{sandbox.Auto, sandbox.Off}
+	m := []sandbox.Mode{sandbox.Auto, sandbox.Off, prepared}
 	if len(probed().Missing()) == 0 {
 		m = append(m, sandbox.Strict)
 	} else {
@@ -66,7 +71,7 @@ func report(mode sandbox.Mode) sandbox.Report {
 // testPolicy keeps the limits small so that the hostile bots reach them
 // fast.
 func testPolicy(mode sandbox.Mode) sandbox.Policy {
-	if mode == noNamespaces {
+	if mode == noNamespaces || mode == prepared {
 		mode = sandbox.Auto
 	}
 	return sandbox.Policy{Mode: mode, Pids: 64, FileSize: 8 << 20, OpenFiles: 256}
@@ -190,12 +195,25 @@ func (w *world) env() []string {
 // start runs the hostile bot's command in the world.
 func (w *world) start(t *testing.T, args []string, memory int64) *bot.Process {
 	t.Helper()
-	p, err := bot.Start(bot.Config{Args: args, Dir: w.botDir, Env: w.env(), Interactive: true, Sandbox: w.sb,
-		MemoryLimit: memory, StderrTail: 64 << 10})
+	cfg := bot.Config{Args: args, Dir: w.botDir, Env: w.env(), Interactive: true, Sandbox: w.sb,
+		MemoryLimit: memory, StderrTail: 64 << 10}
+	init := 0
+	if w.mode == prepared {
+		cfg.Group = bot.NewSandboxGroup(memory, w.sb)
+		t.Cleanup(cfg.Group.Close)
+		var err error
+		if init, err = cfg.Group.Prepare(cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := bot.Start(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(p.Close)
+	if init != 0 && p.Pid() != init {
+		t.Fatalf("the bot is process %d, not the init %d prepared for it", p.Pid(), init)
+	}
 	return p
 }
 

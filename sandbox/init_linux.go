@@ -44,11 +44,21 @@ type spec struct {
 	// exit instead of executing anything.
 	Probe bool `json:"probe,omitempty"`
 	// Wait: the init was prestarted and waits on launchFD for the spec
-	// of its bot (see Prestarted); only NS is set besides.
+	// of its bot (see Prestarted); only NS and TmpSize are set besides,
+	// unless Planned.
 	Wait bool `json:"wait,omitempty"`
+	// Planned (with Wait): the spec is that of the bot to come (a Plan)
+	// but for Path, Args and Env, which arrive with the launch: the init
+	// sets every layer up before it waits (see Prestart).
+	Planned bool `json:"planned,omitempty"`
 	// Env is the bot's environment when it came with the spec (a
 	// prestarted init); nil: the init's own.
 	Env []string `json:"env,omitempty"`
+	// From gives, for the paths of ReadOnly, Dir and Writable with a
+	// symbolic link on the way, what they resolve to on the machine: a
+	// prestarted init that has left the machine's root binds them from
+	// a detached copy of its mounts, where links would resolve wrong.
+	From map[string]string `json:"from,omitempty"`
 }
 
 // init turns a process started as a sandbox init into one: it never
@@ -70,6 +80,19 @@ func init() {
 	}
 	os.Unsetenv(envSpec)
 	var pre prepared
+	if s.Wait && s.Planned {
+		// Everything is set up before the launch, which brings only
+		// what to execute, with what environment and standard files. A
+		// set-up that failed is told on the bot's standard error, where
+		// the arena quotes it, once the launch has brought it.
+		err := setUp(s, pre)
+		l := awaitLaunch()
+		if err != nil {
+			fail(err)
+		}
+		s.Path, s.Args, s.Env = l.Path, l.Args, l.Env
+		execute(s)
+	}
 	if s.Wait {
 		// What is the same for every bot is done before the bot is known.
 		ns, tmp := s.NS, s.TmpSize
@@ -78,6 +101,13 @@ func init() {
 				fail(fmt.Errorf("%s: %w", LayerMount, err))
 			}
 			pre.view = true
+			machine, ok, err := earlyRoot()
+			if err != nil {
+				fail(fmt.Errorf("%s: %w", LayerMount, err))
+			}
+			if ok {
+				pre.machine = machine
+			}
 		}
 		prog, err := compileFilter()
 		if err != nil {
@@ -95,6 +125,11 @@ func init() {
 	if err := setUp(s, pre); err != nil {
 		fail(err)
 	}
+	execute(s)
+}
+
+// execute executes the bot of s in place of the init.
+func execute(s spec) {
 	env := s.Env
 	if env == nil {
 		env = os.Environ()
@@ -102,6 +137,14 @@ func init() {
 	if err := unix.Exec(s.Path, s.Args, env); err != nil {
 		fail(fmt.Errorf("execute %s: %w", s.Path, ExplainExec(s.Path, err)))
 	}
+}
+
+// source is where path (of the bot's view) is on the machine.
+func (s spec) source(path string) string {
+	if real, ok := s.From[path]; ok {
+		return real
+	}
+	return path
 }
 
 // fail reports why the sandbox could not start the bot, on stderr where
@@ -132,6 +175,9 @@ type step struct {
 type prepared struct {
 	view   bool              // prepareView is done
 	filter []unix.SockFilter // the seccomp filter, compiled
+	// machine, when above 0, is a detached copy of the machine's mounts:
+	// earlyRoot made the new root the process's already.
+	machine int
 }
 
 // steps lists the set-up of s in the order it must happen.
@@ -139,7 +185,10 @@ func steps(s spec, pre prepared) []step {
 	var st []step
 	if s.NS {
 		view := func() error { return buildView(s) }
-		if pre.view {
+		switch {
+		case pre.machine > 0:
+			view = func() error { return finishEarlyView(s, pre.machine) }
+		case pre.view:
 			view = func() error { return finishView(s) }
 		}
 		st = append(st,

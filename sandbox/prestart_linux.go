@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -13,14 +16,18 @@ import (
 
 // Most of what a sandboxed start costs is the init's own start: a fork
 // with new namespaces and the execution of the arena's executable, whose
-// Go runtime and package initialisation take milliseconds. None of it
-// depends on the bot. A Prestarted init has paid all that ahead of time
-// and waits, in its new namespaces, for the bot it is to become: its
-// spec, environment and standard files arrive over a socket (the files
-// as SCM_RIGHTS), and it goes on as a freshly started init would. The
-// Gomocup file protocol starts the brain on every move; with an init
-// prestarted while the previous move ran, the start of the next costs
-// little more than a bare one.
+// Go runtime and package initialisation take milliseconds, and the
+// detach of the machine's root from the bot's mount namespace, where the
+// kernel waits for an RCU grace period (0.05 to 25 ms on a busy
+// machine). None of it depends on what the bot executes. A Prestarted
+// init has paid the start ahead of time and waits, in its new
+// namespaces, for the bot it is to become: its spec, environment and
+// standard files arrive over a socket (the files as SCM_RIGHTS). An init
+// prestarted for a Plan (the bot's folders and layers) has set every
+// layer up, the detach included, before it waits: the launch brings only
+// what to execute. The Gomocup file protocol starts the brain on every
+// move, with the same folders each time; with an init planned for it
+// between two moves, the start of the next costs a message and an exec.
 
 // Prestarted is a sandbox init started ahead of its bot. It belongs to
 // no bot's cgroup: the caller moves it into the bot's cgroups before
@@ -29,8 +36,9 @@ import (
 type Prestarted struct {
 	// Cmd is the init's process, started; once launched, it is the bot.
 	Cmd  *exec.Cmd
-	ns   bool // started in new namespaces
-	sock int  // the arena's end of the socket the init waits on
+	ns   bool  // started in new namespaces
+	plan *Plan // the bot it set every layer up for (nil: none)
+	sock int   // the arena's end of the socket the init waits on
 	// mnt holds the init's mount namespace (-1: none), so that the bot's
 	// exit does not wait for its mounts to be taken down (see Reaped).
 	mnt int
@@ -39,11 +47,76 @@ type Prestarted struct {
 // launchFD is the init's end of its socket.
 const launchFD = 3
 
+// Plan is the start of a bot as far as it does not depend on what
+// exactly is executed: its view of the file system and every other
+// layer. An init prestarted for a plan (see Prestart) sets all of it up
+// before its bot is launched, the detach of the machine's root from the
+// bot's mount namespace included (the kernel waits for an RCU grace
+// period there, up to milliseconds on a busy machine): a seat's next
+// bot, which has the same folders as the one before, then costs a
+// message and an exec.
+type Plan struct {
+	sp spec
+	// ids are the files the plan's view binds, as they were when it was
+	// made: a folder replaced since (same path, another file) is not
+	// the one the init bound.
+	ids []fileID
+}
+
+// fileID tells a file apart from another that later takes its path.
+type fileID struct{ dev, ino uint64 }
+
+// Plan makes the plan of the bot cmd (Path, Args and Dir set) would
+// start, with the further writable folders, for a Prestart ahead of a
+// bot like it (nil when there is no plan to make).
+func (s *Sandbox) Plan(cmd *exec.Cmd, writable []string) *Plan {
+	if cmd.Dir == "" || !filepath.IsAbs(cmd.Dir) {
+		return nil
+	}
+	sp := s.spec(cmd.Path, cmd.Args, cmd.Dir, writable)
+	ids, ok := viewIDs(sp)
+	if !ok {
+		return nil
+	}
+	sp.Path, sp.Args, sp.Env = "", nil, nil
+	return &Plan{sp: sp, ids: ids}
+}
+
+// viewIDs lists the ids of the files the view of sp binds (ok false if
+// one is missing).
+func viewIDs(sp spec) ([]fileID, bool) {
+	paths := append(append([]string{sp.Dir}, sp.Writable...), sp.ReadOnly...)
+	ids := make([]fileID, len(paths))
+	for i, p := range paths {
+		var st unix.Stat_t
+		if err := unix.Stat(p, &st); err != nil {
+			return nil, false
+		}
+		ids[i] = fileID{uint64(st.Dev), st.Ino}
+	}
+	return ids, true
+}
+
+// fits reports whether the bot of spec sp (made by prepare) can be the
+// bot of an init set up for plan p: the same layers and view, of the
+// same files.
+func (p *Plan) fits(sp spec) bool {
+	sp.Path, sp.Args, sp.Env = "", nil, nil
+	if !reflect.DeepEqual(sp, p.sp) {
+		return false
+	}
+	ids, ok := viewIDs(sp)
+	return ok && slices.Equal(ids, p.ids)
+}
+
 // Prestart starts an init that waits for the bot it is to become (see
 // Prestarted), in its own process group, dying with the arena. start
 // starts the init's command (nil: its Start method), as a group starts
-// it inside the bot's cgroups.
-func (s *Sandbox) Prestart(start func(*exec.Cmd) error) (*Prestarted, error) {
+// it inside the bot's cgroups. With a plan the init sets every layer of
+// that plan up before it waits, and only a bot that fits the plan can be
+// launched in it; without one it prepares what is the same for every
+// bot.
+func (s *Sandbox) Prestart(start func(*exec.Cmd) error, plan *Plan) (*Prestarted, error) {
 	if start == nil {
 		start = (*exec.Cmd).Start
 	}
@@ -54,7 +127,14 @@ func (s *Sandbox) Prestart(start func(*exec.Cmd) error) (*Prestarted, error) {
 	theirs := os.NewFile(uintptr(fds[1]), "sandbox-launch")
 	defer theirs.Close()
 	ns := s.namespaces()
-	data, err := json.Marshal(spec{Wait: true, NS: ns, TmpSize: DefaultTmpSize, UID: -1, GID: -1})
+	sp := spec{Wait: true, NS: ns, TmpSize: DefaultTmpSize, UID: -1, GID: -1}
+	if plan != nil && plan.sp.NS == ns {
+		sp = plan.sp
+		sp.Wait, sp.Planned = true, true
+	} else {
+		plan = nil
+	}
+	data, err := json.Marshal(sp)
 	if err != nil {
 		unix.Close(fds[0])
 		return nil, fmt.Errorf("sandbox: prestart: %w", err)
@@ -69,7 +149,7 @@ func (s *Sandbox) Prestart(start func(*exec.Cmd) error) (*Prestarted, error) {
 		unix.Close(fds[0])
 		return nil, fmt.Errorf("sandbox: prestart: %w", err)
 	}
-	return &Prestarted{Cmd: cmd, ns: ns, sock: fds[0], mnt: s.holdMounts(cmd.Process.Pid)}, nil
+	return &Prestarted{Cmd: cmd, ns: ns, plan: plan, sock: fds[0], mnt: s.holdMounts(cmd.Process.Pid)}, nil
 }
 
 // Fits reports whether pr can become a bot of s: it was started in the
@@ -118,16 +198,42 @@ func (s *Sandbox) launch(pr *Prestarted, cmd *exec.Cmd, extraEnv, writable []str
 	if err != nil {
 		return err
 	}
+	if pr.plan != nil && !pr.plan.fits(sp) {
+		return ErrUnplanned
+	}
+	if pr.plan == nil && sp.NS {
+		sp.From = resolved(append(append([]string{sp.Dir}, sp.Writable...), sp.ReadOnly...))
+	}
 	sp.Env = env
 	data, err := json.Marshal(sp)
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
-	if err := unix.Sendmsg(pr.sock, data, unix.UnixRights(stdio[:]...), nil, 0); err != nil {
+	if err := unix.Sendmsg(pr.sock, data, unix.UnixRights(stdio[:]...), nil, unix.MSG_NOSIGNAL); err != nil {
 		return fmt.Errorf("sandbox: launch the prestarted init: %w", err)
 	}
 	return nil
 }
+
+// resolved maps each of paths that has a symbolic link on the way to
+// what it resolves to (see spec.From).
+func resolved(paths []string) map[string]string {
+	var from map[string]string
+	for _, p := range paths {
+		if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
+			if from == nil {
+				from = map[string]string{}
+			}
+			from[p] = real
+		}
+	}
+	return from
+}
+
+// ErrUnplanned is Launch's answer for a bot that does not fit the plan
+// its init was prestarted for (other folders, or the same paths holding
+// other files now): the caller starts it through a new init.
+var ErrUnplanned = errors.New("sandbox: the bot does not fit the plan its init was prestarted for")
 
 // holdMounts opens the mount namespace of the init pid (-1 when it has
 // none of its own): while it is open, the bot's exit need not wait for

@@ -81,6 +81,110 @@ func prepareView(tmpSize int64) error {
 	return bindAll(root, system)
 }
 
+// earlyRoot makes the root prepareView built at viewRoot the process's
+// root before the bot is known, detaching the machine's, and returns a
+// detached copy of the machine's mounts (see lateBinds), from which
+// finishEarlyView later binds the bot's own folders. The detach, where
+// the kernel waits for an RCU grace period, is then paid before the bot
+// is launched. ok is false, and nothing changed, where the kernel cannot
+// bind from a detached copy (before Linux 6.15 or so): the caller builds
+// the view as finishView does.
+func earlyRoot() (machine int, ok bool, err error) {
+	machine, err = unix.OpenTree(unix.AT_FDCWD, "/", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+	if err != nil {
+		return -1, false, nil
+	}
+	// A copy of a part of a detached copy is what finishEarlyView makes.
+	probe, err := unix.OpenTree(machine, "", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_EMPTY_PATH|unix.AT_RECURSIVE)
+	if err != nil {
+		unix.Close(machine)
+		return -1, false, nil
+	}
+	unix.Close(probe)
+	if err := unix.Chdir(viewRoot); err != nil {
+		unix.Close(machine)
+		return -1, false, fmt.Errorf("enter new root: %w", err)
+	}
+	if err := unix.PivotRoot(".", "."); err != nil {
+		unix.Close(machine)
+		return -1, false, fmt.Errorf("pivot_root: %w", err)
+	}
+	if err := unix.Unmount(".", unix.MNT_DETACH); err != nil {
+		unix.Close(machine)
+		return -1, false, fmt.Errorf("detach old root: %w", err)
+	}
+	if err := unix.Chdir("/"); err != nil {
+		unix.Close(machine)
+		return -1, false, fmt.Errorf("enter new root: %w", err)
+	}
+	return machine, true, nil
+}
+
+// finishEarlyView binds the bot's own folders into the root earlyRoot
+// made, from machine, the detached copy of the machine's mounts (closed
+// here), and makes the root read-only. The paths are resolved by the
+// arena (s.From): inside the copy a symbolic link would resolve against
+// the new root.
+func finishEarlyView(s spec, machine int) error {
+	defer unix.Close(machine)
+	type late struct {
+		dst, src string
+		writable bool
+	}
+	var binds []late
+	for _, p := range s.ReadOnly {
+		binds = append(binds, late{dst: p, src: s.source(p)})
+	}
+	for _, p := range append([]string{s.Dir}, s.Writable...) {
+		binds = append(binds, late{dst: p, src: s.source(p), writable: true})
+	}
+	sort.SliceStable(binds, func(i, j int) bool {
+		return strings.Count(binds[i].dst, "/") < strings.Count(binds[j].dst, "/")
+	})
+	for _, b := range binds {
+		tree, err := unix.OpenTree(machine, strings.TrimPrefix(b.src, "/"),
+			unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE|unix.AT_SYMLINK_NOFOLLOW)
+		if err != nil {
+			return fmt.Errorf("bind %s: %w", b.dst, err)
+		}
+		err = moveTree(tree, b.dst, b.writable)
+		unix.Close(tree)
+		if err != nil {
+			return err
+		}
+	}
+	if err := unix.MountSetattr(-1, "/", 0, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}); err != nil {
+		return fmt.Errorf("make / read-only: %w", err)
+	}
+	if err := unix.Chdir(s.Dir); err != nil {
+		return fmt.Errorf("enter working folder: %w", err)
+	}
+	return nil
+}
+
+// moveTree mounts the detached tree at dst (in the new root), nosuid,
+// nodev and, unless writable, read-only.
+func moveTree(tree int, dst string, writable bool) error {
+	var st unix.Stat_t
+	if err := unix.Fstat(tree, &st); err != nil {
+		return fmt.Errorf("stat %s: %w", dst, err)
+	}
+	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV}
+	if !writable {
+		attr.Attr_set |= unix.MOUNT_ATTR_RDONLY
+	}
+	if err := unix.MountSetattr(tree, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, &attr); err != nil {
+		return fmt.Errorf("make %s read-only: %w", dst, err)
+	}
+	if err := mountPoint(dst, st.Mode&unix.S_IFMT == unix.S_IFDIR); err != nil {
+		return err
+	}
+	if err := unix.MoveMount(tree, "", unix.AT_FDCWD, dst, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+		return fmt.Errorf("bind %s: %w", dst, err)
+	}
+	return nil
+}
+
 // finishView adds the bot's own folders to the new root prepareView
 // built, and makes it the process's root.
 func finishView(s spec) error {

@@ -151,6 +151,9 @@ func (s *Sandbox) handOver(dirs []string) error {
 		return nil
 	}
 	for _, d := range dirs {
+		if real, err := filepath.EvalSymlinks(d); err == nil {
+			d = real // a folder reached through a link: hand over the folder
+		}
 		err := filepath.WalkDir(d, func(path string, e fs.DirEntry, err error) error {
 			if err != nil {
 				return err
