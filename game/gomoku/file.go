@@ -69,6 +69,12 @@ func (s *FileSeat) Start(ctx context.Context, req match.Request) (match.Greeting
 		return match.Greeting{}, errors.New("file protocol: no working folder")
 	}
 	s.group = bot.NewSandboxGroup(s.opts.MemoryLimit, s.opts.Sandbox)
+	if s.opts.Sandbox != nil {
+		// The brain starts every move: its first move, too, gets an init
+		// set up ahead (later ones get theirs between moves). Should it
+		// fail, the first start sets one up itself, as without it.
+		s.group.Prepare(bot.Config{Args: s.opts.Args, Dir: s.opts.Dir, Sandbox: s.opts.Sandbox, Writable: s.opts.writable()})
+	}
 	return match.Greeting{}, nil
 }
 
