@@ -12,7 +12,8 @@ import (
 func isBlocked(p *Process) bool {
 	p.pauseMu.Lock()
 	defer p.pauseMu.Unlock()
-	return p.blocked()
+	blocked, _ := p.blocked()
+	return blocked
 }
 
 // waitFor polls the bot until blocked reports want, and reports whether
@@ -130,7 +131,7 @@ func BenchmarkBlocked(b *testing.B) {
 			p.pauseMu.Lock()
 			defer p.pauseMu.Unlock()
 			for b.Loop() {
-				if !p.blocked() {
+				if blocked, _ := p.blocked(); !blocked {
 					b.Fatal("running")
 				}
 			}

@@ -225,6 +225,7 @@ func BenchmarkPipeSeat(b *testing.B) {
 		goBrain   bool
 	}{
 		{name: "ponder"},
+		{name: "ponder-sandboxed", sandboxed: true},
 		{name: "paused", pause: true},
 		{name: "paused-at-once", pause: true, grace: -1},
 		{name: "paused-sandboxed", pause: true, sandboxed: true},
