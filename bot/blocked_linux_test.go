@@ -21,6 +21,15 @@ func isBlocked(p *Process) bool {
 	return blocked
 }
 
+// lookIdle looks at the bot once, as Pause does, and reports whether it
+// is blocked and idle is what the look says.
+func lookIdle(p *Process, idle bool) bool {
+	p.pauseMu.Lock()
+	defer p.pauseMu.Unlock()
+	b, i := p.blocked()
+	return b && i == idle
+}
+
 // waitFor polls the bot until blocked reports want, and reports whether
 // it did within a minute.
 func waitFor(p *Process, want bool) bool {
@@ -123,25 +132,35 @@ func TestBlockedClosesGone(t *testing.T) {
 
 // BenchmarkBlocked is one look at a bot blocked in read, as Pause takes
 // after each move: with a cgroup (the list of processes comes from it)
-// and without (the process tree).
+// and without (the process tree); a shell, which catches SIGCHLD and so
+// is never idle, and cat, which is idle: the look at an idle bot reads
+// its stat file besides.
 func BenchmarkBlocked(b *testing.B) {
 	for _, cgroup := range []bool{true, false} {
-		g := newGroup(0, cgroup, sandbox.Cgroup{})
-		b.Run(g.Enforcement(), func(b *testing.B) {
-			defer g.Close()
-			p := startSh(b, "read l", Config{Group: g})
-			if !waitFor(p, true) {
-				b.Fatal("not blocked")
-			}
-			p.pauseMu.Lock()
-			defer p.pauseMu.Unlock()
-			for b.Loop() {
-				if blocked, _ := p.blocked(); !blocked {
-					b.Fatal("running")
+		for _, bc := range []struct {
+			name, script string
+			idle         bool
+		}{{"sh", "read l", false}, {"idle", "exec cat", true}} {
+			g := newGroup(0, cgroup, sandbox.Cgroup{})
+			b.Run(g.Enforcement()+"/"+bc.name, func(b *testing.B) {
+				defer g.Close()
+				p := startSh(b, bc.script, Config{Group: g})
+				// Blocked, and past the shell's exec of cat.
+				for end := time.Now().Add(time.Minute); !lookIdle(p, bc.idle); time.Sleep(time.Millisecond) {
+					if time.Now().After(end) {
+						b.Fatal("not blocked")
+					}
 				}
-			}
-			b.ReportMetric(float64(len(p.watch.procs)), "procs")
-		})
+				p.pauseMu.Lock()
+				defer p.pauseMu.Unlock()
+				for b.Loop() {
+					if blocked, idle := p.blocked(); !blocked || idle != bc.idle {
+						b.Fatalf("blocked %v, idle %v", blocked, idle)
+					}
+				}
+				b.ReportMetric(float64(len(p.watch.procs)), "procs")
+			})
+		}
 	}
 }
 
@@ -244,13 +263,7 @@ func TestPauseLeavesIdleBot(t *testing.T) {
 func checkPause(t *testing.T, p *Process, idle bool) {
 	t.Helper()
 	if idle {
-		settled := func() bool {
-			p.pauseMu.Lock()
-			defer p.pauseMu.Unlock()
-			blocked, idle := p.blocked()
-			return blocked && idle
-		}
-		for end := time.Now().Add(time.Minute); !settled(); time.Sleep(time.Millisecond) {
+		for end := time.Now().Add(time.Minute); !lookIdle(p, true); time.Sleep(time.Millisecond) {
 			if time.Now().After(end) {
 				t.Fatal("never idle")
 			}
