@@ -207,8 +207,15 @@ func (w *watch) look(pid int, queue []int, wantIdle bool) (_ []int, running, idl
 			queue = w.children(th, queue)
 		}
 		if !gone {
-			if idle && len(wp.threads) > 0 {
-				idle = w.quiet(&wp.threads[0])
+			switch {
+			case wp.noisy > 0:
+				wp.noisy--
+				idle = false
+			case idle && len(wp.threads) > 0:
+				var noisy bool
+				if idle, noisy = w.quiet(&wp.threads[0]); noisy {
+					wp.noisy = noisyLooks
+				}
 			}
 			break
 		}
@@ -221,21 +228,23 @@ func (w *watch) look(pid int, queue []int, wantIdle bool) (_ []int, running, idl
 // quiet reports, from the stat file of one of a process's threads, that
 // the process catches no signal and, where the tree is trusted only as
 // treeReaped, that it has never reaped a child nor lets the kernel reap
-// its children.
-func (w *watch) quiet(th *watchedThread) bool {
+// its children. noisy reports that the file said otherwise (not that it
+// could not be read: the thread may have just ended).
+func (w *watch) quiet(th *watchedThread) (quiet, noisy bool) {
 	n, ok := w.read(&th.stat, th.dir+"stat", w.buf[:512])
 	if !ok || n <= 0 {
-		return false
+		return false, false
 	}
 	f := statFields(w.buf[:n])
-	if f.sigcatch != "0" {
-		return false
+	if f == (statQuiet{}) {
+		return false, false
 	}
-	if w.trust != treeReaped {
-		return true
+	quiet = f.sigcatch == "0"
+	if quiet && w.trust == treeReaped {
+		ignored, err := strconv.ParseUint(f.sigignore, 10, 64)
+		quiet = err == nil && f.cminflt == "0" && ignored&(1<<(syscall.SIGCHLD-1)) == 0
 	}
-	ignored, err := strconv.ParseUint(f.sigignore, 10, 64)
-	return err == nil && f.cminflt == "0" && ignored&(1<<(syscall.SIGCHLD-1)) == 0
+	return quiet, !quiet
 }
 
 // statQuiet holds the fields of a stat file that quiet reads, as text.
@@ -285,13 +294,25 @@ type watch struct {
 	buf   []byte
 }
 
+// noisyLooks is how many looks a process that catches signals (most
+// interpreters and runtimes do) is taken to go on doing so without its
+// stat file being read again: it is then stopped at each pause anyway,
+// and the read would double the cost of the look. It does not stay so
+// for good, since a process that executes a program (a shell script
+// ending in exec) loses its handlers.
+const noisyLooks = 63
+
 // maxWatchFiles bounds the files a watch keeps open.
 const maxWatchFiles = 96
 
 // watchedProc is one process of a bot, as watch keeps it.
 type watchedProc struct {
-	taskFD  int    // /proc/PID/task, -1 when not kept open
-	nlink   uint64 // its link count when threads was listed (2 + threads); 0 = list again
+	taskFD int    // /proc/PID/task, -1 when not kept open
+	nlink  uint64 // its link count when threads was listed (2 + threads); 0 = list again
+	// noisy counts down the looks for which the process is taken as not
+	// idle without reading its stat file, after quiet found it catching
+	// a signal or having reaped a child (see noisyLooks).
+	noisy   int
 	threads []watchedThread
 }
 
