@@ -20,18 +20,23 @@ const DefaultPauseGrace = 5 * time.Millisecond
 const spinChecks = 16
 
 // waitBlocked waits until no thread of the bot's processes is running
-// (state R), or until grace has passed. A brain that has just printed its
-// move still has a few instructions to run (clearing its "thinking" flag,
-// going back to read): stopped in between, it may take the next command
-// for one that came while it thought and refuse it. The wait is charged
-// to nobody: the clock stopped when the move arrived.
+// (state R), or until grace has passed, and reports whether the bot is
+// then idle: blocked where only the arena can wake it (see blocked). A
+// brain that has just printed its move still has a few instructions to
+// run (clearing its "thinking" flag, going back to read): stopped in
+// between, it may take the next command for one that came while it
+// thought and refuse it. The wait is charged to nobody: the clock
+// stopped when the move arrived.
 //
 // Most brains are back to reading by the time the arena has read their
 // move, so the first look usually ends the wait, and costs a few reads
 // of files kept open (see watch).
-func (p *Process) waitBlocked(grace time.Duration) {
-	if grace <= 0 || p.blocked() {
-		return
+func (p *Process) waitBlocked(grace time.Duration) (idle bool) {
+	if grace <= 0 {
+		return false
+	}
+	if blocked, idle := p.blocked(); blocked {
+		return idle
 	}
 	end := time.Now().Add(grace)
 	wait := 20 * time.Microsecond
@@ -41,13 +46,16 @@ func (p *Process) waitBlocked(grace time.Duration) {
 		} else {
 			left := time.Until(end)
 			if left <= 0 {
-				return
+				return false
 			}
 			nap(min(wait, left))
 			wait = min(2*wait, 500*time.Microsecond)
 		}
-		if p.blocked() || (i < spinChecks && !time.Now().Before(end)) {
-			return
+		if blocked, idle := p.blocked(); blocked {
+			return idle
+		}
+		if i < spinChecks && !time.Now().Before(end) {
+			return false
 		}
 	}
 }
@@ -69,21 +77,34 @@ func nap(d time.Duration) {
 // is blocked: sleeping, waiting on a disk, stopped or gone. It must be
 // called with pauseMu held.
 //
+// idle reports, besides, that nothing but the arena can wake the bot
+// before its next command: every thread sleeps reading a pipe or waiting
+// for a child (see idleWait), no process of the bot catches a signal (a
+// timer's signal would run its handler), and no process of the bot can
+// be outside the tree looked at (see treeTrust). Such a bot cannot think
+// until the arena writes to it, so Pause need not stop it: the pipe it
+// reads is its input, or one whose writers all sleep in the tree too.
+//
 // A process that left the process tree (a double-forked daemon) is not
 // looked at: it is not what answers the arena, and whether it is stopped
 // does not depend on the look (the freezer, or the signals to the
 // sandboxed bot's cgroup, reach it). The list of a cgroup v1 is not cheap
 // to read again either: the kernel keeps it for an open file until it
 // has gone unread for a second, so each look would open the file anew.
-func (p *Process) blocked() bool {
+// Where such a process may exist, though, the bot is never idle.
+func (p *Process) blocked() (blocked, idle bool) {
 	select {
 	case <-p.done:
 		p.watch.close()
-		return true
+		return true, false
 	default:
 	}
 	w := &p.watch
 	w.init()
+	if w.trust == treeUnknown {
+		w.trust = trustTree(p.Pid(), p.sandboxed)
+	}
+	idle = w.trust != treeOpen
 	queue := append(w.queue[:0], p.Pid())
 	defer func() { w.queue = queue[:0] }()
 	for i := 0; i < len(queue); i++ {
@@ -91,42 +112,169 @@ func (p *Process) blocked() bool {
 		if slices.Contains(queue[:i], pid) {
 			continue
 		}
-		var running bool
-		if queue, running = w.look(pid, queue); running {
-			return false
+		var running, procIdle bool
+		if queue, running, procIdle = w.look(pid, queue, idle); running {
+			return false, false
 		}
+		idle = idle && procIdle
 	}
 	w.forget(queue)
-	return true
+	return true, idle
+}
+
+// treeTrust says whether every process of a bot is below it in the
+// process tree, where blocked looks.
+type treeTrust uint8
+
+const (
+	treeUnknown treeTrust = iota
+	// treeWhole: the bot is the init of its own pid namespace (the
+	// sandbox's): every process it starts stays below it, a double-forked
+	// daemon too.
+	treeWhole
+	// treeReaped: no sandbox. A process leaves the tree only when its
+	// parent ends and is reaped, which adds to the reaper's count of its
+	// children's page faults: a tree in which no process has such a count
+	// (and none lets the kernel reap for it) has lost nobody. A daemon
+	// that left with setsid was never stopped without the sandbox either.
+	treeReaped
+	// treeOpen: sandboxed without a pid namespace; a process may have
+	// left the tree unseen, so the bot is never idle.
+	treeOpen
+)
+
+// trustTree finds how far the process tree of the bot pid can be
+// trusted (see treeTrust).
+func trustTree(pid int, sandboxed bool) treeTrust {
+	if !sandboxed {
+		return treeReaped
+	}
+	if nsInit(pid) {
+		return treeWhole
+	}
+	return treeOpen
+}
+
+// nsInit reports whether pid is the init (pid 1) of a pid namespace of
+// its own, from the NSpid line of its status file.
+func nsInit(pid int) bool {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return false
+	}
+	for line := range bytes.Lines(data) {
+		if rest, ok := bytes.CutPrefix(line, []byte("NSpid:")); ok {
+			ids := bytes.Fields(rest)
+			return len(ids) >= 2 && string(ids[len(ids)-1]) == "1"
+		}
+	}
+	return false
+}
+
+// idleWait reports whether a wait channel (the kernel function a thread
+// sleeps in) is one only a pipe's writer or a child can end: reading an
+// empty pipe, or waiting for a child.
+func idleWait(wchan []byte) bool {
+	switch string(bytes.TrimSpace(wchan)) {
+	case "anon_pipe_read", "pipe_read", "do_wait":
+		return true
+	}
+	return false
 }
 
 // look reports whether a thread of process pid is running and appends
 // the processes its threads started to queue. When one of the threads it
-// knew is gone, it lists them afresh and looks again, once.
-func (w *watch) look(pid int, queue []int) ([]int, bool) {
+// knew is gone, it lists them afresh and looks again, once. When wantIdle
+// is set, it also reports whether the process is idle (see blocked).
+func (w *watch) look(pid int, queue []int, wantIdle bool) (_ []int, running, idle bool) {
 	for try := 0; try < 2; try++ {
 		wp := w.process(pid)
 		if wp == nil {
-			return queue, false // gone
+			return queue, false, true // gone
 		}
 		n, gone := len(queue), false
+		idle = wantIdle
 		for j := range wp.threads {
 			th := &wp.threads[j]
-			switch w.state(th) {
+			state, thIdle := w.state(th)
+			switch state {
 			case 0:
 				gone = true
 			case 'R':
-				return queue, true
+				return queue, true, false
 			}
+			idle = idle && thIdle
 			queue = w.children(th, queue)
 		}
 		if !gone {
+			switch {
+			case wp.noisy > 0:
+				wp.noisy--
+				idle = false
+			case idle && len(wp.threads) > 0:
+				var noisy bool
+				if idle, noisy = w.quiet(&wp.threads[0]); noisy {
+					wp.noisy = noisyLooks
+				}
+			}
 			break
 		}
 		wp.nlink = 0 // list the threads afresh
 		queue = queue[:n]
 	}
-	return queue, false
+	return queue, false, idle
+}
+
+// quiet reports, from the stat file of one of a process's threads, that
+// the process catches no signal and, where the tree is trusted only as
+// treeReaped, that it has never reaped a child nor lets the kernel reap
+// its children. noisy reports that the file said otherwise (not that it
+// could not be read: the thread may have just ended).
+func (w *watch) quiet(th *watchedThread) (quiet, noisy bool) {
+	n, ok := w.read(&th.stat, th.dir+"stat", w.buf[:512])
+	if !ok || n <= 0 {
+		return false, false
+	}
+	f := statFields(w.buf[:n])
+	if f == (statQuiet{}) {
+		return false, false
+	}
+	quiet = f.sigcatch == "0"
+	if quiet && w.trust == treeReaped {
+		ignored, err := strconv.ParseUint(f.sigignore, 10, 64)
+		quiet = err == nil && f.cminflt == "0" && ignored&(1<<(syscall.SIGCHLD-1)) == 0
+	}
+	return quiet, !quiet
+}
+
+// statQuiet holds the fields of a stat file that quiet reads, as text.
+type statQuiet struct{ cminflt, sigignore, sigcatch string }
+
+// statFields picks the fields quiet reads from the text of a stat file
+// (all empty when it is cut short). The fields after the command name,
+// which may hold spaces and parentheses, are counted from the last ')':
+// the state is the first, cminflt (field 11 of proc_pid_stat(5)) the
+// ninth, sigignore (33) the 31st and sigcatch (34) the 32nd.
+func statFields(data []byte) statQuiet {
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return statQuiet{}
+	}
+	var f statQuiet
+	k := 0
+	for field := range bytes.FieldsSeq(data[i+1:]) {
+		switch k {
+		case 8:
+			f.cminflt = string(field)
+		case 30:
+			f.sigignore = string(field)
+		case 31:
+			f.sigcatch = string(field)
+			return f
+		}
+		k++
+	}
+	return statQuiet{}
 }
 
 // watch keeps open, between one pause and the next, the files blocked
@@ -139,19 +287,32 @@ func (w *watch) look(pid int, queue []int) ([]int, bool) {
 // are called with pauseMu held.
 type watch struct {
 	ready bool
+	trust treeTrust // how far the bot's process tree is trusted
 	procs map[int]*watchedProc
 	open  int // files kept open
 	queue []int
 	buf   []byte
 }
 
+// noisyLooks is how many looks a process that catches signals (most
+// interpreters and runtimes do) is taken to go on doing so without its
+// stat file being read again: it is then stopped at each pause anyway,
+// and the read would double the cost of the look. It does not stay so
+// for good, since a process that executes a program (a shell script
+// ending in exec) loses its handlers.
+const noisyLooks = 63
+
 // maxWatchFiles bounds the files a watch keeps open.
 const maxWatchFiles = 96
 
 // watchedProc is one process of a bot, as watch keeps it.
 type watchedProc struct {
-	taskFD  int    // /proc/PID/task, -1 when not kept open
-	nlink   uint64 // its link count when threads was listed (2 + threads); 0 = list again
+	taskFD int    // /proc/PID/task, -1 when not kept open
+	nlink  uint64 // its link count when threads was listed (2 + threads); 0 = list again
+	// noisy counts down the looks for which the process is taken as not
+	// idle without reading its stat file, after quiet found it catching
+	// a signal or having reaped a child (see noisyLooks).
+	noisy   int
 	threads []watchedThread
 }
 
@@ -173,21 +334,23 @@ func (w *watch) init() {
 }
 
 // state returns the state letter of a thread (R running, S sleeping, T
-// stopped, ...), 0 when it cannot be read: the thread is gone. A thread
-// that waits has a wait channel, the name of the kernel function where it
-// sleeps, which its wchan file gives at a third of the cost of stat; a
-// running thread's is "0", as is that of one the arena may not inspect,
-// so for those stat decides.
-func (w *watch) state(th *watchedThread) byte {
+// stopped, ...), 0 when it cannot be read: the thread is gone, and
+// whether the thread is idle: asleep in an idleWait, or a zombie. A
+// thread that waits has a wait channel, the name of the kernel function
+// where it sleeps, which its wchan file gives at a third of the cost of
+// stat; a running thread's is "0", as is that of one the arena may not
+// inspect, so for those stat decides.
+func (w *watch) state(th *watchedThread) (byte, bool) {
 	n, ok := w.read(&th.wchan, th.dir+"wchan", w.buf[:64])
 	if ok && n > 0 && (n > 1 || w.buf[0] != '0') {
-		return 'S'
+		return 'S', idleWait(w.buf[:n])
 	}
 	n, ok = w.read(&th.stat, th.dir+"stat", w.buf[:512])
 	if !ok || n <= 0 {
-		return 0
+		return 0, false
 	}
-	return statState(w.buf[:n])
+	st := statState(w.buf[:n])
+	return st, st == 'Z' || st == 'X'
 }
 
 // read reads the start of a thread's file into buf, through *fd, which

@@ -121,6 +121,7 @@ type Process struct {
 
 	pauseMu    sync.Mutex // guards what follows, which a timer also uses
 	paused     bool
+	held       bool        // Pause stopped the bot (it was not idle)
 	recontinue *time.Timer // the next late continue (see recontinueAfter)
 	late       int         // how many late continues this Resume has sent
 	watch      watch       // the files Pause reads to see the bot blocked
@@ -494,13 +495,20 @@ func lastLines(text string, n, max int) string {
 // to every process of its cgroup (which catches children that left the
 // group). It first lets the bot finish what it does right after
 // answering: it stops the bot once every thread of it is blocked, or
-// after the grace (Config.PauseGrace).
+// after the grace (Config.PauseGrace). A bot that is then idle, blocked
+// where only the arena's next command can wake it (a brain reading its
+// input, with no thread or process that a timer or another process could
+// wake, see blocked), cannot think and is left as it is: stopping it and
+// continuing it would only cost the move time.
 func (p *Process) Pause() {
 	p.pauseMu.Lock()
 	defer p.pauseMu.Unlock()
 	if !p.paused {
-		p.waitBlocked(p.grace)
-		p.paused = true
+		idle := p.waitBlocked(p.grace)
+		p.paused, p.held = true, !idle
+		if idle {
+			return
+		}
 		if p.ownGroup && p.group.Freeze() {
 			return
 		}
@@ -522,6 +530,10 @@ func (p *Process) Resume() {
 	defer p.pauseMu.Unlock()
 	if p.paused {
 		p.paused = false
+		if !p.held {
+			return // idle, never stopped
+		}
+		p.held = false
 		if p.ownGroup && p.group.Thaw() {
 			return
 		}

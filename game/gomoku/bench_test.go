@@ -209,9 +209,12 @@ func BenchmarkPipeBare(b *testing.B) {
 // protocol: INFO time_left and TURN, the answer read with a deadline and
 // parsed, the move judged by the referee. "paused" adds what the match
 // loop does around a move when pondering is off (the default): continue
-// the brain before, stop it after (once it is blocked again); "at-once"
-// stops it without waiting for it to block, "sandboxed" pauses through
-// the sandbox's freezer where the machine has one, "memory" gives the
+// the brain before, stop it after (once it is blocked again; the C brain,
+// then idle, is only looked at, see bot.Process.Pause); "at-once" stops
+// it without waiting for it to block or looking, "sandboxed" runs it in
+// the sandbox --sandbox auto gives (pausing through the sandbox's
+// freezer where the machine has one; "ponder-sandboxed" is the sandbox's
+// own cost per move), "memory" gives the
 // brain a memory limit (a cgroup the seat checks after each move where
 // the machine has one), "go-brain" runs the echo brain written in Go,
 // whose runtime has several threads.
@@ -225,6 +228,7 @@ func BenchmarkPipeSeat(b *testing.B) {
 		goBrain   bool
 	}{
 		{name: "ponder"},
+		{name: "ponder-sandboxed", sandboxed: true},
 		{name: "paused", pause: true},
 		{name: "paused-at-once", pause: true, grace: -1},
 		{name: "paused-sandboxed", pause: true, sandboxed: true},
