@@ -132,6 +132,8 @@ type State struct {
 	revealed      [][]uint64 // per player: a bit per square ever in sight
 	waterBits     []uint64   // a bit per square of water
 	visionSpans   []visionSpan
+	visionSteps   []int // visionSpans' steps and masks, apart (markDisc's inner loop)
+	visionMasks   []uint64
 	visionReach   int  // no square in sight is further in rows or columns
 	visionPlain   bool // every span of the disc fits in a word
 	revealedWater [][]int

@@ -30,7 +30,6 @@ func (s *State) initVision() {
 	r2 := s.opt.ViewRadius2
 	s.visionReach = isqrt(r2)
 	reach := s.visionReach
-	s.visionSpans = s.visionSpans[:0]
 	for dr := -reach; dr <= reach; dr++ {
 		w := isqrt(r2 - dr*dr) // 0 for the own square when viewradius2 < 0, as the engine sees it
 		sp := visionSpan{step: dr*s.Cols - w, dr: int32(dr + reach), w: int32(w)}
@@ -40,6 +39,8 @@ func (s *State) initVision() {
 			sp.mask = ^uint64(0)
 		}
 		s.visionSpans = append(s.visionSpans, sp)
+		s.visionSteps = append(s.visionSteps, sp.step)
+		s.visionMasks = append(s.visionMasks, sp.mask)
 	}
 	// A disc drawn without wrapping: inside the map by reach, and every
 	// span a word's width at most.
@@ -72,11 +73,14 @@ func (s *State) markDisc(v []uint64, loc int) {
 	c := loc - r*s.Cols
 	reach := s.visionReach
 	if s.visionPlain && r >= reach && r+reach < s.Rows && c >= reach && c+reach < s.Cols {
-		for _, sp := range s.visionSpans {
-			b := uint(loc + sp.step)
+		masks := s.visionMasks[:len(s.visionSteps)]
+		for k, st := range s.visionSteps {
+			b := uint(loc + st)
 			i, sh := b>>6, b&63
-			v[i] |= sp.mask << sh
-			v[i+1] |= sp.mask >> (64 - sh) // nothing when sh is 0
+			m := masks[k]
+			w := v[i : i+2 : i+2]
+			w[0] |= m << sh
+			w[1] |= m >> 1 >> (63 - sh) // nothing when sh is 0
 		}
 		return
 	}
