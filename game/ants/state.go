@@ -133,7 +133,12 @@ type State struct {
 	waterBits     []uint64   // a bit per square of water
 	visionSpans   []visionSpan
 	visionSteps   []int // visionSpans' steps and masks, apart (markDisc's inner loop)
-	visionMasks   []uint64
+	visionZeros   []int // 63 - 2w: the zeros above a span's mask
+	visionGap     int   // markRun: ants of a run no further apart than this
+	visionMaxExt  int   // nor than this from its first
+	runStart      []int // updateVision: per player, the run being drawn
+	runEnd        []int
+	runRowEnd     []int
 	visionReach   int  // no square in sight is further in rows or columns
 	visionPlain   bool // every span of the disc fits in a word
 	revealedWater [][]int

@@ -20,9 +20,8 @@ import (
 // visionSpan is the row dr of the disc of vision: the columns c-w..c+w
 // of row r+dr for an ant on (r, c).
 type visionSpan struct {
-	step int    // dr*Cols - w: the first bit of the span from the ant's square (no wrapping)
-	mask uint64 // 2w+1 low bits (when 2w+1 <= 64)
-	dr   int32  // dr + visionReach: index into wrapRow from the ant's row
+	step int   // dr*Cols - w: the first bit of the span from the ant's square (no wrapping)
+	dr   int32 // dr + visionReach: index into wrapRow from the ant's row
 	w    int32
 }
 
@@ -33,14 +32,16 @@ func (s *State) initVision() {
 	for dr := -reach; dr <= reach; dr++ {
 		w := isqrt(r2 - dr*dr) // 0 for the own square when viewradius2 < 0, as the engine sees it
 		sp := visionSpan{step: dr*s.Cols - w, dr: int32(dr + reach), w: int32(w)}
-		if 2*w+1 < 64 {
-			sp.mask = 1<<(2*w+1) - 1
-		} else if 2*w+1 == 64 {
-			sp.mask = ^uint64(0)
-		}
 		s.visionSpans = append(s.visionSpans, sp)
 		s.visionSteps = append(s.visionSteps, sp.step)
-		s.visionMasks = append(s.visionMasks, sp.mask)
+		s.visionZeros = append(s.visionZeros, 63-2*w)
+	}
+	// Ants in a row whose discs' spans touch on every row offset: no
+	// further apart than the narrowest span's width plus one.
+	s.visionGap = 2*isqrt(r2-reach*reach) + 1
+	s.visionMaxExt = 63 - 2*reach // a run's widest span fits a word
+	if s.visionMaxExt < 0 {
+		s.visionMaxExt = 0
 	}
 	// A disc drawn without wrapping: inside the map by reach, and every
 	// span a word's width at most.
@@ -67,17 +68,21 @@ func (s *State) initVision() {
 	s.updateRevealed()
 }
 
-// markDisc sets the bits of the squares an ant on loc sees in v.
-func (s *State) markDisc(v []uint64, loc int) {
+// markRun sets in v the bits of the squares seen by ants on loc and
+// loc+ext of the same row, and on squares between them no further apart
+// than visionGap: the union of their discs, a span per row offset from
+// loc's column minus w to loc+ext's plus w. A run fits a word
+// (ext <= visionMaxExt) when the disc does.
+func (s *State) markRun(v []uint64, loc, ext int) {
 	r := s.row(loc)
 	c := loc - r*s.Cols
 	reach := s.visionReach
-	if s.visionPlain && r >= reach && r+reach < s.Rows && c >= reach && c+reach < s.Cols {
-		masks := s.visionMasks[:len(s.visionSteps)]
+	if s.visionPlain && r >= reach && r+reach < s.Rows && c >= reach && c+ext+reach < s.Cols {
+		zeros := s.visionZeros[:len(s.visionSteps)]
 		for k, st := range s.visionSteps {
 			b := uint(loc + st)
 			i, sh := b>>6, b&63
-			m := masks[k]
+			m := ^uint64(0) >> uint(zeros[k]-ext)
 			w := v[i : i+2 : i+2]
 			w[0] |= m << sh
 			w[1] |= m >> 1 >> (63 - sh) // nothing when sh is 0
@@ -88,15 +93,16 @@ func (s *State) markDisc(v []uint64, loc int) {
 	for _, sp := range s.visionSpans {
 		base := int(rows[sp.dr])
 		w := int(sp.w)
-		lo, hi := c-w, c+w+1
+		lo, hi := c-w, c+ext+w+1
 		if s.visionPlain && lo >= 0 && hi <= s.Cols { // only the row wrapped
 			b := uint(base + lo)
 			i, sh := b>>6, b&63
-			v[i] |= sp.mask << sh
-			v[i+1] |= sp.mask >> (64 - sh)
+			m := ^uint64(0) >> uint(64-(hi-lo))
+			v[i] |= m << sh
+			v[i+1] |= m >> 1 >> (63 - sh)
 			continue
 		}
-		if 2*w+1 >= s.Cols { // the span goes round the row
+		if hi-lo >= s.Cols { // the span goes round the row
 			setBits(v, base, base+s.Cols)
 			continue
 		}
@@ -136,8 +142,45 @@ func (s *State) updateVision() {
 	for p := range s.vision {
 		clear(s.vision[p])
 	}
+	// The ants in row-major order (a bit per square, read in order):
+	// each player's ants close together in a row are drawn as one run.
+	words := (s.Rows*s.Cols + 63) / 64
+	if len(s.antBits) != words {
+		s.antBits = make([]uint64, words)
+	}
 	for _, a := range s.currentAnts() {
-		s.markDisc(s.vision[a.Owner], a.Loc)
+		s.antBits[a.Loc>>6] |= 1 << (a.Loc & 63)
+	}
+	if len(s.runStart) != s.N {
+		s.runStart, s.runEnd, s.runRowEnd = make([]int, s.N), make([]int, s.N), make([]int, s.N)
+	}
+	start, end, rowEnd := s.runStart, s.runEnd, s.runRowEnd
+	for p := range start {
+		start[p] = -1
+	}
+	for i, w := range s.antBits {
+		if w == 0 {
+			continue
+		}
+		s.antBits[i] = 0
+		for w != 0 {
+			loc := i<<6 | bits.TrailingZeros64(w)
+			w &= w - 1
+			p := s.grid[loc]
+			if st := start[p]; st >= 0 {
+				if loc < rowEnd[p] && loc-end[p] <= s.visionGap && loc-st <= s.visionMaxExt {
+					end[p] = loc
+					continue
+				}
+				s.markRun(s.vision[p], st, end[p]-st)
+			}
+			start[p], end[p], rowEnd[p] = loc, loc, (s.row(loc)+1)*s.Cols
+		}
+	}
+	for p, st := range start {
+		if st >= 0 {
+			s.markRun(s.vision[p], st, end[p]-st)
+		}
 	}
 }
 
