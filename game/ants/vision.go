@@ -94,28 +94,38 @@ func (s *State) markRun(v []uint64, loc, ext int) {
 		base := int(rows[sp.dr])
 		w := int(sp.w)
 		lo, hi := c-w, c+ext+w+1
-		if s.visionPlain && lo >= 0 && hi <= s.Cols { // only the row wrapped
-			b := uint(base + lo)
-			i, sh := b>>6, b&63
-			m := ^uint64(0) >> uint(64-(hi-lo))
-			v[i] |= m << sh
-			v[i+1] |= m >> 1 >> (63 - sh)
-			continue
-		}
-		if hi-lo >= s.Cols { // the span goes round the row
+		switch {
+		case hi-lo >= s.Cols: // the span goes round the row
 			setBits(v, base, base+s.Cols)
-			continue
+		case !s.visionPlain: // spans wider than a word
+			if lo < 0 {
+				setBits(v, base+lo+s.Cols, base+s.Cols)
+				lo = 0
+			}
+			if hi > s.Cols {
+				setBits(v, base, base+hi-s.Cols)
+				hi = s.Cols
+			}
+			setBits(v, base+lo, base+hi)
+		case lo < 0: // the end of the row, then its start
+			setSpan(v, base+lo+s.Cols, -lo)
+			setSpan(v, base, hi)
+		case hi > s.Cols:
+			setSpan(v, base+lo, s.Cols-lo)
+			setSpan(v, base, hi-s.Cols)
+		default: // only the row wrapped
+			setSpan(v, base+lo, hi-lo)
 		}
-		if lo < 0 {
-			setBits(v, base+lo+s.Cols, base+s.Cols)
-			lo = 0
-		}
-		if hi > s.Cols {
-			setBits(v, base, base+hi-s.Cols)
-			hi = s.Cols
-		}
-		setBits(v, base+lo, base+hi)
 	}
+}
+
+// setSpan sets n bits of v (1 <= n <= 64) from bit lo, in the word of lo
+// and the next (v has a spare word at its end).
+func setSpan(v []uint64, lo, n int) {
+	m := ^uint64(0) >> uint(64-n)
+	i, sh := uint(lo)>>6, uint(lo)&63
+	v[i] |= m << sh
+	v[i+1] |= m >> 1 >> (63 - sh) // nothing when sh is 0
 }
 
 // setBits sets bits lo..hi-1 of v.
