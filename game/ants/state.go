@@ -142,10 +142,10 @@ type State struct {
 	visionReach   int  // no square in sight is further in rows or columns
 	visionPlain   bool // every span of the disc fits in a word
 	revealedWater [][]int
-	wrapRow       []int32 // for r + dr + visionReach: the first square of row (r + dr) mod Rows
-	revealAnts    []int   // updateRevealed's buffers
-	liveKeys      []int
-	switchIDs     [][]int // per player: engine id -> perspective id, -1 unknown
+	wrapRow       []int32   // for r + dr + visionReach: the first square of row (r + dr) mod Rows
+	revealAnts    []int     // updateRevealed's buffer
+	ownerAnts     [][]int32 // per player: the squares of its live ants, row-major (updateVision)
+	switchIDs     [][]int   // per player: engine id -> perspective id, -1 unknown
 
 	// symmetric food
 	symmetry       []orientation

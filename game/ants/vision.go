@@ -165,8 +165,12 @@ func (s *State) updateVision() {
 		s.runStart, s.runEnd, s.runRowEnd = make([]int, s.N), make([]int, s.N), make([]int, s.N)
 	}
 	start, end, rowEnd := s.runStart, s.runEnd, s.runRowEnd
+	if len(s.ownerAnts) != s.N {
+		s.ownerAnts = make([][]int32, s.N)
+	}
 	for p := range start {
 		start[p] = -1
+		s.ownerAnts[p] = s.ownerAnts[p][:0]
 	}
 	for i, w := range s.antBits {
 		if w == 0 {
@@ -177,6 +181,7 @@ func (s *State) updateVision() {
 			loc := i<<6 | bits.TrailingZeros64(w)
 			w &= w - 1
 			p := s.grid[loc]
+			s.ownerAnts[p] = append(s.ownerAnts[p], int32(loc))
 			if st := start[p]; st >= 0 {
 				if loc < rowEnd[p] && loc-end[p] <= s.visionGap && loc-st <= s.visionMaxExt {
 					end[p] = loc
@@ -202,10 +207,6 @@ func (s *State) updateRevealed() {
 	if s.revealedWater == nil {
 		s.revealedWater = make([][]int, s.N)
 	}
-	// The live ants as square<<4 | owner, listed once for all players
-	// who do not know everybody yet.
-	live := s.liveKeys[:0]
-	listed := false
 	for p := 0; p < s.N; p++ {
 		v, rev, ids := s.vision[p], s.revealed[p], s.switchIDs[p]
 		wet := s.revealedWater[p][:0] // the lists are rebuilt each turn
@@ -223,28 +224,27 @@ func (s *State) updateRevealed() {
 		if s.nextID(p) == s.N {
 			continue // p knows everybody
 		}
-		// Enemies p sees for the first time get ids in row-major order.
-		if !listed {
-			for _, a := range s.currentAnts() {
-				live = append(live, a.Loc<<4|a.Owner)
-			}
-			listed = true
-		}
+		// Enemies p sees for the first time get ids in the row-major
+		// order of their first ant p sees (each one's ants are listed in
+		// row-major order).
 		found := s.revealAnts[:0]
-		for _, k := range live {
-			if ids[k&15] < 0 && seen(v, k>>4) {
-				found = append(found, k>>4)
+		for o, ants := range s.ownerAnts {
+			if ids[o] >= 0 {
+				continue
+			}
+			for _, loc := range ants {
+				if seen(v, int(loc)) {
+					found = append(found, int(loc))
+					break
+				}
 			}
 		}
 		slices.Sort(found)
 		for _, loc := range found {
-			if val := s.grid[loc]; ids[val] < 0 {
-				ids[val] = s.nextID(p)
-			}
+			ids[s.grid[loc]] = s.nextID(p)
 		}
 		s.revealAnts = found[:0]
 	}
-	s.liveKeys = live[:0]
 }
 
 // nextID is the engine's num_players - switch.count(None).
