@@ -190,6 +190,9 @@ type State struct {
 	cutoffKeys, cutoffCounts []int // countCutoff's buffers
 	live                     []int // liveAnts: per player, valid while liveKnown
 	liveKnown                bool
+	antGen                   uint64  // changes whenever a live ant comes, goes or moves
+	antOrder                 []int32 // updateVision: the live ants' squares, row-major, as of antOrderGen
+	antOrderGen              uint64
 	moves                    []antMove // doOrders' buffer
 	moveOrder                []int
 }
@@ -569,6 +572,7 @@ func (s *State) currentAnts() []*Ant {
 }
 
 func (s *State) pushCurrent(a *Ant) {
+	s.antGen++
 	s.liveKnown = false
 	a.inCurrent = true
 	a.currentSlot = len(s.current)
@@ -579,6 +583,7 @@ func (s *State) removeCurrent(a *Ant) {
 	if !a.inCurrent {
 		return
 	}
+	s.antGen++
 	s.liveKnown = false
 	a.inCurrent = false
 	s.current[a.currentSlot] = nil
@@ -1184,6 +1189,7 @@ func (s *State) doOrders() {
 	s.current = s.current[:0]
 	s.holes = 0
 	s.liveKnown = false
+	s.antGen++
 	// In the order the squares were first reached: a lone ant takes its
 	// square and rejoins the live ants, ants sharing one die.
 	for _, loc := range order {

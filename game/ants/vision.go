@@ -172,6 +172,7 @@ func (s *State) updateVision() {
 		start[p] = -1
 		s.ownerAnts[p] = s.ownerAnts[p][:0]
 	}
+	order := s.antOrder[:0]
 	for i, w := range s.antBits {
 		if w == 0 {
 			continue
@@ -180,6 +181,7 @@ func (s *State) updateVision() {
 		for w != 0 {
 			loc := i<<6 | bits.TrailingZeros64(w)
 			w &= w - 1
+			order = append(order, int32(loc))
 			p := s.grid[loc]
 			s.ownerAnts[p] = append(s.ownerAnts[p], int32(loc))
 			if st := start[p]; st >= 0 {
@@ -197,6 +199,9 @@ func (s *State) updateVision() {
 			s.markRun(s.vision[p], st, end[p]-st)
 		}
 	}
+	// The live ants in row-major order, for stateChanges while they
+	// stay as they are.
+	s.antOrder, s.antOrderGen = order, s.antGen
 }
 
 // updateRevealed does what the engine's row-major scan of every visible
@@ -309,10 +314,16 @@ func (s *State) stateChanges() []change {
 		s.antBits = make([]uint64, words)
 	}
 	cur := s.currentAnts()
+	s.changes = slices.Grow(s.changes, len(cur))
+	if s.antOrderGen == s.antGen { // listed in that order since the ants last changed
+		for _, loc := range s.antOrder {
+			s.addChange('a', int(loc), int(s.grid[loc]))
+		}
+		cur = nil
+	}
 	for _, a := range cur {
 		s.antBits[a.Loc>>6] |= 1 << (a.Loc & 63)
 	}
-	s.changes = slices.Grow(s.changes, len(cur))
 	for i, w := range s.antBits {
 		if w == 0 {
 			continue
