@@ -95,8 +95,8 @@ func TestRandomGamesInvariants(t *testing.T) {
 	}
 }
 
-// checkVision compares every player's count of ants seeing each square,
-// kept up to date move by move, with a count made afresh.
+// checkVision compares every player's sight of each square, drawn by row
+// spans, with a count of the ants seeing it made square by square.
 func checkVision(t *testing.T, st *State) {
 	t.Helper()
 	want := make([][]int32, st.N)
@@ -119,9 +119,72 @@ func checkVision(t *testing.T, st *State) {
 	}
 	for p := range want {
 		for loc, n := range want[p] {
-			if st.vision[p][loc] != n {
-				t.Fatalf("turn %d: player %d square %d seen by %d ants, counted %d", st.Turn, p, loc, n, st.vision[p][loc])
+			if st.Visible(p, loc) != (n > 0) {
+				t.Fatalf("turn %d: player %d square %d seen by %d ants, in sight %v", st.Turn, p, loc, n, st.Visible(p, loc))
 			}
 		}
+	}
+}
+
+// TestVisionDrawing places random ants on maps of many shapes (smaller
+// than the disc, just wider than a word, not a multiple of 64) with
+// several view radii, clustered and spread, and compares every player's
+// sight with a count made square by square.
+func TestVisionDrawing(t *testing.T) {
+	cases := []struct {
+		rows, cols, r2, ants int
+	}{
+		{3, 5, 77, 4},
+		{10, 10, 77, 30},
+		{17, 17, 77, 60},
+		{20, 70, 77, 300},
+		{33, 65, 2, 400},
+		{64, 64, 77, 1500},
+		{80, 80, 77, 200},
+		{40, 130, 1000, 300},
+		{50, 90, 0, 500},
+		{30, 200, 5, 2000},
+	}
+	for _, c := range cases {
+		t.Run(strconv.Itoa(c.rows)+"x"+strconv.Itoa(c.cols)+"/"+strconv.Itoa(c.r2), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(c.rows), uint64(c.cols)))
+			grid := make([][]byte, c.rows)
+			for r := range grid {
+				grid[r] = make([]byte, c.cols)
+				for col := range grid[r] {
+					grid[r][col] = '.'
+					if rng.IntN(10) == 0 {
+						grid[r][col] = '%'
+					}
+				}
+			}
+			grid[0][0], grid[c.rows-1][c.cols-1] = '0', '1'
+			// Half the ants in a block (runs of neighbours), half anywhere.
+			for i := 0; i < c.ants; i++ {
+				r, col := rng.IntN(c.rows), rng.IntN(c.cols)
+				if i%2 == 0 {
+					r, col = rng.IntN(min(c.rows, 12)), rng.IntN(min(c.cols, 40))
+				}
+				if grid[r][col] == '.' {
+					grid[r][col] = byte('a' + rng.IntN(2))
+				}
+			}
+			text := "rows " + itoa(c.rows) + "\ncols " + itoa(c.cols) + "\nplayers 2\n"
+			for _, row := range grid {
+				text += "m " + string(row) + "\n"
+			}
+			m, err := ParseMap(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := DefaultOptions()
+			opt.Scenario = true
+			opt.ViewRadius2 = c.r2
+			st, err := NewState(m, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkVision(t, st)
+		})
 	}
 }

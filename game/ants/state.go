@@ -34,19 +34,6 @@ var aimCol = [256]int{'n': 0, 'e': 1, 's': 0, 'w': -1}
 // directions are the order letters in AIM's order.
 var directions = [4]byte{'n', 'e', 's', 'w'}
 
-// dirIndex is a letter's index in directions.
-func dirIndex(d byte) int {
-	switch d {
-	case 'n':
-		return 0
-	case 'e':
-		return 1
-	case 's':
-		return 2
-	}
-	return 3
-}
-
 // Ant is one ant, alive or dead.
 type Ant struct {
 	Loc, Owner  int
@@ -141,20 +128,24 @@ type State struct {
 	originalMap    []int8           // scenario: the map as given
 	neighbourhoods []*neighbourhood // by radius, built on first use
 
-	vision        [][]int32
-	visionOffsets []int // deduplicated (dr, dc) pairs within viewradius2, as dr*... see vision.go
-	revealed      [][]bool
-	revealCand    [][]int      // per player: squares that came into sight since the last reveal
-	visionAll     visionSet    // visionOffsets
-	visionReach   int          // no offset of vision reaches further in rows or columns
-	visionGain    [4]visionSet // per direction (dirIndex): offsets (from the new square) entering sight
-	visionLoss    [4]visionSet // and leaving it
+	vision        [][]uint64 // per player: a bit per square in sight (vision.go)
+	revealed      [][]uint64 // per player: a bit per square ever in sight
+	waterBits     []uint64   // a bit per square of water
+	visionSpans   []visionSpan
+	visionSteps   []int // visionSpans' steps and masks, apart (markDisc's inner loop)
+	visionZeros   []int // 63 - 2w: the zeros above a span's mask
+	visionGap     int   // markRun: ants of a run no further apart than this
+	visionMaxExt  int   // nor than this from its first
+	runStart      []int // updateVision: per player, the run being drawn
+	runEnd        []int
+	runRowEnd     []int
+	visionReach   int  // no square in sight is further in rows or columns
+	visionPlain   bool // every span of the disc fits in a word
 	revealedWater [][]int
-	wrapRow       []int32 // see initWrap
-	wrapCol       []int32
-	revealAnts    []int // updateRevealed's buffers
-	liveKeys      []int
-	switchIDs     [][]int // per player: engine id -> perspective id, -1 unknown
+	wrapRow       []int32   // for r + dr + visionReach: the first square of row (r + dr) mod Rows
+	revealAnts    []int     // updateRevealed's buffer
+	ownerAnts     [][]int32 // per player: the squares of its live ants, row-major (updateVision)
+	switchIDs     [][]int   // per player: engine id -> perspective id, -1 unknown
 
 	// symmetric food
 	symmetry       []orientation
@@ -199,18 +190,17 @@ type State struct {
 	cutoffKeys, cutoffCounts []int // countCutoff's buffers
 	live                     []int // liveAnts: per player, valid while liveKnown
 	liveKnown                bool
-	moves                    []antMove // doOrders' moves of the turn, kept for updateVision
-	spawned                  []*Ant    // ants born since the last updateVision
+	antGen                   uint64  // changes whenever a live ant comes, goes or moves
+	antOrder                 []int32 // updateVision: the live ants' squares, row-major, as of antOrderGen
+	antOrderGen              uint64
+	moves                    []antMove // doOrders' buffer
 	moveOrder                []int
 }
 
-// antMove is one ant's move of the turn ('-' holds); doOrders writes
-// where the ant ends, for updateVision.
+// antMove is one ant's move of the turn ('-' holds).
 type antMove struct {
-	a     *Ant
-	dir   byte
-	owner int8
-	loc   int32 // after the move
+	a   *Ant
+	dir byte
 }
 
 type order struct {
@@ -327,10 +317,6 @@ func NewState(m *Map, opt Options) (*State, error) {
 		}
 		ids[i] = 0
 		s.switchIDs[i] = ids
-	}
-	s.revealed = make([][]bool, s.N)
-	for i := range s.revealed {
-		s.revealed[i] = make([]bool, size)
 	}
 	s.initVision()
 	s.orders = make([][]order, s.N)
@@ -586,6 +572,7 @@ func (s *State) currentAnts() []*Ant {
 }
 
 func (s *State) pushCurrent(a *Ant) {
+	s.antGen++
 	s.liveKnown = false
 	a.inCurrent = true
 	a.currentSlot = len(s.current)
@@ -596,6 +583,7 @@ func (s *State) removeCurrent(a *Ant) {
 	if !a.inCurrent {
 		return
 	}
+	s.antGen++
 	s.liveKnown = false
 	a.inCurrent = false
 	s.current[a.currentSlot] = nil
@@ -643,7 +631,6 @@ func (s *State) addAnt(h *Hill) *Ant {
 	}
 	s.antAt[h.Loc] = a.id
 	s.pushCurrent(a)
-	s.spawned = append(s.spawned, a)
 	h.LastTouched = s.Turn
 	return a
 }
@@ -654,7 +641,6 @@ func (s *State) addInitialAnt(loc, owner int) *Ant {
 	s.AllAnts = append(s.AllAnts, a)
 	s.antAt[loc] = a.id
 	s.pushCurrent(a)
-	s.spawned = append(s.spawned, a)
 	return a
 }
 
@@ -1153,7 +1139,7 @@ func (s *State) doOrders() {
 				continue
 			}
 			a.moveTurn, a.moveIdx = s.Turn, len(moves)
-			moves = append(moves, antMove{a: a, dir: o.dir, owner: int8(a.Owner)})
+			moves = append(moves, antMove{a: a, dir: o.dir})
 		}
 	}
 	// The ants leave their squares and the list of live ants; those
@@ -1163,7 +1149,7 @@ func (s *State) doOrders() {
 		s.antAt[a.Loc] = 0
 		a.inCurrent = false
 		if !(a.moveTurn == s.Turn && a.moveIdx < len(moves) && moves[a.moveIdx].a == a) {
-			moves = append(moves, antMove{a: a, dir: '-', owner: int8(a.Owner)})
+			moves = append(moves, antMove{a: a, dir: '-'})
 		}
 	}
 	if s.moveMark == nil {
@@ -1175,11 +1161,10 @@ func (s *State) doOrders() {
 	stamp := s.moveStamp
 	order := s.moveOrder[:0]
 	collided := false
-	for i, m := range moves {
+	for _, m := range moves {
 		if m.dir != '-' {
 			m.a.Loc = s.destination(m.a.Loc, aimRow[m.dir], aimCol[m.dir])
 		}
-		moves[i].loc = int32(m.a.Loc)
 		m.a.Orders = append(m.a.Orders, m.dir)
 		if s.moveMark[m.a.Loc] != stamp {
 			s.moveMark[m.a.Loc] = stamp
@@ -1204,6 +1189,7 @@ func (s *State) doOrders() {
 	s.current = s.current[:0]
 	s.holes = 0
 	s.liveKnown = false
+	s.antGen++
 	// In the order the squares were first reached: a lone ant takes its
 	// square and rejoins the live ants, ants sharing one die.
 	for _, loc := range order {
@@ -1218,7 +1204,7 @@ func (s *State) doOrders() {
 			s.killAnt(a)
 		}
 	}
-	s.moves, s.moveOrder = moves, order[:0] // the moves stay for updateVision
+	s.moves, s.moveOrder = moves, order[:0]
 }
 
 func (s *State) doAttack() {

@@ -8,259 +8,248 @@ import (
 	"strings"
 )
 
-// Fog of war as the engine computes it: a per-player counter of the live
-// ants that see each square (viewradius2, own square included), water
-// revealed once, and enemy ids renumbered per player by first sighting.
+// Fog of war as the engine computes it: a square is in sight of a player
+// when one of its live ants sees it (viewradius2, own square included),
+// water is revealed once, and enemy ids are renumbered per player by first
+// sighting. The engine keeps a count of the ants seeing each square; only
+// whether the count is above zero is ever read, so here the sight of each
+// player is a bit per square (bit loc), drawn afresh after each turn from
+// the live ants: a disc is a row span per row offset, a word or two ORed
+// each.
+
+// visionSpan is the row dr of the disc of vision: the columns c-w..c+w
+// of row r+dr for an ant on (r, c).
+type visionSpan struct {
+	step int   // dr*Cols - w: the first bit of the span from the ant's square (no wrapping)
+	dr   int32 // dr + visionReach: index into wrapRow from the ant's row
+	w    int32
+}
 
 func (s *State) initVision() {
-	// Offsets are (dr mod Rows, dc mod Cols); on maps smaller than the
-	// radius several coincide. Sets of them are grids of Rows*Cols flags.
-	at := func(dr, dc int) int { return dr*s.Cols + dc }
-	// The losses of a move lie one step beyond the radius.
-	s.visionReach = isqrt(s.opt.ViewRadius2) + 1
-	inView := make([]bool, s.Rows*s.Cols)
-	inView[0] = true
-	s.visionOffsets = []int{0, 0}
-	for _, o := range s.neighbourhoodOffsets(s.opt.ViewRadius2) {
-		if !inView[at(o[0], o[1])] {
-			inView[at(o[0], o[1])] = true
-			s.visionOffsets = append(s.visionOffsets, o[0], o[1])
+	r2 := s.opt.ViewRadius2
+	s.visionReach = isqrt(r2)
+	reach := s.visionReach
+	for dr := -reach; dr <= reach; dr++ {
+		w := isqrt(r2 - dr*dr) // 0 for the own square when viewradius2 < 0, as the engine sees it
+		sp := visionSpan{step: dr*s.Cols - w, dr: int32(dr + reach), w: int32(w)}
+		s.visionSpans = append(s.visionSpans, sp)
+		s.visionSteps = append(s.visionSteps, sp.step)
+		s.visionZeros = append(s.visionZeros, 63-2*w)
+	}
+	// Ants in a row whose discs' spans touch on every row offset: no
+	// further apart than the narrowest span's width plus one.
+	s.visionGap = 2*isqrt(r2-reach*reach) + 1
+	s.visionMaxExt = 63 - 2*reach // a run's widest span fits a word
+	if s.visionMaxExt < 0 {
+		s.visionMaxExt = 0
+	}
+	// A disc drawn without wrapping: inside the map by reach, and every
+	// span a word's width at most.
+	s.visionPlain = 2*reach+1 <= 64
+	s.wrapRow = make([]int32, s.Rows+2*reach+1)
+	for i := range s.wrapRow {
+		s.wrapRow[i] = int32(mod(i-reach, s.Rows) * s.Cols)
+	}
+	size := s.Rows * s.Cols
+	words := (size+63)/64 + 1 // a spare word: a span's second word may lie past the map
+	s.waterBits = make([]uint64, words)
+	for loc, v := range s.grid {
+		if v == water {
+			s.waterBits[loc>>6] |= 1 << (loc & 63)
 		}
 	}
-	s.revealCand = make([][]int, s.N)
-	// For a move, only the squares entering and leaving sight change, as
-	// in the engine's vision_offsets_cache.
-	prev := make([]bool, s.Rows*s.Cols)
-	for i, d := range directions {
-		clear(prev)
-		var prevList []int
-		for j := 0; j < len(s.visionOffsets); j += 2 {
-			r, c := mod(s.visionOffsets[j]-aimRow[d], s.Rows), mod(s.visionOffsets[j+1]-aimCol[d], s.Cols)
-			if !prev[at(r, c)] {
-				prev[at(r, c)] = true
-				prevList = append(prevList, r, c)
-			}
-		}
-		var gain, loss []int
-		for j := 0; j < len(s.visionOffsets); j += 2 {
-			if !prev[at(s.visionOffsets[j], s.visionOffsets[j+1])] {
-				gain = append(gain, s.visionOffsets[j], s.visionOffsets[j+1])
-			}
-		}
-		for j := 0; j < len(prevList); j += 2 {
-			if !inView[at(prevList[j], prevList[j+1])] {
-				loss = append(loss, prevList[j], prevList[j+1])
-			}
-		}
-		s.visionGain[i] = s.newVisionSet(gain, s.visionReach)
-		s.visionLoss[i] = s.newVisionSet(loss, s.visionReach)
-	}
-	s.visionAll = s.newVisionSet(s.visionOffsets, s.visionReach)
-	s.initWrap(s.visionReach)
-	s.vision = make([][]int32, s.N)
+	s.vision = make([][]uint64, s.N)
+	s.revealed = make([][]uint64, s.N)
 	for p := range s.vision {
-		s.vision[p] = make([]int32, s.Rows*s.Cols)
+		s.vision[p] = make([]uint64, words)
+		s.revealed[p] = make([]uint64, words)
 	}
 	s.updateVision()
 	s.updateRevealed()
 }
 
-// visionSet is a list of offsets, given as (dr mod Rows, dc mod Cols)
-// pairs, kept as signed square-index steps for squares at least reach
-// from the map's edges, where none wraps (most squares of a big map), and
-// as signed (dr, dc) pairs plus reach for the others: indexes into
-// State.wrapRow and State.wrapCol, which do the wrapping.
-type visionSet struct {
-	steps []int
-	wrap  []wrapPair
-}
-
-// wrapPair is a signed offset plus reach: dr+reach, dc+reach.
-type wrapPair struct{ dr, dc int32 }
-
-func (s *State) newVisionSet(offs []int, reach int) visionSet {
-	var vs visionSet
-	// An offset beyond reach is one that came round the map: as a signed
-	// pair every offset is within reach.
-	signed := func(o, n int) int {
-		if o > reach {
-			return o - n
+// markRun sets in v the bits of the squares seen by ants on loc and
+// loc+ext of the same row, and on squares between them no further apart
+// than visionGap: the union of their discs, a span per row offset from
+// loc's column minus w to loc+ext's plus w. A run fits a word
+// (ext <= visionMaxExt) when the disc does.
+func (s *State) markRun(v []uint64, loc, ext int) {
+	r := s.row(loc)
+	c := loc - r*s.Cols
+	reach := s.visionReach
+	if s.visionPlain && r >= reach && r+reach < s.Rows && c >= reach && c+ext+reach < s.Cols {
+		zeros := s.visionZeros[:len(s.visionSteps)]
+		for k, st := range s.visionSteps {
+			b := uint(loc + st)
+			i, sh := b>>6, b&63
+			m := ^uint64(0) >> uint(zeros[k]-ext)
+			w := v[i : i+2 : i+2]
+			w[0] |= m << sh
+			w[1] |= m >> 1 >> (63 - sh) // nothing when sh is 0
 		}
-		return o
-	}
-	for i := 0; i < len(offs); i += 2 {
-		vs.wrap = append(vs.wrap, wrapPair{int32(signed(offs[i], s.Rows) + reach), int32(signed(offs[i+1], s.Cols) + reach)})
-	}
-	if 2*reach >= s.Rows || 2*reach >= s.Cols {
-		return vs // no square is that far from every edge
-	}
-	for i := 0; i < len(offs); i += 2 {
-		vs.steps = append(vs.steps, signed(offs[i], s.Rows)*s.Cols+signed(offs[i+1], s.Cols))
-	}
-	return vs
-}
-
-// initWrap fills wrapRow and wrapCol: for r + dr + reach (dr within
-// reach) the index of the first square of row (r + dr) mod Rows, and for
-// c + dc + reach the column (c + dc) mod Cols.
-func (s *State) initWrap(reach int) {
-	s.wrapRow = make([]int32, s.Rows+2*reach+1)
-	for i := range s.wrapRow {
-		s.wrapRow[i] = int32(mod(i-reach, s.Rows) * s.Cols)
-	}
-	s.wrapCol = make([]int32, s.Cols+2*reach+1)
-	for i := range s.wrapCol {
-		s.wrapCol[i] = int32(mod(i-reach, s.Cols))
-	}
-}
-
-func (s *State) addVision(owner, loc int, delta int32) {
-	s.addVisionOffsets(owner, loc, delta, &s.visionAll)
-}
-
-// moveVision is an ant's move in direction d (dirIndex) to loc: its owner
-// gains sight of the rim ahead and loses the rim behind.
-func (s *State) moveVision(owner, loc, d int) {
-	gain, loss := &s.visionGain[d], &s.visionLoss[d]
-	if gain.steps == nil || loss.steps == nil || !s.inner(loc, s.visionReach) {
-		s.addVisionOffsets(owner, loc, 1, gain)
-		s.addVisionOffsets(owner, loc, -1, loss)
 		return
 	}
-	v, rev, cand := s.vision[owner], s.revealed[owner], s.revealCand[owner]
-	for _, st := range gain.steps {
-		at := loc + st
-		v[at]++
-		if v[at] == 1 && !rev[at] {
-			cand = append(cand, at)
-		}
-	}
-	for _, st := range loss.steps {
-		v[loc+st]--
-	}
-	s.revealCand[owner] = cand
-}
-
-// addVisionOffsets adds delta (1 or -1) to owner's count of ants seeing
-// each square of set around loc. A square that comes into sight and was
-// never revealed is a candidate for updateRevealed.
-func (s *State) addVisionOffsets(owner, loc int, delta int32, set *visionSet) {
-	v := s.vision[owner]
-	rev := s.revealed[owner]
-	cand := s.revealCand[owner]
-	if set.steps != nil && s.inner(loc, s.visionReach) {
-		// No offset wraps: plain index steps, one loop per sign.
-		if delta < 0 {
-			for _, st := range set.steps {
-				v[loc+st] += delta
+	rows := s.wrapRow[r:]
+	for _, sp := range s.visionSpans {
+		base := int(rows[sp.dr])
+		w := int(sp.w)
+		lo, hi := c-w, c+ext+w+1
+		switch {
+		case hi-lo >= s.Cols: // the span goes round the row
+			setBits(v, base, base+s.Cols)
+		case !s.visionPlain: // spans wider than a word
+			if lo < 0 {
+				setBits(v, base+lo+s.Cols, base+s.Cols)
+				lo = 0
 			}
-			return
-		}
-		for _, st := range set.steps {
-			at := loc + st
-			v[at] += delta
-			if v[at] == delta && !rev[at] {
-				cand = append(cand, at)
+			if hi > s.Cols {
+				setBits(v, base, base+hi-s.Cols)
+				hi = s.Cols
 			}
-		}
-		s.revealCand[owner] = cand
-		return
-	}
-	rows, cols := s.wrapRow[s.row(loc):], s.wrapCol[s.col(loc):]
-	if delta < 0 {
-		for _, o := range set.wrap {
-			v[rows[o.dr]+cols[o.dc]] += delta
-		}
-		return
-	}
-	for _, o := range set.wrap {
-		at := rows[o.dr] + cols[o.dc]
-		v[at] += delta
-		if v[at] == delta && !rev[at] {
-			cand = append(cand, int(at))
+			setBits(v, base+lo, base+hi)
+		case lo < 0: // the end of the row, then its start
+			setSpan(v, base+lo+s.Cols, -lo)
+			setSpan(v, base, hi)
+		case hi > s.Cols:
+			setSpan(v, base+lo, s.Cols-lo)
+			setSpan(v, base, hi-s.Cols)
+		default: // only the row wrapped
+			setSpan(v, base+lo, hi-lo)
 		}
 	}
-	s.revealCand[owner] = cand
 }
 
-// updateVision brings the counts up to date after a turn from the
-// turn's moves, as the engine does with its vision_offsets_cache: each
-// ant that moved gains and loses sight of a rim of squares, where it
-// stands now, the ants born see their whole disc and the dead see no
-// more. A dead ant that moved had its rims added: its whole disc where it
-// died is what it saw, and is what goes.
+// setSpan sets n bits of v (1 <= n <= 64) from bit lo, in the word of lo
+// and the next (v has a spare word at its end).
+func setSpan(v []uint64, lo, n int) {
+	m := ^uint64(0) >> uint(64-n)
+	i, sh := uint(lo)>>6, uint(lo)&63
+	v[i] |= m << sh
+	v[i+1] |= m >> 1 >> (63 - sh) // nothing when sh is 0
+}
+
+// setBits sets bits lo..hi-1 of v.
+func setBits(v []uint64, lo, hi int) {
+	for lo < hi {
+		i, sh := lo>>6, uint(lo&63)
+		n := min(hi-lo, 64-int(sh))
+		m := ^uint64(0)
+		if n < 64 {
+			m = 1<<uint(n) - 1
+		}
+		v[i] |= m << sh
+		lo += n
+	}
+}
+
+// seen reports whether bit loc of v is set.
+func seen(v []uint64, loc int) bool { return v[loc>>6]>>(loc&63)&1 != 0 }
+
+// updateVision draws every player's sight afresh from the live ants, as
+// the engine's counts stand after a turn: what moved, was born or died
+// since is all in where the live ants are now.
 func (s *State) updateVision() {
-	for _, m := range s.moves {
-		if m.dir != '-' {
-			s.moveVision(int(m.owner), int(m.loc), dirIndex(m.dir))
+	for p := range s.vision {
+		clear(s.vision[p])
+	}
+	// The ants in row-major order (a bit per square, read in order):
+	// each player's ants close together in a row are drawn as one run.
+	words := (s.Rows*s.Cols + 63) / 64
+	if len(s.antBits) != words {
+		s.antBits = make([]uint64, words)
+	}
+	for _, a := range s.currentAnts() {
+		s.antBits[a.Loc>>6] |= 1 << (a.Loc & 63)
+	}
+	if len(s.runStart) != s.N {
+		s.runStart, s.runEnd, s.runRowEnd = make([]int, s.N), make([]int, s.N), make([]int, s.N)
+	}
+	start, end, rowEnd := s.runStart, s.runEnd, s.runRowEnd
+	if len(s.ownerAnts) != s.N {
+		s.ownerAnts = make([][]int32, s.N)
+	}
+	for p := range start {
+		start[p] = -1
+		s.ownerAnts[p] = s.ownerAnts[p][:0]
+	}
+	order := s.antOrder[:0]
+	for i, w := range s.antBits {
+		if w == 0 {
+			continue
+		}
+		s.antBits[i] = 0
+		for w != 0 {
+			loc := i<<6 | bits.TrailingZeros64(w)
+			w &= w - 1
+			order = append(order, int32(loc))
+			p := s.grid[loc]
+			s.ownerAnts[p] = append(s.ownerAnts[p], int32(loc))
+			if st := start[p]; st >= 0 {
+				if loc < rowEnd[p] && loc-end[p] <= s.visionGap && loc-st <= s.visionMaxExt {
+					end[p] = loc
+					continue
+				}
+				s.markRun(s.vision[p], st, end[p]-st)
+			}
+			start[p], end[p], rowEnd[p] = loc, loc, (s.row(loc)+1)*s.Cols
 		}
 	}
-	s.moves = s.moves[:0]
-	for _, a := range s.spawned {
-		if a.inCurrent {
-			s.addVision(a.Owner, a.Loc, 1)
+	for p, st := range start {
+		if st >= 0 {
+			s.markRun(s.vision[p], st, end[p]-st)
 		}
 	}
-	clear(s.spawned)
-	s.spawned = s.spawned[:0]
-	for _, a := range s.killedAnts {
-		s.addVision(a.Owner, a.Loc, -1)
-	}
+	// The live ants in row-major order, for stateChanges while they
+	// stay as they are.
+	s.antOrder, s.antOrderGen = order, s.antGen
 }
 
 // updateRevealed does what the engine's row-major scan of every visible
-// square does, looking only at the squares that can matter: squares that
-// came into sight since the last scan (for water revealed once) and the
-// squares of live ants (for first sightings of enemies).
+// square does: water in sight and never seen before is revealed (the bits
+// come out in row-major order), and enemies seen for the first time get
+// their ids in row-major order.
 func (s *State) updateRevealed() {
 	if s.revealedWater == nil {
 		s.revealedWater = make([][]int, s.N)
 	}
-	// The live ants as square<<4 | owner, listed once for all players
-	// who do not know everybody yet.
-	live := s.liveKeys[:0]
-	listed := false
 	for p := 0; p < s.N; p++ {
 		v, rev, ids := s.vision[p], s.revealed[p], s.switchIDs[p]
-		// Only the water needs the scan's row-major order: mark, then
-		// sort what is water.
 		wet := s.revealedWater[p][:0] // the lists are rebuilt each turn
-		for _, loc := range s.revealCand[p] {
-			if v[loc] > 0 && !rev[loc] {
-				rev[loc] = true
-				if s.grid[loc] == water {
-					wet = append(wet, loc)
-				}
+		for i, w := range v {
+			fresh := w &^ rev[i]
+			if fresh == 0 {
+				continue
+			}
+			rev[i] |= fresh
+			for x := fresh & s.waterBits[i]; x != 0; x &= x - 1 {
+				wet = append(wet, i<<6|bits.TrailingZeros64(x))
 			}
 		}
-		slices.Sort(wet)
 		s.revealedWater[p] = wet
-		s.revealCand[p] = s.revealCand[p][:0]
 		if s.nextID(p) == s.N {
 			continue // p knows everybody
 		}
-		// Enemies p sees for the first time get ids in row-major order.
-		if !listed {
-			for _, a := range s.currentAnts() {
-				live = append(live, a.Loc<<4|a.Owner)
+		// Enemies p sees for the first time get ids in the row-major
+		// order of their first ant p sees (each one's ants are listed in
+		// row-major order).
+		found := s.revealAnts[:0]
+		for o, ants := range s.ownerAnts {
+			if ids[o] >= 0 {
+				continue
 			}
-			listed = true
-		}
-		seen := s.revealAnts[:0]
-		for _, k := range live {
-			if ids[k&15] < 0 && v[k>>4] > 0 {
-				seen = append(seen, k>>4)
-			}
-		}
-		slices.Sort(seen)
-		for _, loc := range seen {
-			if val := s.grid[loc]; ids[val] < 0 {
-				ids[val] = s.nextID(p)
+			for _, loc := range ants {
+				if seen(v, int(loc)) {
+					found = append(found, int(loc))
+					break
+				}
 			}
 		}
-		s.revealAnts = seen[:0]
+		slices.Sort(found)
+		for _, loc := range found {
+			ids[s.grid[loc]] = s.nextID(p)
+		}
+		s.revealAnts = found[:0]
 	}
-	s.liveKeys = live[:0]
 }
 
 // nextID is the engine's num_players - switch.count(None).
@@ -275,7 +264,7 @@ func (s *State) nextID(p int) int {
 }
 
 // Visible reports whether player p sees loc now.
-func (s *State) Visible(p, loc int) bool { return s.vision[p][loc] > 0 }
+func (s *State) Visible(p, loc int) bool { return seen(s.vision[p], loc) }
 
 // change is one line of state: a hill, a live ant or a dead one, with its
 // text written once: "ilk row col 0\n" in the first n bytes of line, the
@@ -325,10 +314,16 @@ func (s *State) stateChanges() []change {
 		s.antBits = make([]uint64, words)
 	}
 	cur := s.currentAnts()
+	s.changes = slices.Grow(s.changes, len(cur))
+	if s.antOrderGen == s.antGen { // listed in that order since the ants last changed
+		for _, loc := range s.antOrder {
+			s.addChange('a', int(loc), int(s.grid[loc]))
+		}
+		cur = nil
+	}
 	for _, a := range cur {
 		s.antBits[a.Loc>>6] |= 1 << (a.Loc & 63)
 	}
-	s.changes = slices.Grow(s.changes, len(cur))
 	for i, w := range s.antBits {
 		if w == 0 {
 			continue
@@ -413,7 +408,7 @@ func (s *State) appendPlayerState(b []byte, p int) []byte {
 			text, ends := s.foodLines()
 			start := int32(0)
 			for j, loc := range s.foodSorted {
-				if vis[loc] > 0 {
+				if seen(vis, loc) {
 					b = append(b, text[start:ends[j]]...)
 				}
 				start = ends[j]
@@ -423,7 +418,7 @@ func (s *State) appendPlayerState(b []byte, p int) []byte {
 			break
 		}
 		c := &changes[i]
-		if !(vis[c.loc] > 0 || (c.ilk == 'd' && int(c.own) == p)) {
+		if !(seen(vis, int(c.loc)) || (c.ilk == 'd' && int(c.own) == p)) {
 			continue
 		}
 		id := ids[c.own]
