@@ -31,6 +31,7 @@ func readRecord(t *testing.T, line map[string]any) game.Record {
 // brain is found from its own working folder and speaks the pipe
 // protocol, so the games end on the board, not by a protocol fault.
 func TestScriptBrainThroughInterpreter(t *testing.T) {
+	skipUnderRace(t)
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3")
 	}
@@ -60,6 +61,7 @@ func TestScriptBrainThroughInterpreter(t *testing.T) {
 // the verdict's detail, in the JSON line and on the console, without
 // --debug.
 func TestStartFailureShowsStderr(t *testing.T) {
+	skipUnderRace(t)
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3")
 	}

@@ -2,4 +2,8 @@
 
 package main
 
+import "testing"
+
 const raceEnabled = false
+
+func skipUnderRace(*testing.T) {}

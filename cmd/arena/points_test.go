@@ -104,6 +104,7 @@ func TestPointsMatch(t *testing.T) {
 }
 
 func TestPointsBadFlags(t *testing.T) {
+	skipUnderRace(t)
 	tests := []struct {
 		args []string
 		want string
@@ -282,6 +283,7 @@ func TestPointsV6Engine(t *testing.T) {
 // TestPointsV6RegisteredBot: a v6 engine registered on the page ("arena
 // serve --bot points:eng=...") is found to speak v6 and plays its games.
 func TestPointsV6RegisteredBot(t *testing.T) {
+	skipUnderRace(t)
 	dir := t.TempDir()
 	st, err := store.Open(context.Background(), filepath.Join(dir, "arena.db"))
 	if err != nil {

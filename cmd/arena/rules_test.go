@@ -8,6 +8,7 @@ import (
 // TestEveryRule plays arena's brain against the random brain under every
 // rule code and checks the verdicts the rule allows.
 func TestEveryRule(t *testing.T) {
+	skipUnderRace(t)
 	dir := testBrain(t)
 	tests := []struct {
 		rule, size string
