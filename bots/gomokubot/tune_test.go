@@ -170,6 +170,10 @@ func sprtPair(t *testing.T, a, b variant, opening int, nodes, nodesB int64) (flo
 		mk := func(v variant, n int64) *enginePlayer {
 			p := newEnginePlayer(t, r, time.Minute, 0)
 			p.e.tune = v.tune
+			if v.w != nil {
+				p.e.comb = buildComb(*v.w)
+				p.e.rebuild()
+			}
 			p.e.MaxNodes = n
 			return p
 		}
@@ -234,10 +238,24 @@ func sprtVariants() map[string]variant {
 		f(&t)
 		out[name] = variant{name: name, tune: t}
 	}
+	// addW adds a variant with changed evaluation weights.
+	addW := func(name string, f func(t *tuning, w *weights)) {
+		t, w := defaultTuning(), defaultWeights()
+		f(&t, &w)
+		out[name] = variant{name: name, tune: t, w: &w}
+	}
 	add("base", func(t *tuning) {})
 	add("novct", func(t *tuning) { t.vct, t.vctDef = 0, 0 })
 	add("vct", func(t *tuning) { t.vct, t.vctDef = 100000, 20000 })
 	add("vctroot", func(t *tuning) { t.vct, t.vctDef = 100000, 0 })
+	add("leafvcf", func(t *tuning) { t.leafVCF = 300 })
+	add("noext", func(t *tuning) { t.ext4 = false })
+	add("ext34", func(t *tuning) { t.ext4, t.ext3 = true, true })
+	addW("f3x1.5", func(t *tuning, w *weights) { w.pat[pF3] = w.pat[pF3] * 3 / 2 })
+	addW("b3x1.5", func(t *tuning, w *weights) { w.pat[pB3] = w.pat[pB3] * 3 / 2 })
+	addW("f2x1.5", func(t *tuning, w *weights) { w.pat[pF2] = w.pat[pF2] * 3 / 2 })
+	addW("opp80", func(t *tuning, w *weights) { t.oppPct = 80 })
+	addW("opp50", func(t *tuning, w *weights) { t.oppPct = 50 })
 	return out
 }
 
