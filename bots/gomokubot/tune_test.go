@@ -146,6 +146,10 @@ func balancedOpening(t *testing.T, n int) []gomoku.Point {
 			stones = append(stones, p)
 			s = s.Opponent()
 		}
+		// The judge stays the same whatever the defaults become, so
+		// that every SPRT plays the same openings (and depth 6 stays
+		// cheap: with threat extensions it reads much further).
+		e.tune.ext4, e.tune.ext3 = false, false
 		e.MaxDepth = 6
 		_, info := e.Search(context.Background(), gomoku.Black, time.Minute)
 		if info.Score > sprtLow && info.Score < sprtHigh {
