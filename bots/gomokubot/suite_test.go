@@ -186,6 +186,28 @@ func TestTacticalSuite(t *testing.T) {
 	}
 }
 
+// TestTacticalFloor guards the default brain's tactics: with 100000
+// nodes a move it proved 13 of the 29 suite positions when the threat
+// extension came in (8 without it); fewer than 12 means a change lost
+// tactical strength. Node budgets make the count independent of the
+// machine.
+func TestTacticalFloor(t *testing.T) {
+	if testing.Short() {
+		t.Skip("searches every suite position")
+	}
+	found := 0
+	for _, tc := range loadTactics(t) {
+		e := engineFrom(t, gomoku.Freestyle, tc.rows...)
+		e.MaxNodes = 100000
+		if _, info := e.Search(context.Background(), tc.attacker, time.Minute); info.Score >= winMin {
+			found++
+		}
+	}
+	if found < 12 {
+		t.Errorf("proved %d of the suite's forced wins at 100000 nodes, want at least 12", found)
+	}
+}
+
 // TestTacticalScore counts the suite positions in which the brain, with
 // GOMOKU_TACTICS nodes a move and the tuning of the variant named by
 // GOMOKU_VARIANT (default base; see sprtVariants), proves the win: its
