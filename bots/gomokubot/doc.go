@@ -19,6 +19,8 @@
 //     score; the evaluation is the sum of those scores over the empty squares
 //     for the side to move minus 65% of the opponent's sum (the side to move
 //     gets to use its threats first), kept up to date as stones come and go.
+//     Weighting open threes 1.5 times more scored -28 ± 44 Elo over 200
+//     games at 20000 nodes (TestSPRT variant f3x1.5).
 //   - The search first plays an immediate five, blocks the opponent's five,
 //     looks for a victory by continuous fours (VCF) and checks whether the
 //     opponent has one (if so, only root moves that stop it are kept); then

@@ -205,8 +205,9 @@ func sprtPair(t *testing.T, a, b variant, opening int, nodes, nodesB int64) (flo
 // GOMOKU_SPRT_NEW (see sprtVariants) against the one named by
 // GOMOKU_SPRT_OLD, at a fixed node budget per move (GOMOKU_NODES, default
 // 20000) so that a loaded machine does not change the games, on balanced
-// openings (balancedOpening), each played with both colours, two games at
-// a time, until the test decides or GOMOKU_SPRT pairs are played:
+// openings (balancedOpening; GOMOKU_SPRT_FIRST skips the first ones), each
+// played with both colours, two games at a time, until the test decides or
+// GOMOKU_SPRT pairs are played:
 //
 //	GOMOKU_SPRT=150 GOMOKU_SPRT_NEW=vct GOMOKU_SPRT_OLD=base go test -run TestSPRT -v -timeout 30m ./bots/gomokubot/
 func TestSPRT(t *testing.T) {
@@ -230,7 +231,10 @@ func TestSPRT(t *testing.T) {
 	if !okA || !okB {
 		t.Fatalf("GOMOKU_SPRT_NEW and GOMOKU_SPRT_OLD must name variants of %v", keys(vs))
 	}
-	r := sprttest.Run(t, maxPairs, func(i int) (float64, float64) { return sprtPair(t, a, b, i, nodes, nodesB) })
+	// GOMOKU_SPRT_FIRST skips that many openings, to extend a finished
+	// test with new games.
+	first := envInt("GOMOKU_SPRT_FIRST", 0)
+	r := sprttest.Run(t, maxPairs, func(i int) (float64, float64) { return sprtPair(t, a, b, first+i, nodes, nodesB) })
 	t.Logf("%s at %d vs %s at %d nodes/move: %v", a.name, nodes, b.name, nodesB, r)
 }
 
