@@ -93,3 +93,27 @@ func BenchmarkSearchSecond(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSearchNodes searches the midgame position with a budget of
+// 100000 nodes (as the SPRTs do), with the default tuning and without
+// threat extensions, and reports nodes per second and the depth reached.
+func BenchmarkSearchNodes(b *testing.B) {
+	for _, name := range []string{"base", "noext"} {
+		b.Run(name, func(b *testing.B) {
+			var nodes int64
+			var took time.Duration
+			depth := 0
+			for i := 0; i < b.N; i++ {
+				e := engineFrom(b, gomoku.Freestyle, midgame...)
+				e.tune = sprtVariants()[name].tune
+				e.MaxNodes = 100000
+				_, info := e.Search(context.Background(), gomoku.White, time.Minute)
+				nodes += info.Nodes
+				took += info.Elapsed
+				depth += info.Depth
+			}
+			b.ReportMetric(float64(nodes)/took.Seconds(), "nodes/s")
+			b.ReportMetric(float64(depth)/float64(b.N), "depth")
+		})
+	}
+}

@@ -503,6 +503,8 @@ type tuning struct {
 	oppPct  int32   // weight of the opponent's sum in the evaluation, percent
 	leafVCF int     // VCF node budget at the horizon (0: none)
 	lmr     bool    // reduce late quiet moves
+	ext4    bool    // a move that makes a four costs no depth (threat extension)
+	ext3    bool    // nor does one that makes an open three while the opponent has no four
 	vct     int64   // node budget of the root proof-number VCT search (0: none)
 	vctPly  int     // longest line the VCT search follows
 	vctDef  int64   // node budget of the search for the opponent's VCT (0: none)
@@ -511,7 +513,7 @@ type tuning struct {
 
 // defaultTuning returns the tuned knobs.
 func defaultTuning() tuning {
-	return tuning{breadth: maxBreadth, oppPct: 65, soft: softShare, vctPly: 24}
+	return tuning{breadth: maxBreadth, oppPct: 65, soft: softShare, vctPly: 24, ext4: true}
 }
 
 // searchState is the per-search bookkeeping.
@@ -528,6 +530,7 @@ type searchState struct {
 	vcfFail  []uint64 // positions known to have no VCF (key | depth)
 	vcfMoves [vcfDepth + 1][]move
 	pnTree   []pnNode // the proof-number VCT tree, kept for its memory
+	iter     int      // depth of the current iteration (bounds the extensions)
 	// attacking is set while the last move came from a proven VCT.
 	attacking bool
 	moves     [maxPly][]move

@@ -284,6 +284,7 @@ func (e *Engine) deepen(me uint8, moves []move, budget time.Duration) (int, Sear
 	var last, prev time.Duration // how long the last two iterations took
 	for d := 1; d <= limit; d++ {
 		began := time.Since(st.start)
+		st.iter = d
 		i, score, done := e.rootSearch(me, moves, d)
 		if !done {
 			if i > 0 {
@@ -453,21 +454,33 @@ func (e *Engine) negamax(me uint8, depth, alpha, beta, ply int) int {
 		if !e.legal(sq, me) {
 			continue
 		}
+		// Threat extensions: the attacker's four (and, optionally, open
+		// three) costs no depth while the line is at most twice the
+		// iteration's depth, so forced attacks are read further than
+		// quiet play.
+		ext := 0
+		if (e.tune.ext4 || e.tune.ext3) && ply < 2*e.search.iter {
+			mi := e.info(sq, me)
+			if (e.tune.ext4 && mi.four) || (e.tune.ext3 && mi.three && e.fours(opp) == 0) {
+				ext = 1
+			}
+		}
 		reduce := 0
 		if e.tune.lmr && searched >= 3 && depth >= 3 && !e.info(sq, me).four && e.info(sq, opp).level < lvF3 {
 			reduce = 1
 		}
 		e.put(sq, me)
 		var s int
+		nd := depth - 1 + ext
 		if searched == 0 {
-			s = -e.negamax(opp, depth-1, -beta, -alpha, ply+1)
+			s = -e.negamax(opp, nd, -beta, -alpha, ply+1)
 		} else {
-			s = -e.negamax(opp, depth-1-reduce, -alpha-1, -alpha, ply+1)
+			s = -e.negamax(opp, nd-reduce, -alpha-1, -alpha, ply+1)
 			if reduce > 0 && s > alpha && !e.search.stop {
-				s = -e.negamax(opp, depth-1, -alpha-1, -alpha, ply+1)
+				s = -e.negamax(opp, nd, -alpha-1, -alpha, ply+1)
 			}
 			if s > alpha && s < beta && !e.search.stop {
-				s = -e.negamax(opp, depth-1, -beta, -alpha, ply+1)
+				s = -e.negamax(opp, nd, -beta, -alpha, ply+1)
 			}
 		}
 		e.take(sq)

@@ -146,6 +146,10 @@ func balancedOpening(t *testing.T, n int) []gomoku.Point {
 			stones = append(stones, p)
 			s = s.Opponent()
 		}
+		// The judge stays the same whatever the defaults become, so
+		// that every SPRT plays the same openings (and depth 6 stays
+		// cheap: with threat extensions it reads much further).
+		e.tune.ext4, e.tune.ext3 = false, false
 		e.MaxDepth = 6
 		_, info := e.Search(context.Background(), gomoku.Black, time.Minute)
 		if info.Score > sprtLow && info.Score < sprtHigh {
@@ -170,6 +174,10 @@ func sprtPair(t *testing.T, a, b variant, opening int, nodes, nodesB int64) (flo
 		mk := func(v variant, n int64) *enginePlayer {
 			p := newEnginePlayer(t, r, time.Minute, 0)
 			p.e.tune = v.tune
+			if v.w != nil {
+				p.e.comb = buildComb(*v.w)
+				p.e.rebuild()
+			}
 			p.e.MaxNodes = n
 			return p
 		}
@@ -197,8 +205,9 @@ func sprtPair(t *testing.T, a, b variant, opening int, nodes, nodesB int64) (flo
 // GOMOKU_SPRT_NEW (see sprtVariants) against the one named by
 // GOMOKU_SPRT_OLD, at a fixed node budget per move (GOMOKU_NODES, default
 // 20000) so that a loaded machine does not change the games, on balanced
-// openings (balancedOpening), each played with both colours, two games at
-// a time, until the test decides or GOMOKU_SPRT pairs are played:
+// openings (balancedOpening; GOMOKU_SPRT_FIRST skips the first ones), each
+// played with both colours, two games at a time, until the test decides or
+// GOMOKU_SPRT pairs are played:
 //
 //	GOMOKU_SPRT=150 GOMOKU_SPRT_NEW=vct GOMOKU_SPRT_OLD=base go test -run TestSPRT -v -timeout 30m ./bots/gomokubot/
 func TestSPRT(t *testing.T) {
@@ -222,7 +231,10 @@ func TestSPRT(t *testing.T) {
 	if !okA || !okB {
 		t.Fatalf("GOMOKU_SPRT_NEW and GOMOKU_SPRT_OLD must name variants of %v", keys(vs))
 	}
-	r := sprttest.Run(t, maxPairs, func(i int) (float64, float64) { return sprtPair(t, a, b, i, nodes, nodesB) })
+	// GOMOKU_SPRT_FIRST skips that many openings, to extend a finished
+	// test with new games.
+	first := envInt("GOMOKU_SPRT_FIRST", 0)
+	r := sprttest.Run(t, maxPairs, func(i int) (float64, float64) { return sprtPair(t, a, b, first+i, nodes, nodesB) })
 	t.Logf("%s at %d vs %s at %d nodes/move: %v", a.name, nodes, b.name, nodesB, r)
 }
 
@@ -234,10 +246,24 @@ func sprtVariants() map[string]variant {
 		f(&t)
 		out[name] = variant{name: name, tune: t}
 	}
+	// addW adds a variant with changed evaluation weights.
+	addW := func(name string, f func(t *tuning, w *weights)) {
+		t, w := defaultTuning(), defaultWeights()
+		f(&t, &w)
+		out[name] = variant{name: name, tune: t, w: &w}
+	}
 	add("base", func(t *tuning) {})
 	add("novct", func(t *tuning) { t.vct, t.vctDef = 0, 0 })
 	add("vct", func(t *tuning) { t.vct, t.vctDef = 100000, 20000 })
 	add("vctroot", func(t *tuning) { t.vct, t.vctDef = 100000, 0 })
+	add("leafvcf", func(t *tuning) { t.leafVCF = 300 })
+	add("noext", func(t *tuning) { t.ext4 = false })
+	add("ext34", func(t *tuning) { t.ext4, t.ext3 = true, true })
+	addW("f3x1.5", func(t *tuning, w *weights) { w.pat[pF3] = w.pat[pF3] * 3 / 2 })
+	addW("b3x1.5", func(t *tuning, w *weights) { w.pat[pB3] = w.pat[pB3] * 3 / 2 })
+	addW("f2x1.5", func(t *tuning, w *weights) { w.pat[pF2] = w.pat[pF2] * 3 / 2 })
+	addW("opp80", func(t *tuning, w *weights) { t.oppPct = 80 })
+	addW("opp50", func(t *tuning, w *weights) { t.oppPct = 50 })
 	return out
 }
 
