@@ -260,22 +260,33 @@ func TestPauseLeavesIdleBot(t *testing.T) {
 // it echoes a line sent as the arena sends the next command. An idle bot
 // is first given time to settle: a child it has just started may not be
 // blocked yet.
+//
+// Leaving an idle bot running is an optimisation that may give way to
+// the old stop when the machine is busy (a look that catches the bot
+// between its answer and its next read), so an idle bot must be left
+// running in some of the rounds; a bot that could wake must be stopped
+// in every one: that is the fairness.
 func checkPause(t *testing.T, p *Process, idle bool) {
 	t.Helper()
-	if idle {
-		for end := time.Now().Add(time.Minute); !lookIdle(p, true); time.Sleep(time.Millisecond) {
-			if time.Now().After(end) {
-				t.Fatal("never idle")
+	const rounds = 5
+	left := 0
+	for i := range rounds {
+		if idle {
+			for end := time.Now().Add(time.Minute); !lookIdle(p, true); time.Sleep(time.Millisecond) {
+				if time.Now().After(end) {
+					t.Fatal("never idle")
+				}
 			}
 		}
-	}
-	for i := range 3 {
 		p.Pause()
 		p.pauseMu.Lock()
 		held := p.held
 		p.pauseMu.Unlock()
-		if held == idle {
-			t.Fatalf("round %d: stopped %v, want %v", i, held, !idle)
+		if !held {
+			left++
+		}
+		if !held && !idle {
+			t.Fatalf("round %d: left running, want stopped", i)
 		}
 		if !held && threadState("/proc/"+strconv.Itoa(p.Pid())+"/stat") == 'T' {
 			t.Fatalf("round %d: left running, yet in state T", i)
@@ -286,6 +297,9 @@ func checkPause(t *testing.T, p *Process, idle bool) {
 		if line, err := p.ReadLine(soon()); err != nil || line != "ping" {
 			t.Fatalf("round %d: after Resume %q %v %s", i, line, err, p.Stderr())
 		}
+	}
+	if idle && left == 0 {
+		t.Fatalf("stopped in all %d rounds, want left running", rounds)
 	}
 }
 
