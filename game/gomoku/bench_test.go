@@ -355,24 +355,41 @@ func BenchmarkFileSeat(b *testing.B) {
 		sandboxed bool
 	}{{"sandbox=off", false}, {"sandbox=auto", true}} {
 		b.Run(c.name, func(b *testing.B) {
-			t := buildFloor(b)
-			floor := t.serve(b, "file", t.brain, scratch(b))
-			sb := benchSandbox(b, c.sandboxed)
-			state, _ := NewState(Config{Width: benchSize, Height: benchSize})
-			seat := NewFileSeat(state, White, SeatOptions{Args: []string{t.brain}, Dir: scratch(b), Sandbox: sb})
-			req := match.Request{Clock: match.Clock{Turn: time.Second, Match: time.Minute}, TimeLeft: time.Minute}
-			req.Deadline = time.Now().Add(time.Hour)
-			if _, err := seat.Start(context.Background(), req); err != nil {
-				b.Fatal(err)
-			}
-			defer seat.Finish(context.Background(), game.Result{}, time.Second)
-			times, floors := benchSeat(b, state, seat, req, false, floor)
+			fb := startFileBench(b, c.sandboxed)
+			times, floors := benchSeat(b, fb.state, fb.seat, fb.req, false, fb.floor)
 			report(b, times, floors)
-			if sb != nil {
-				b.ReportMetric(float64(sandboxedStart(b, sb, t.brain).Nanoseconds()), "sandboxed-start-ns")
+			if fb.sb != nil {
+				b.ReportMetric(float64(sandboxedStart(b, fb.sb, fb.brain).Nanoseconds()), "sandboxed-start-ns")
 			}
 		})
 	}
+}
+
+// fileBench is a started file seat with the C brain, and the floor's
+// server beside it.
+type fileBench struct {
+	state *State
+	seat  *FileSeat
+	req   match.Request
+	floor *floorServer
+	sb    *sandbox.Sandbox
+	brain string
+}
+
+// startFileBench starts a file seat of the C brain (sandboxed or not);
+// the seat is finished when the benchmark ends.
+func startFileBench(b *testing.B, sandboxed bool) fileBench {
+	t := buildFloor(b)
+	fb := fileBench{floor: t.serve(b, "file", t.brain, scratch(b)), sb: benchSandbox(b, sandboxed), brain: t.brain}
+	fb.state, _ = NewState(Config{Width: benchSize, Height: benchSize})
+	fb.seat = NewFileSeat(fb.state, White, SeatOptions{Args: []string{t.brain}, Dir: scratch(b), Sandbox: fb.sb})
+	fb.req = match.Request{Clock: match.Clock{Turn: time.Second, Match: time.Minute}, TimeLeft: time.Minute,
+		Deadline: time.Now().Add(time.Hour)}
+	if _, err := fb.seat.Start(context.Background(), fb.req); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { fb.seat.Finish(context.Background(), game.Result{}, time.Second) })
+	return fb
 }
 
 // sandboxedStart is the median time of starting a program in the

@@ -4,9 +4,6 @@ import (
 	"context"
 	"testing"
 	"time"
-
-	"arena/game"
-	"arena/match"
 )
 
 // opponentThinks is how long the other side takes over its move in
@@ -26,16 +23,8 @@ func BenchmarkFileSeatOpponentThinks(b *testing.B) {
 		sandboxed bool
 	}{{"sandbox=off", false}, {"sandbox=auto", true}} {
 		b.Run(c.name, func(b *testing.B) {
-			t := buildFloor(b)
-			floor := t.serve(b, "file", t.brain, scratch(b))
-			state, _ := NewState(Config{Width: benchSize, Height: benchSize})
-			seat := NewFileSeat(state, White, SeatOptions{Args: []string{t.brain}, Dir: scratch(b), Sandbox: benchSandbox(b, c.sandboxed)})
-			req := match.Request{Clock: match.Clock{Turn: time.Second, Match: time.Minute}, TimeLeft: time.Minute,
-				Deadline: time.Now().Add(time.Hour)}
-			if _, err := seat.Start(context.Background(), req); err != nil {
-				b.Fatal(err)
-			}
-			defer seat.Finish(context.Background(), game.Result{}, time.Second)
+			fb := startFileBench(b, c.sandboxed)
+			state, seat, req, floor := fb.state, fb.seat, fb.req, fb.floor
 			sq := safeSquares()
 			ref := Referee{state}
 			var times, floors []time.Duration
