@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -164,7 +165,7 @@ func TestLiveSubjects(t *testing.T) {
 // subjectsOverlap reports whether the stream filter pattern matches subj
 // (tokens, "*" for one, ">" for the rest).
 func subjectsOverlap(pattern, subj string) bool {
-	p, s := splitSubject(pattern), splitSubject(subj)
+	p, s := strings.Split(pattern, "."), strings.Split(subj, ".")
 	for i, tok := range p {
 		if tok == ">" {
 			return len(s) > i
@@ -174,18 +175,6 @@ func subjectsOverlap(pattern, subj string) bool {
 		}
 	}
 	return len(p) == len(s)
-}
-
-func splitSubject(s string) []string {
-	var out []string
-	start := 0
-	for i := range len(s) {
-		if s[i] == '.' {
-			out = append(out, s[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, s[start:])
 }
 
 // The events are plain JSON: an old coordinator ignores what it does not
