@@ -200,7 +200,7 @@ func newRecordedBots(answers []map[int]Answer) *recordedBots {
 }
 
 func (r *recordedBots) Started(int) bool { return true }
-func (r *recordedBots) Send(int, string) {}
+func (r *recordedBots) Send(int, []byte) {}
 func (r *recordedBots) Resume(int)       {}
 func (r *recordedBots) Kill(int)         {}
 func (r *recordedBots) Moves(turn int, group []int, _ time.Duration) []Answer {

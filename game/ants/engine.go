@@ -14,8 +14,10 @@ import (
 type Bots interface {
 	// Started reports whether bot b's program is running at the start.
 	Started(b int) bool
-	// Send writes text to bot b's input.
-	Send(b int, text string)
+	// Send writes text to bot b's input. text is the engine's buffer,
+	// good only until Send returns: an implementation that keeps it
+	// (to write it later) keeps a copy.
+	Send(b int, text []byte)
 	// Moves lets the bots of group think together for at most limit and
 	// returns one Answer per bot of group, in group order.
 	Moves(turn int, group []int, limit time.Duration) []Answer
@@ -78,6 +80,12 @@ func writeLog(w io.Writer, s string) {
 	}
 }
 
+func writeLogBytes(w io.Writer, b []byte) {
+	if w != nil && len(b) > 0 {
+		w.Write(b)
+	}
+}
+
 func logAt(ws []io.Writer, b int) io.Writer {
 	if b < len(ws) {
 		return ws[b]
@@ -85,9 +93,9 @@ func logAt(ws []io.Writer, b int) io.Writer {
 	return nil
 }
 
-func (e *Engine) send(b int, text string) {
+func (e *Engine) send(b int, text []byte) {
 	e.Bots.Send(b, text)
-	writeLog(logAt(e.Logs.Input, b), text)
+	writeLogBytes(logAt(e.Logs.Input, b), text)
 }
 
 func (e *Engine) sleep(d time.Duration) {
@@ -174,15 +182,15 @@ func (e *Engine) Run(ctx context.Context) (res *Result, err error) {
 				continue
 			}
 			if turn == 0 {
-				e.send(b, g.PlayerStart(false)+"ready\n")
+				e.send(b, []byte(g.PlayerStart(false)+"ready\n"))
 			} else {
-				// One buffer for the whole text, one string for the bot.
+				// One buffer for the whole text, handed to the bot as is.
 				buf = append(buf[:0], "turn "...)
 				buf = strconv.AppendInt(buf, int64(turn), 10)
 				buf = append(buf, '\n')
 				buf = g.appendPlayerState(buf, b)
 				buf = append(buf, "go\n"...)
-				e.send(b, string(buf))
+				e.send(b, buf)
 				turns[b] = turn
 			}
 		}
@@ -294,7 +302,7 @@ func (e *Engine) Run(ctx context.Context) (res *Result, err error) {
 				status[b] = "eliminated"
 				turns[b] = turn
 			}
-			e.send(b, e.endMessage(b, status, turns))
+			e.send(b, []byte(e.endMessage(b, status, turns)))
 			if opt.EndWait > 0 {
 				e.Bots.Resume(b)
 			}
@@ -323,7 +331,7 @@ func (e *Engine) Run(ctx context.Context) (res *Result, err error) {
 	writeLog(e.Logs.Stream, "end\nplayers "+strconv.Itoa(n)+"\nscore "+joinInts(g.Score)+"\nstatus "+strings.Join(status, " ")+"\nplayerturns "+joinInts(turns)+"\n"+g.FullState())
 	for b := 0; b < n; b++ {
 		if g.IsAlive(b) {
-			e.send(b, e.endMessage(b, status, turns))
+			e.send(b, []byte(e.endMessage(b, status, turns)))
 		}
 	}
 	return &Result{

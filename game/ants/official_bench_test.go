@@ -208,11 +208,11 @@ func startSampleBots(names []string) (*sampleBots, error) {
 
 func (sb *sampleBots) Started(int) bool { return true }
 
-func (sb *sampleBots) Send(b int, text string) {
+func (sb *sampleBots) Send(b int, text []byte) {
 	if sb.in[b] == nil {
 		return
 	}
-	if _, err := sb.in[b].WriteString(text); err != nil && sb.err == nil {
+	if _, err := sb.in[b].Write(text); err != nil && sb.err == nil {
 		sb.err = fmt.Errorf("bot %d: %w", b, err)
 	}
 }

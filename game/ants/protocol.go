@@ -113,16 +113,16 @@ func (pb *ProcessBots) Started(b int) bool { return pb.procs[b] != nil }
 // StartError says why bot b did not start ("" if it did).
 func (pb *ProcessBots) StartError(b int) string { return pb.errs[b] }
 
-// Send queues text for bot b; a bot that is gone or does not read is left
-// to fail when asked for its orders.
-func (pb *ProcessBots) Send(b int, text string) {
+// Send queues a copy of text for bot b; a bot that is gone or does not
+// read is left to fail when asked for its orders.
+func (pb *ProcessBots) Send(b int, text []byte) {
 	pb.mu.Lock()
 	defer pb.mu.Unlock()
 	if pb.inbox[b] == nil || pb.dead[b] || pb.closed {
 		return
 	}
 	select {
-	case pb.inbox[b] <- text:
+	case pb.inbox[b] <- string(text):
 	default:
 	}
 }

@@ -17,7 +17,7 @@ type randomBots struct {
 }
 
 func (r *randomBots) Started(int) bool { return true }
-func (r *randomBots) Send(int, string) {}
+func (r *randomBots) Send(int, []byte) {}
 func (r *randomBots) Resume(int)       {}
 func (r *randomBots) Kill(int)         {}
 func (r *randomBots) Moves(turn int, group []int, _ time.Duration) []Answer {

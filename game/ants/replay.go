@@ -126,7 +126,7 @@ func ReplayJSON(res *Result, playerNames []string) []byte {
 	// growing it step by step.
 	size := 1024 + g.Rows*(g.Cols+4) + 28*len(g.AllFood)
 	for _, a := range g.AllAnts {
-		size += 36 + len(a.Orders)
+		size += 36 + int(a.ordN)
 	}
 	for p := range g.ScoreHist {
 		size += 6 * (len(g.ScoreHist[p]) + len(g.HiveHistory[p]))
@@ -139,6 +139,7 @@ func ReplayJSON(res *Result, playerNames []string) []byte {
 		w.obj(
 			field("ants", func() {
 				w.raw("[")
+				var ob []byte
 				for i, a := range g.AllAnts {
 					if i > 0 {
 						w.raw(", ")
@@ -150,7 +151,11 @@ func ReplayJSON(res *Result, playerNames []string) []byte {
 					w.ints([]int{g.row(a.InitialLoc), g.col(a.InitialLoc), a.SpawnTurn, e, a.Owner})
 					w.b.Truncate(w.b.Len() - 1)
 					w.raw(", ")
-					w.str(string(a.Orders))
+					// n e s w and -: nothing to escape
+					w.b.WriteByte('"')
+					ob = g.appendAntOrders(ob[:0], a)
+					w.b.Write(ob)
+					w.b.WriteByte('"')
 					w.raw("]")
 				}
 				w.raw("]")

@@ -41,12 +41,15 @@ type Ant struct {
 	SpawnTurn   int
 	DieTurn     int
 	Killed      bool
-	Orders      []byte // one of n e s w - per turn alive
-	moveTurn    int    // doOrders: the turn moveIdx is for
+	moveTurn    int // doOrders: the turn moveIdx is for
 	moveIdx     int
 	inCurrent   bool
 	currentSlot int
 	id          int32 // index in State.antList plus one
+	// Its orders (one of n e s w - per turn alive) are in the rows
+	// ordFrom..ordFrom+ordN-1 of State.orderLog, at column slot: an Ant
+	// holds no pointer, so the collector never looks inside one.
+	slot, ordFrom, ordN int32
 }
 
 // Food is one piece of food ever placed.
@@ -195,6 +198,40 @@ type State struct {
 	antOrderGen              uint64
 	moves                    []antMove // doOrders' buffer
 	moveOrder                []int
+
+	// orderLog is every ant's orders, a row per call of doOrders: the
+	// live ants' order slots are its columns (a slot is taken at birth
+	// and given back at death), row i starts at orderRow[i] and is as
+	// wide as orderSlots was then.
+	orderLog   []byte
+	orderRow   []int32
+	orderSlots int32   // slots ever handed out
+	freeSlots  []int32 // slots of dead ants, to hand out again
+}
+
+// takeSlot hands out an order slot (a column of orderLog).
+func (s *State) takeSlot() int32 {
+	if n := len(s.freeSlots); n > 0 {
+		k := s.freeSlots[n-1]
+		s.freeSlots = s.freeSlots[:n-1]
+		return k
+	}
+	s.orderSlots++
+	return s.orderSlots - 1
+}
+
+// AntOrders is ant a's orders, one of n e s w - per turn it was alive
+// at the moves (the replay's orders string).
+func (s *State) AntOrders(a *Ant) string {
+	return string(s.appendAntOrders(nil, a))
+}
+
+// appendAntOrders appends ant a's orders to b.
+func (s *State) appendAntOrders(b []byte, a *Ant) []byte {
+	for i := a.ordFrom; i < a.ordFrom+a.ordN; i++ {
+		b = append(b, s.orderLog[s.orderRow[i]+a.slot])
+	}
+	return b
 }
 
 // antMove is one ant's move of the turn ('-' holds).
@@ -350,6 +387,7 @@ func (s *State) appendNum(b []byte, v int) []byte {
 func (s *State) dropAnt(a *Ant) {
 	s.antAt[a.Loc] = 0
 	s.removeCurrent(a)
+	s.freeSlots = append(s.freeSlots, a.slot)
 	for i, b := range s.AllAnts {
 		if b == a {
 			s.AllAnts = append(s.AllAnts[:i], s.AllAnts[i+1:]...)
@@ -592,7 +630,7 @@ func (s *State) removeCurrent(a *Ant) {
 
 // newAnt makes an ant born now at loc and gives it its id.
 func (s *State) newAnt(loc, owner int) *Ant {
-	a := &Ant{Loc: loc, Owner: owner, InitialLoc: loc, SpawnTurn: s.Turn}
+	a := &Ant{Loc: loc, Owner: owner, InitialLoc: loc, SpawnTurn: s.Turn, slot: s.takeSlot()}
 	s.antList = append(s.antList, a)
 	a.id = int32(len(s.antList))
 	return a
@@ -650,6 +688,9 @@ func (s *State) addInitialAnt(loc, owner int) *Ant {
 func (s *State) killAnt(a *Ant) {
 	s.grid[a.Loc] = land
 	s.killedAnts = append(s.killedAnts, a)
+	if !a.Killed { // its slot is free once its last order is written (doOrders writes before it kills)
+		s.freeSlots = append(s.freeSlots, a.slot)
+	}
 	a.Killed = true
 	a.DieTurn = s.Turn
 	if h := s.hillOn(a.Loc); h != nil && h.Owner != s.cutoffBot && h.KilledBy < 0 {
@@ -1161,11 +1202,20 @@ func (s *State) doOrders() {
 	stamp := s.moveStamp
 	order := s.moveOrder[:0]
 	collided := false
+	// This turn's row of orders: every live ant has one, in its slot.
+	rowIdx, base := int32(len(s.orderRow)), len(s.orderLog)
+	s.orderRow = append(s.orderRow, int32(base))
+	s.orderLog = slices.Grow(s.orderLog, int(s.orderSlots))[:base+int(s.orderSlots)]
+	row := s.orderLog[base:]
 	for _, m := range moves {
 		if m.dir != '-' {
 			m.a.Loc = s.destination(m.a.Loc, aimRow[m.dir], aimCol[m.dir])
 		}
-		m.a.Orders = append(m.a.Orders, m.dir)
+		row[m.a.slot] = m.dir
+		if m.a.ordN == 0 {
+			m.a.ordFrom = rowIdx
+		}
+		m.a.ordN++
 		if s.moveMark[m.a.Loc] != stamp {
 			s.moveMark[m.a.Loc] = stamp
 			s.moveCount[m.a.Loc] = 0
