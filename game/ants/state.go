@@ -201,12 +201,34 @@ type State struct {
 
 	// orderLog is every ant's orders, a row per call of doOrders: the
 	// live ants' order slots are its columns (a slot is taken at birth
-	// and given back at death), row i starts at orderRow[i] and is as
-	// wide as orderSlots was then.
-	orderLog   []byte
+	// and given back at death). Row i is orderLog[orderBlock[i]] from
+	// orderRow[i], as wide as orderSlots was then. The rows fill blocks
+	// of at least orderBlockSize bytes, never copied as they grow.
+	orderLog   [][]byte
+	orderBlock []int32
 	orderRow   []int32
 	orderSlots int32   // slots ever handed out
 	freeSlots  []int32 // slots of dead ants, to hand out again
+}
+
+// orderBlockSize is the least size of a block of orderLog.
+const orderBlockSize = 64 << 10
+
+// orderRowBuf returns a fresh row of orderLog, orderSlots wide, and its
+// index.
+func (s *State) orderRowBuf() ([]byte, int32) {
+	w := int(s.orderSlots)
+	last := len(s.orderLog) - 1
+	if last < 0 || cap(s.orderLog[last])-len(s.orderLog[last]) < w {
+		s.orderLog = append(s.orderLog, make([]byte, 0, max(orderBlockSize, 4*w)))
+		last++
+	}
+	blk := s.orderLog[last]
+	n := len(blk)
+	s.orderLog[last] = blk[:n+w]
+	s.orderBlock = append(s.orderBlock, int32(last))
+	s.orderRow = append(s.orderRow, int32(n))
+	return blk[n : n+w], int32(len(s.orderRow) - 1)
 }
 
 // takeSlot hands out an order slot (a column of orderLog).
@@ -229,7 +251,7 @@ func (s *State) AntOrders(a *Ant) string {
 // appendAntOrders appends ant a's orders to b.
 func (s *State) appendAntOrders(b []byte, a *Ant) []byte {
 	for i := a.ordFrom; i < a.ordFrom+a.ordN; i++ {
-		b = append(b, s.orderLog[s.orderRow[i]+a.slot])
+		b = append(b, s.orderLog[s.orderBlock[i]][s.orderRow[i]+a.slot])
 	}
 	return b
 }
@@ -1203,10 +1225,7 @@ func (s *State) doOrders() {
 	order := s.moveOrder[:0]
 	collided := false
 	// This turn's row of orders: every live ant has one, in its slot.
-	rowIdx, base := int32(len(s.orderRow)), len(s.orderLog)
-	s.orderRow = append(s.orderRow, int32(base))
-	s.orderLog = slices.Grow(s.orderLog, int(s.orderSlots))[:base+int(s.orderSlots)]
-	row := s.orderLog[base:]
+	row, rowIdx := s.orderRowBuf()
 	for _, m := range moves {
 		if m.dir != '-' {
 			m.a.Loc = s.destination(m.a.Loc, aimRow[m.dir], aimCol[m.dir])
