@@ -68,12 +68,9 @@ func TestRandomGamesInvariants(t *testing.T) {
 			if ti.Turn%7 == 0 {
 				checkVision(t, st)
 			}
-			for p := 0; p < st.N; p++ {
-				for _, c := range st.stateChanges() {
-					loc := int(c.loc)
-					if c.ilk == 'a' && !st.Visible(p, loc) && int(c.own) == p {
-						t.Fatalf("player %d does not see its own ant", p)
-					}
+			for _, a := range st.currentAnts() {
+				if !st.Visible(a.Owner, a.Loc) {
+					t.Fatalf("player %d does not see its own ant", a.Owner)
 				}
 			}
 		}

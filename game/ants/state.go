@@ -160,20 +160,18 @@ type State struct {
 	accessMap      [][]int
 	accessMapBuilt bool
 
-	changes       []change // stateChanges, cached until the board changes
-	changesValid  bool
-	foodPos       int // where the food lines go among changes (before the dead)
-	changeKeys    []int
-	antBits       []uint64 // stateChanges: a bit per square, all clear between calls
-	foodSorted    []int    // squares with food, ascending: "f" lines need no sort per turn
-	foodText      []byte   // their "f ROW COL" lines, kept along with foodSorted
-	foodEnds      []int32  // where each line of foodText ends
-	foodTextStale bool     // foodText is to be written afresh (the start's food comes in bulk)
-	num           []byte   // decimal text of 0..max(Rows, Cols)-1, back to back
-	numAt         []int32
-	numWord       []uint64 // decimal text of 0..max(Rows, Cols)-1 and a space, little-endian
-	numLen        []uint8  // its length
-	textBuf       []byte   // reused by PlayerState and FullState
+	// The state lines' sorted parts (state.go's text functions): the
+	// standing hills and this turn's dead as keys loc<<4 | owner+1,
+	// sorted, valid while keysValid; the live ants and the food as a bit
+	// per square, read in square order.
+	hillKeys, deadKeys []int
+	keysValid          bool
+	antMap             []uint64 // live ants as of antMapGen
+	antMapGen          uint64
+	foodMap            []uint64 // squares with food, kept as food comes and goes
+	numWord            []uint64 // decimal text of 0..max(Rows, Cols)-1 and a space, little-endian
+	numLen             []uint8  // its length
+	textBuf            []byte   // reused by PlayerState and FullState
 
 	seen                     []int32 // DoMoves: squares ordered, marked with seenStamp
 	seenStamp                int32
@@ -193,9 +191,7 @@ type State struct {
 	cutoffKeys, cutoffCounts []int // countCutoff's buffers
 	live                     []int // liveAnts: per player, valid while liveKnown
 	liveKnown                bool
-	antGen                   uint64  // changes whenever a live ant comes, goes or moves
-	antOrder                 []int32 // updateVision: the live ants' squares, row-major, as of antOrderGen
-	antOrderGen              uint64
+	antGen                   uint64    // changes whenever a live ant comes, goes or moves
 	moves                    []antMove // doOrders' buffer
 	moveOrder                []int
 
@@ -322,7 +318,7 @@ func NewState(m *Map, opt Options) (*State, error) {
 	s.foodAt = make([]int32, size)
 	s.hillAt = make([]int32, size)
 	s.pending.init(size)
-	s.foodTextStale = true // until the first state is written
+	s.foodMap = make([]uint64, (size+63)/64)
 	s.hive = make([]int, s.N)
 	s.HiveHistory = make([][]int, s.N)
 	for i := range s.HiveHistory {
@@ -386,22 +382,14 @@ func NewState(m *Map, opt Options) (*State, error) {
 // once: the state lines of every turn copy them instead of formatting.
 func (s *State) initNumbers() {
 	n := max(s.Rows, s.Cols)
-	s.numAt = make([]int32, n+1)
 	s.numWord = make([]uint64, n)
 	s.numLen = make([]uint8, n)
 	for i := 0; i < n; i++ {
-		s.num = strconv.AppendInt(s.num, int64(i), 10)
-		s.numAt[i+1] = int32(len(s.num))
 		var w [8]byte
 		t := append(strconv.AppendInt(w[:0], int64(i), 10), ' ')
 		s.numWord[i] = binary.LittleEndian.Uint64(w[:])
 		s.numLen[i] = uint8(len(t))
 	}
-}
-
-// appendNum appends the decimal text of v, a row or column number.
-func (s *State) appendNum(b []byte, v int) []byte {
-	return append(b, s.num[s.numAt[v]:s.numAt[v+1]]...)
 }
 
 // dropAnt removes an ant without recording a death (a scenario ant
@@ -727,7 +715,7 @@ func (s *State) killAnt(a *Ant) {
 func (s *State) addFood(loc int) {
 	s.grid[loc] = food
 	s.liveFood()
-	s.addFoodLine(loc)
+	s.foodMap[loc>>6] |= 1 << (loc & 63)
 	f := &Food{Loc: loc, StartTurn: s.Turn, Owner: -1, slot: len(s.currentFood), id: int32(len(s.AllFood) + 1)}
 	s.foodAt[loc] = f.id
 	s.currentFood = append(s.currentFood, f)
@@ -743,66 +731,9 @@ func (s *State) removeFood(loc, owner int) {
 		s.hive[owner]++
 	}
 	s.foodAt[loc] = 0
-	s.removeFoodLine(loc)
+	s.foodMap[loc>>6] &^= 1 << (loc & 63)
 	s.currentFood[f.slot] = nil // compacted by liveFood, keeping the order
 	s.foodHoles++
-}
-
-// addFoodLine puts loc into foodSorted and its line into foodText: food
-// comes and goes a few squares a turn while all of it is written every
-// turn, so the sorted text is edited in place rather than rebuilt.
-func (s *State) addFoodLine(loc int) {
-	i, _ := slices.BinarySearch(s.foodSorted, loc)
-	s.foodSorted = slices.Insert(s.foodSorted, i, loc)
-	if s.foodTextStale {
-		return
-	}
-	start := int32(0)
-	if i > 0 {
-		start = s.foodEnds[i-1]
-	}
-	var line [16]byte
-	l := s.appendFoodLine(line[:0], loc)
-	s.foodText = slices.Insert(s.foodText, int(start), l...)
-	s.foodEnds = slices.Insert(s.foodEnds, i, start)
-	for j := i; j < len(s.foodEnds); j++ {
-		s.foodEnds[j] += int32(len(l))
-	}
-}
-
-// foodLines returns foodText and foodEnds, written afresh if stale.
-func (s *State) foodLines() ([]byte, []int32) {
-	if s.foodTextStale {
-		text, ends := s.foodText[:0], s.foodEnds[:0]
-		for _, loc := range s.foodSorted {
-			text = s.appendFoodLine(text, loc)
-			ends = append(ends, int32(len(text)))
-		}
-		s.foodText, s.foodEnds, s.foodTextStale = text, ends, false
-	}
-	return s.foodText, s.foodEnds
-}
-
-// removeFoodLine undoes addFoodLine.
-func (s *State) removeFoodLine(loc int) {
-	i, ok := slices.BinarySearch(s.foodSorted, loc)
-	if !ok {
-		return
-	}
-	s.foodSorted = slices.Delete(s.foodSorted, i, i+1)
-	if s.foodTextStale {
-		return
-	}
-	start := int32(0)
-	if i > 0 {
-		start = s.foodEnds[i-1]
-	}
-	n := s.foodEnds[i] - start
-	s.foodText = slices.Delete(s.foodText, int(start), int(start+n))
-	s.foodEnds = slices.Delete(s.foodEnds, i, i+1)
-	for j := i; j < len(s.foodEnds); j++ {
-		s.foodEnds[j] -= n
-	}
 }
 
 // liveFood returns the food on the map in the engine's dict order.
@@ -905,7 +836,7 @@ func (s *State) KillPlayer(p int) {
 
 // StartGame places the starting food (start_game).
 func (s *State) StartGame() error {
-	s.changesValid = false
+	s.keysValid = false
 	if s.opt.Food == "none" {
 		return nil
 	}
@@ -932,7 +863,7 @@ func floorDiv(a, b int) int {
 
 // StartTurn is start_turn.
 func (s *State) StartTurn() {
-	s.changesValid = false
+	s.keysValid = false
 	s.Turn++
 	s.killedAnts = s.killedAnts[:0]
 	for p := range s.revealedWater {
@@ -946,7 +877,7 @@ func (s *State) StartTurn() {
 
 // FinishTurn resolves the turn in the engine's phase order.
 func (s *State) FinishTurn() error {
-	s.changesValid = false
+	s.keysValid = false
 	s.doOrders()
 	s.doAttack()
 	s.doRazeHills()
@@ -1156,7 +1087,7 @@ func (s *State) GameOver() bool {
 
 // FinishGame gives the lone survivor its bonus and closes the game.
 func (s *State) FinishGame() {
-	s.changesValid = false
+	s.keysValid = false
 	players := s.remainingPlayers()
 	if len(players) == 1 {
 		w := players[0]

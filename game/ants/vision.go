@@ -154,13 +154,7 @@ func (s *State) updateVision() {
 	}
 	// The ants in row-major order (a bit per square, read in order):
 	// each player's ants close together in a row are drawn as one run.
-	words := (s.Rows*s.Cols + 63) / 64
-	if len(s.antBits) != words {
-		s.antBits = make([]uint64, words)
-	}
-	for _, a := range s.currentAnts() {
-		s.antBits[a.Loc>>6] |= 1 << (a.Loc & 63)
-	}
+	ants := s.liveAntMap()
 	if len(s.runStart) != s.N {
 		s.runStart, s.runEnd, s.runRowEnd = make([]int, s.N), make([]int, s.N), make([]int, s.N)
 	}
@@ -172,16 +166,13 @@ func (s *State) updateVision() {
 		start[p] = -1
 		s.ownerAnts[p] = s.ownerAnts[p][:0]
 	}
-	order := s.antOrder[:0]
-	for i, w := range s.antBits {
+	for i, w := range ants {
 		if w == 0 {
 			continue
 		}
-		s.antBits[i] = 0
 		for w != 0 {
 			loc := i<<6 | bits.TrailingZeros64(w)
 			w &= w - 1
-			order = append(order, int32(loc))
 			p := s.grid[loc]
 			s.ownerAnts[p] = append(s.ownerAnts[p], int32(loc))
 			if st := start[p]; st >= 0 {
@@ -199,9 +190,24 @@ func (s *State) updateVision() {
 			s.markRun(s.vision[p], st, end[p]-st)
 		}
 	}
-	// The live ants in row-major order, for stateChanges while they
-	// stay as they are.
-	s.antOrder, s.antOrderGen = order, s.antGen
+}
+
+// liveAntMap returns a bit per square of the live ants, drawn afresh
+// only after the ants changed.
+func (s *State) liveAntMap() []uint64 {
+	if s.antMap != nil && s.antMapGen == s.antGen {
+		return s.antMap
+	}
+	words := (s.Rows*s.Cols + 63) / 64
+	if len(s.antMap) != words {
+		s.antMap = make([]uint64, words)
+	}
+	clear(s.antMap)
+	for _, a := range s.currentAnts() {
+		s.antMap[a.Loc>>6] |= 1 << (a.Loc & 63)
+	}
+	s.antMapGen = s.antGen
+	return s.antMap
 }
 
 // updateRevealed does what the engine's row-major scan of every visible
@@ -266,121 +272,61 @@ func (s *State) nextID(p int) int {
 // Visible reports whether player p sees loc now.
 func (s *State) Visible(p, loc int) bool { return seen(s.vision[p], loc) }
 
-// change is one line of state: a hill, a live ant or a dead one, with its
-// text written once: "ilk row col 0\n" in the first n bytes of line, the
-// owner's digit at n-2 to be set for each player.
-type change struct {
-	ilk  byte
-	own  int8
-	n    uint8
-	loc  int32
-	line [lineMax]byte
-}
+// The state lines, as render_changes and get_state write them: newly
+// seen water (for a player), then the standing hills, the live ants, the
+// food and this turn's dead, each kind sorted by row, column and owner.
+// The ants and the food are a bit per square (liveAntMap, foodMap): ANDed
+// with a player's sight word by word, what it sees comes out in order.
 
-// lineMax bounds a line of state: "a 99999 99999 9\n" (NewState refuses
-// maps with 100000 rows or columns).
-const lineMax = 16
-
-// stateChanges lists standing hills, live ants and the ants killed this
-// turn, each kind sorted by row, column and owner; the food lines
-// (foodLines) go at foodPos, before the dead. The list is shared until the
-// board changes; callers must not modify it.
-func (s *State) stateChanges() []change {
-	if s.changesValid {
-		return s.changes
+// sortedKeys returns the standing hills and this turn's dead as sorted
+// keys loc<<4 | owner+1 (several dead may share a square), sorted again
+// only after the board changed.
+func (s *State) sortedKeys() (hills, dead []int) {
+	if s.keysValid {
+		return s.hillKeys, s.deadKeys
 	}
-	s.changes = s.changes[:0]
-	// Hills and the dead are few, and several dead can share a square:
-	// sorted by one int key per entry, square index times 16 plus
-	// owner+1, which sorts as (row, col, owner).
-	keys := s.changeKeys[:0]
-	part := func(ilk byte) {
-		slices.Sort(keys)
-		for _, k := range keys {
-			s.addChange(ilk, k>>4, k&15-1)
-		}
-		keys = keys[:0]
-	}
+	hills = s.hillKeys[:0]
 	for _, h := range s.Hills {
 		if h.KilledBy < 0 {
-			keys = append(keys, h.Loc<<4|(h.Owner+1))
+			hills = append(hills, h.Loc<<4|(h.Owner+1))
 		}
 	}
-	part('h')
-	// Live ants are many, one per square: a bit per square, read in
-	// square order, sorts them without comparing.
-	words := (s.Rows*s.Cols + 63) / 64
-	if len(s.antBits) != words {
-		s.antBits = make([]uint64, words)
-	}
-	cur := s.currentAnts()
-	s.changes = slices.Grow(s.changes, len(cur))
-	if s.antOrderGen == s.antGen { // listed in that order since the ants last changed
-		for _, loc := range s.antOrder {
-			s.addChange('a', int(loc), int(s.grid[loc]))
-		}
-		cur = nil
-	}
-	for _, a := range cur {
-		s.antBits[a.Loc>>6] |= 1 << (a.Loc & 63)
-	}
-	for i, w := range s.antBits {
-		if w == 0 {
-			continue
-		}
-		s.antBits[i] = 0
-		for w != 0 {
-			loc := i<<6 | bits.TrailingZeros64(w)
-			w &= w - 1
-			s.addChange('a', loc, int(s.grid[loc]))
-		}
-	}
-	// Food is kept sorted, with its text, as it comes and goes
-	// (addFoodLine): its lines go here, between the ants and the dead.
-	s.foodPos = len(s.changes)
+	slices.Sort(hills)
+	dead = s.deadKeys[:0]
 	for _, a := range s.killedAnts {
-		keys = append(keys, a.Loc<<4|(a.Owner+1))
+		dead = append(dead, a.Loc<<4|(a.Owner+1))
 	}
-	part('d')
-	s.changeKeys = keys
-	s.changesValid = true
-	return s.changes
+	slices.Sort(dead)
+	s.hillKeys, s.deadKeys, s.keysValid = hills, dead, true
+	return hills, dead
 }
 
-// addChange appends a line of state.
-func (s *State) addChange(ilk byte, loc, own int) {
-	c := change{ilk: ilk, own: int8(own), loc: int32(loc)}
+// lineRoom is what appendLine may write past the end of b: "a 99999
+// 99999 9\n" plus the spare bytes of its 8-byte writes (NewState refuses
+// maps with 100000 rows or columns).
+const lineRoom = 24
+
+// appendLine appends "ilk ROW COL OWNER\n" for square loc, or "ilk ROW
+// COL\n" when owner is negative. The numbers are copied as 8-byte words
+// (numWord), each overwriting the spare bytes of the one before.
+func (s *State) appendLine(b []byte, ilk byte, loc, owner int) []byte {
 	r := s.row(loc)
-	col := loc - r*s.Cols
-	c.line[0], c.line[1] = ilk, ' '
-	// "row " and "col " are at most 6 bytes each: written as 8-byte
-	// words, each overwriting the spare bytes of the one before.
-	k := 2
-	binary.LittleEndian.PutUint64(c.line[k:], s.numWord[r])
-	k += int(s.numLen[r])
-	binary.LittleEndian.PutUint64(c.line[k:], s.numWord[col])
-	k += int(s.numLen[col])
-	c.line[k], c.line[k+1] = '0', '\n'
-	c.n = uint8(k + 2)
-	s.changes = append(s.changes, c)
-}
-
-// appendChange writes a line of state with owner id owner (0..9).
-func (s *State) appendChange(b []byte, c *change, owner int) []byte {
+	c := loc - r*s.Cols
 	n := len(b)
-	b = slices.Grow(b, lineMax)[:n+lineMax]
-	*(*[lineMax]byte)(b[n:]) = c.line
-	b[n+int(c.n)-2] = byte('0' + owner)
-	return b[:n+int(c.n)]
-}
-
-// appendFoodLine writes the line of food on loc.
-func (s *State) appendFoodLine(b []byte, loc int) []byte {
-	b = append(b, 'f', ' ')
-	b = s.appendNum(b, s.row(loc))
-	b = append(b, ' ')
-	b = s.appendNum(b, s.col(loc))
-	return append(b, '\n')
+	b = slices.Grow(b, lineRoom)
+	t := b[n : n+lineRoom]
+	t[0], t[1] = ilk, ' '
+	k := 2
+	binary.LittleEndian.PutUint64(t[k:], s.numWord[r])
+	k += int(s.numLen[r])
+	binary.LittleEndian.PutUint64(t[k:], s.numWord[c])
+	k += int(s.numLen[c])
+	if owner < 0 {
+		t[k-1] = '\n'
+		return b[:n+k]
+	}
+	t[k], t[k+1] = byte('0'+owner), '\n'
+	return b[:n+k+2]
 }
 
 // PlayerState is what player p is told about the board (render_changes):
@@ -394,39 +340,38 @@ func (s *State) PlayerState(p int) string {
 // appendPlayerState is PlayerState appending to b.
 func (s *State) appendPlayerState(b []byte, p int) []byte {
 	for _, loc := range s.revealedWater[p] {
-		b = append(b, "w "...)
-		b = s.appendNum(b, s.row(loc))
-		b = append(b, ' ')
-		b = s.appendNum(b, s.col(loc))
-		b = append(b, '\n')
+		b = s.appendLine(b, 'w', loc, -1)
 	}
 	ids := s.switchIDs[p]
 	vis := s.vision[p]
-	changes := s.stateChanges()
-	for i := 0; i <= len(changes); i++ {
-		if i == s.foodPos { // the food p sees
-			text, ends := s.foodLines()
-			start := int32(0)
-			for j, loc := range s.foodSorted {
-				if seen(vis, loc) {
-					b = append(b, text[start:ends[j]]...)
-				}
-				start = ends[j]
-			}
+	// id is p's number for owner o, given on first sight in this order.
+	id := func(o int) int {
+		if ids[o] < 0 {
+			ids[o] = s.nextID(p)
 		}
-		if i == len(changes) {
-			break
+		return ids[o]
+	}
+	hills, dead := s.sortedKeys()
+	for _, k := range hills {
+		if loc := k >> 4; seen(vis, loc) {
+			b = s.appendLine(b, 'h', loc, id(k&15-1))
 		}
-		c := &changes[i]
-		if !(seen(vis, int(c.loc)) || (c.ilk == 'd' && int(c.own) == p)) {
-			continue
+	}
+	for i, w := range s.liveAntMap() {
+		for x := w & vis[i]; x != 0; x &= x - 1 {
+			loc := i<<6 | bits.TrailingZeros64(x)
+			b = s.appendLine(b, 'a', loc, id(int(s.grid[loc])))
 		}
-		id := ids[c.own]
-		if id < 0 {
-			id = s.nextID(p)
-			ids[c.own] = id
+	}
+	for i, w := range s.foodMap {
+		for x := w & vis[i]; x != 0; x &= x - 1 {
+			b = s.appendLine(b, 'f', i<<6|bits.TrailingZeros64(x), -1)
 		}
-		b = s.appendChange(b, c, id)
+	}
+	for _, k := range dead {
+		if loc, o := k>>4, k&15-1; o == p || seen(vis, loc) {
+			b = s.appendLine(b, 'd', loc, id(o))
+		}
 	}
 	return b
 }
@@ -439,16 +384,23 @@ func (s *State) FullState() string {
 
 // appendFullState is FullState appending to b.
 func (s *State) appendFullState(b []byte) []byte {
-	changes := s.stateChanges()
-	text, _ := s.foodLines()
-	for i, c := range changes {
-		if i == s.foodPos {
-			b = append(b, text...)
-		}
-		b = s.appendChange(b, &changes[i], int(c.own))
+	hills, dead := s.sortedKeys()
+	for _, k := range hills {
+		b = s.appendLine(b, 'h', k>>4, k&15-1)
 	}
-	if s.foodPos == len(changes) {
-		b = append(b, text...)
+	for i, w := range s.liveAntMap() {
+		for ; w != 0; w &= w - 1 {
+			loc := i<<6 | bits.TrailingZeros64(w)
+			b = s.appendLine(b, 'a', loc, int(s.grid[loc]))
+		}
+	}
+	for i, w := range s.foodMap {
+		for ; w != 0; w &= w - 1 {
+			b = s.appendLine(b, 'f', i<<6|bits.TrailingZeros64(w), -1)
+		}
+	}
+	for _, k := range dead {
+		b = s.appendLine(b, 'd', k>>4, k&15-1)
 	}
 	return b
 }
