@@ -270,7 +270,7 @@ func (Def) NewRunner(opts game.Options, env match.Env) (match.Runner, error) {
 	o := s.Engine
 	o.EndWait = time.Duration(s.EndWait * float64(time.Second))
 	r := &runner{opt: o, env: env, engineSeed: s.EngineSeed, playerSeed: s.PlayerSeed, fill: s.Fill, verbose: s.Verbose,
-		stream: s.LogStream, input: s.LogInput, output: s.LogOutput, errors: s.LogError}
+		stream: s.LogStream, input: s.LogInput, output: s.LogOutput, errors: s.LogError, foodCache: NewFoodCache()}
 	for _, path := range s.Maps {
 		text, err := os.ReadFile(path)
 		if err != nil {
@@ -305,6 +305,7 @@ type runner struct {
 	fill, verbose                 bool
 	stream, input, output, errors bool
 	mu                            sync.Mutex // serialises verbose lines of concurrent games
+	foodCache                     *FoodCache // the maps' symmetric food sets, for all the games
 }
 
 func (r *runner) Openings() int { return max(len(r.maps), 1) }
@@ -358,7 +359,7 @@ func (r *runner) Play(ctx context.Context, j match.Job) (*game.Record, string, e
 	mc := MatchConfig{
 		Options: opt, MapText: m.text, MapName: m.name, WorkDir: work, MemoryLimit: r.env.Memory, Sandbox: r.env.Sandbox,
 		Stream: r.stream, Input: r.input, Output: r.output, Error: r.errors,
-		Listener: j.Listener,
+		Listener: j.Listener, FoodCache: r.foodCache,
 	}
 	mc.OnTurn = func(ti TurnInfo) {
 		if j.OnMove != nil {

@@ -1,7 +1,10 @@
 package ants
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
+	"sync"
 
 	"arena/game/ants/pyrandom"
 )
@@ -338,17 +341,154 @@ type foodSets struct {
 
 func (f *foodSets) set(i int32) []int32 { return f.locs[f.start[i]:f.start[i+1]] }
 
+// FoodCache keeps what symmetric food costs at the start of a game, for
+// the other games on the same map: the map's valid symmetries (one of
+// them is drawn per game) and the food sets of each. A runner of many
+// games makes one and hands it to each game (State.UseFoodCache); the
+// games may run at once. A game takes an entry only when its board at
+// the start is the one the entry was made from, so a game gets the same
+// food with any cache as with none.
+type FoodCache struct {
+	mu      sync.Mutex
+	entries []*foodCacheEntry // the most recently made last
+}
+
+// foodCacheMax bounds the maps a FoodCache keeps (a runner generating a
+// map per game would otherwise fill it without end).
+const foodCacheMax = 16
+
+// NewFoodCache returns an empty cache.
+func NewFoodCache() *FoodCache { return &FoodCache{} }
+
+// foodCacheEntry is one board: what the symmetry search read (the map as
+// a byte per square, ants on their hills, and the hills), and what
+// followed from it. Nothing in it changes once stored.
+type foodCacheEntry struct {
+	rows, cols int
+	grid       []byte
+	hills      []int // loc<<4 | owner+1, in the map's order
+	valid      [][]orientation
+	sets       map[foodSetsKey]*foodSets
+}
+
+// foodSetsKey names the food sets of one symmetry (its index in valid):
+// of the whole map, or of the squares in sight at the start for a
+// viewradius2.
+type foodSetsKey struct {
+	choice      int
+	starting    bool
+	viewRadius2 int
+}
+
+// UseFoodCache makes the game take its symmetric food sets from c and
+// leave them there; call it before StartGame. nil: no cache.
+func (s *State) UseFoodCache(c *FoodCache) { s.foodCache = c }
+
+// hillKeysInOrder is the hills as loc<<4 | owner+1, in the map's order.
+func (s *State) hillKeysInOrder() []int {
+	keys := make([]int, len(s.Hills))
+	for i, h := range s.Hills {
+		keys[i] = h.Loc<<4 | (h.Owner + 1)
+	}
+	return keys
+}
+
+// find returns the entry made from s's board as it is now, or nil.
+func (c *FoodCache) find(s *State) *foodCacheEntry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.findLocked(s.Rows, s.Cols, s.hillKeysInOrder(), s.gridBytes[:len(s.grid)])
+}
+
+func (c *FoodCache) findLocked(rows, cols int, hills []int, grid []byte) *foodCacheEntry {
+	for _, e := range c.entries {
+		if e.rows == rows && e.cols == cols && slices.Equal(e.hills, hills) && bytes.Equal(e.grid, grid) {
+			return e
+		}
+	}
+	return nil
+}
+
+// add stores the entry for s's board as it is now, with its valid
+// symmetries, and returns it (or the one another game stored first).
+func (c *FoodCache) add(s *State, valid [][]orientation) *foodCacheEntry {
+	e := &foodCacheEntry{rows: s.Rows, cols: s.Cols, grid: append([]byte(nil), s.gridBytes[:len(s.grid)]...),
+		hills: s.hillKeysInOrder(), valid: valid, sets: map[foodSetsKey]*foodSets{}}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old := c.findLocked(e.rows, e.cols, e.hills, e.grid); old != nil {
+		return old
+	}
+	if len(c.entries) == foodCacheMax {
+		c.entries = slices.Delete(c.entries, 0, 1)
+	}
+	c.entries = append(c.entries, e)
+	return e
+}
+
+func (c *FoodCache) sets(e *foodCacheEntry, k foodSetsKey) *foodSets {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return e.sets[k]
+}
+
+func (c *FoodCache) putSets(e *foodCacheEntry, k foodSetsKey, sets *foodSets) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e.sets[k] == nil {
+		e.sets[k] = sets
+	}
+}
+
+// validSymmetries is mapSymmetry, from the cache when it has the board.
+func (s *State) validSymmetries() ([][]orientation, error) {
+	if s.foodCache != nil {
+		if e := s.foodCache.find(s); e != nil {
+			s.foodEntry = e
+			return e.valid, nil
+		}
+	}
+	valid, err := s.mapSymmetry()
+	if err != nil {
+		return nil, err
+	}
+	if s.foodCache != nil {
+		s.foodEntry = s.foodCache.add(s, valid)
+		valid = s.foodEntry.valid
+	}
+	return valid, nil
+}
+
 // symmetricFoodSets is get_symmetric_food_sets: the map cut into sets of
-// squares at the same offset from every player's hill.
+// squares at the same offset from every player's hill; from the cache
+// when it has them.
 func (s *State) symmetricFoodSets(starting bool) (*foodSets, error) {
 	if !s.symmetryDone {
-		valid, err := s.mapSymmetry()
+		valid, err := s.validSymmetries()
 		if err != nil {
 			return nil, err
 		}
-		s.symmetry = valid[s.rng.Choice(len(valid))]
+		s.symmetryChoice = s.rng.Choice(len(valid))
+		s.symmetry = valid[s.symmetryChoice]
 		s.symmetryDone = true
 	}
+	if s.foodEntry == nil {
+		return s.makeFoodSets(starting), nil
+	}
+	k := foodSetsKey{choice: s.symmetryChoice, starting: starting}
+	if starting {
+		k.viewRadius2 = s.opt.ViewRadius2
+	}
+	if sets := s.foodCache.sets(s.foodEntry, k); sets != nil {
+		return sets, nil
+	}
+	sets := s.makeFoodSets(starting)
+	s.foodCache.putSets(s.foodEntry, k, sets)
+	return sets, nil
+}
+
+// makeFoodSets works out the food sets of s.symmetry.
+func (s *State) makeFoodSets(starting bool) *foodSets {
 	size := s.Rows * s.Cols
 	visited := make([]bool, size)
 	var vision []bool
@@ -410,7 +550,7 @@ func (s *State) symmetricFoodSets(starting bool) (*foodSets, error) {
 			}
 		}
 	}
-	return sets, nil
+	return sets
 }
 
 // wrap is v modulo n, for v within one map size of the range.

@@ -52,6 +52,7 @@ func reportOfficial(b *testing.B, turns int, official float64, cpu time.Duration
 // per turn with the official engine's: the recorded official 2- and
 // 4-player games, and 4- and 8-player games of 1000 turns played here by
 // the sample bots (the Go ports of the official Python sample bots).
+// The games of a case share a FoodCache, as the games of a runner do.
 func BenchmarkRefereeVsOfficial(b *testing.B) {
 	var cases []gameCase
 	for _, g := range []string{"v1_tutorial1_hunter_greedy_strict", "v2_random_walk_p02_03_greedy_random",
@@ -89,6 +90,7 @@ func BenchmarkRefereeVsOfficial(b *testing.B) {
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			bots := newRecordedBots(c.rec.Answers)
+			cache := NewFoodCache()
 			turns := 0
 			var last *Result
 			b.ResetTimer()
@@ -102,6 +104,7 @@ func BenchmarkRefereeVsOfficial(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
+				st.UseFoodCache(cache)
 				e := &Engine{State: st, Bots: bots, Sleep: func(time.Duration) {}}
 				res, err := e.Run(context.Background())
 				if err != nil {

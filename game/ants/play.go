@@ -39,6 +39,9 @@ type MatchConfig struct {
 	// Stream, Input, Output, Error keep the texts of playgame.py's -S,
 	// -I, -O and -E in the Game's buffers for WriteFiles.
 	Stream, Input, Output, Error bool
+	// FoodCache, if set, is shared by the games of a runner: the
+	// symmetric food sets of a map are worked out once (State.UseFoodCache).
+	FoodCache *FoodCache
 }
 
 // Game is one game to play: the players (in the record's order) and which
@@ -149,6 +152,7 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*Played, error) {
 	if err != nil {
 		return nil, err
 	}
+	st.UseFoodCache(mc.FoodCache)
 	n := m.Players
 	cfg := ProcessConfig{MemoryLimit: mc.MemoryLimit, Sandbox: mc.Sandbox}
 	for seat, pi := range g.Seats {

@@ -152,7 +152,10 @@ type State struct {
 
 	// symmetric food
 	symmetry       []orientation
+	symmetryChoice int // symmetry's index among the valid ones
 	symmetryDone   bool
+	foodCache      *FoodCache      // nil: none
+	foodEntry      *foodCacheEntry // this game's board in foodCache
 	foodSets       *setDeque
 	foodSetsBuilt  bool
 	visibleSets    *setDeque
