@@ -77,15 +77,28 @@ func (s *State) markRun(v []uint64, loc, ext int) {
 	r := s.row(loc)
 	c := loc - r*s.Cols
 	reach := s.visionReach
-	if s.visionPlain && r >= reach && r+reach < s.Rows && c >= reach && c+ext+reach < s.Cols {
+	if s.visionPlain && c >= reach && c+ext+reach < s.Cols {
 		zeros := s.visionZeros[:len(s.visionSteps)]
-		for k, st := range s.visionSteps {
-			b := uint(loc + st)
+		if r >= reach && r+reach < s.Rows {
+			for k, st := range s.visionSteps {
+				b := uint(loc + st)
+				i, sh := b>>6, b&63
+				m := ^uint64(0) >> uint(zeros[k]-ext)
+				w := v[i : i+2 : i+2]
+				w[0] |= m << sh
+				w[1] |= m >> 1 >> (63 - sh) // nothing when sh is 0
+			}
+			return
+		}
+		// Near the top or bottom: the rows wrap, the columns do not.
+		rows := s.wrapRow[r : r+len(s.visionSpans)]
+		for k, sp := range s.visionSpans {
+			b := uint(int(rows[k]) + c - int(sp.w))
 			i, sh := b>>6, b&63
 			m := ^uint64(0) >> uint(zeros[k]-ext)
 			w := v[i : i+2 : i+2]
 			w[0] |= m << sh
-			w[1] |= m >> 1 >> (63 - sh) // nothing when sh is 0
+			w[1] |= m >> 1 >> (63 - sh)
 		}
 		return
 	}
