@@ -148,7 +148,7 @@ func (s *State) doMoves(p int, lines []string, withValid bool) MoveReport {
 					c -= s.Cols
 				}
 				if v := s.grid[r*s.Cols+c]; v != food && v != water {
-					valid = append(valid, order{loc, o.dir})
+					valid = append(valid, order{int32(loc), int32(r*s.Cols + c), o.dir})
 					if withValid {
 						rep.Valid = append(rep.Valid, o.line)
 					}
@@ -182,7 +182,7 @@ func (s *State) doMoves(p int, lines []string, withValid bool) MoveReport {
 			rep.Ignored = append(rep.Ignored, o.line+" # move blocked")
 			continue
 		}
-		valid = append(valid, order{loc, o.dir})
+		valid = append(valid, order{int32(loc), int32(dest), o.dir})
 		if withValid {
 			rep.Valid = append(rep.Valid, o.line)
 		}

@@ -92,6 +92,7 @@ type State struct {
 	// (enemyNear reads it eight squares at a time).
 	gridBytes []byte
 	enemyScan *enemyScan // doAttackFocus' filter, built on first use
+	blocks    blockGrid  // doAttackFocus' first filter
 
 	antAt      []int32 // live ant per square: its id, 0 for none (antOn)
 	antList    []*Ant  // every ant ever, by id-1
@@ -255,15 +256,17 @@ func (s *State) appendAntOrders(b []byte, a *Ant) []byte {
 	return b
 }
 
-// antMove is one ant's move of the turn ('-' holds).
+// antMove is one ant's move of the turn ('-' holds) and where it ends.
 type antMove struct {
-	a   *Ant
-	dir byte
+	a    *Ant
+	dest int32
+	dir  byte
 }
 
+// order is a valid order: the ant's square, where it goes, the letter.
 type order struct {
-	loc int
-	dir byte
+	loc, dest int32
+	dir       byte
 }
 
 // NewState builds the game as Ants.__init__ does: draws the food
@@ -937,8 +940,24 @@ func (s *State) countCutoff() {
 		keys = append(keys, k)
 		counts = append(counts, v)
 	}
+	// The owners in the order of their first live ant, with their counts
+	// (liveAnts): the scan stops once every owner is seen.
+	live := s.liveAnts()
+	owners := 0
+	for _, n := range live {
+		if n > 0 {
+			owners++
+		}
+	}
 	for _, a := range s.currentAnts() {
-		add(a.Owner, 1)
+		if owners == 0 {
+			break
+		}
+		if !slices.Contains(keys, a.Owner) {
+			keys = append(keys, a.Owner)
+			counts = append(counts, live[a.Owner])
+			owners--
+		}
 	}
 	for _, h := range s.Hills {
 		if h.KilledBy < 0 {
@@ -1127,16 +1146,16 @@ func (s *State) doOrders() {
 	// antAt still shows them until the ants move.
 	for _, os := range s.orders {
 		for _, o := range os {
-			a := s.antOn(o.loc)
+			a := s.antOn(int(o.loc))
 			if a == nil {
 				continue
 			}
 			if a.moveTurn == s.Turn && a.moveIdx < len(moves) && moves[a.moveIdx].a == a {
-				moves[a.moveIdx].dir = o.dir // a second order: the dict keeps the first place
+				moves[a.moveIdx].dir, moves[a.moveIdx].dest = o.dir, o.dest // a second order: the dict keeps the first place
 				continue
 			}
 			a.moveTurn, a.moveIdx = s.Turn, len(moves)
-			moves = append(moves, antMove{a: a, dir: o.dir})
+			moves = append(moves, antMove{a: a, dir: o.dir, dest: o.dest})
 		}
 	}
 	// The ants leave their squares and the list of live ants; those
@@ -1146,7 +1165,7 @@ func (s *State) doOrders() {
 		s.antAt[a.Loc] = 0
 		a.inCurrent = false
 		if !(a.moveTurn == s.Turn && a.moveIdx < len(moves) && moves[a.moveIdx].a == a) {
-			moves = append(moves, antMove{a: a, dir: '-'})
+			moves = append(moves, antMove{a: a, dir: '-', dest: int32(a.Loc)})
 		}
 	}
 	if s.moveMark == nil {
@@ -1161,9 +1180,7 @@ func (s *State) doOrders() {
 	// This turn's row of orders: every live ant has one, in its slot.
 	row, rowIdx := s.orderRowBuf()
 	for _, m := range moves {
-		if m.dir != '-' {
-			m.a.Loc = s.destination(m.a.Loc, aimRow[m.dir], aimCol[m.dir])
-		}
+		m.a.Loc = int(m.dest)
 		row[m.a.slot] = m.dir
 		if m.a.ordN == 0 {
 			m.a.ordFrom = rowIdx
@@ -1236,9 +1253,16 @@ func (s *State) doAttackFocus() {
 		s.enemyScan = s.newEnemyScan(s.opt.AttackRadius2)
 	}
 	scan := s.enemyScan
+	blocks := s.ownerBlocks(cur, scan.reach)
 	for i, a := range cur {
-		// Most ants have no enemy in range: a quick look at the map
-		// says so without listing anything.
+		// Most ants have no enemy in range: the owners of the blocks
+		// around say so, or a quick look at the map, without listing
+		// anything.
+		if blocks != nil && !blocks.enemyNear(i, scan.reach, a.Owner) {
+			start[i+1] = len(enemies)
+			weak[i] = 0
+			continue
+		}
 		if scan.spans != nil && s.inner(a.Loc, scan.reach) && !s.enemyNear(scan, a.Loc, a.Owner) {
 			start[i+1] = len(enemies)
 			weak[i] = 0
@@ -1268,6 +1292,72 @@ func (s *State) doAttackFocus() {
 		s.killAnt(a)
 	}
 	s.attackWeak, s.attackStart, s.attackEnemies = weak, start, enemies
+}
+
+// ownerBlockSide is the side of the blocks of ownerBlocks: the last
+// block of a row or column of blocks takes the squares left over, so no
+// block is narrower.
+const ownerBlockSide = 8
+
+// blockGrid tells which players have live ants in each block of
+// ownerBlockSide squares a side, and where each ant of a list stands.
+type blockGrid struct {
+	rows, cols   int // of the map
+	bRows, bCols int // of blocks
+	owners       []uint16
+	rc           [][2]int32 // per ant of the list: row, column
+}
+
+// ownerBlocks fills s's blockGrid for the ants cur, or returns nil when
+// the map is too small for its blocks or reach too long for them.
+func (s *State) ownerBlocks(cur []*Ant, reach int) *blockGrid {
+	if 2*reach+1 > ownerBlockSide || s.Rows < ownerBlockSide || s.Cols < ownerBlockSide {
+		return nil
+	}
+	g := &s.blocks
+	if g.owners == nil {
+		g.rows, g.cols = s.Rows, s.Cols
+		g.bRows, g.bCols = s.Rows/ownerBlockSide, s.Cols/ownerBlockSide
+		g.owners = make([]uint16, g.bRows*g.bCols)
+	}
+	clear(g.owners)
+	rc := g.rc[:0]
+	for _, a := range cur {
+		r := s.row(a.Loc)
+		c := a.Loc - r*s.Cols
+		rc = append(rc, [2]int32{int32(r), int32(c)})
+		g.owners[g.block(r, c)] |= 1 << a.Owner
+	}
+	g.rc = rc
+	return g
+}
+
+func (g *blockGrid) block(r, c int) int {
+	return min(r/ownerBlockSide, g.bRows-1)*g.bCols + min(c/ownerBlockSide, g.bCols-1)
+}
+
+// enemyNear reports whether the blocks around ant i of the list hold an
+// ant not owned by owner. Squares within reach of the ant span at most
+// two blocks each way (a block is wider than 2*reach+1 squares, also
+// across the map's edges), found from the ends of that range; false means
+// no enemy is in range, true only that one may be.
+func (g *blockGrid) enemyNear(i, reach, owner int) bool {
+	r, c := int(g.rc[i][0]), int(g.rc[i][1])
+	r0, r1, c0, c1 := r-reach, r+reach, c-reach, c+reach
+	if r0 < 0 {
+		r0 += g.rows
+	}
+	if r1 >= g.rows {
+		r1 -= g.rows
+	}
+	if c0 < 0 {
+		c0 += g.cols
+	}
+	if c1 >= g.cols {
+		c1 -= g.cols
+	}
+	m := g.owners[g.block(r0, c0)] | g.owners[g.block(r0, c1)] | g.owners[g.block(r1, c0)] | g.owners[g.block(r1, c1)]
+	return m&^(1<<owner) != 0
 }
 
 // doAttackSupport: the engine's "support" mode; friends are never counted
