@@ -53,7 +53,7 @@ func TestOwnerBlocksNeverMissAnEnemy(t *testing.T) {
 					t.Fatalf("%dx%d radius2 %d: no blocks", rows, cols, r2)
 				}
 				for i, a := range cur {
-					if g.enemyNear(i, reach, a.Owner) {
+					if g.enemyNear(i, a.Owner) {
 						continue
 					}
 					if e := st.nearbyAnts(a.Loc, r2, a.Owner, nil); len(e) > 0 {

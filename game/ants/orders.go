@@ -51,29 +51,33 @@ func parseOrderLine(orders []parsedOrder, invalid []string, raw string) ([]parse
 // which the general path then judges.
 func parseSimpleOrder(s string) (row, col int, dir byte, ok bool) {
 	n := len(s)
-	if n < 7 || s[0] != 'o' || s[1] != ' ' {
+	if n < 7 || s[0] != 'o' || s[1] != ' ' || s[n-2] != ' ' {
 		return 0, 0, 0, false
 	}
-	switch s[n-1] {
-	case 'n', 'e', 's', 'w':
-		dir = s[n-1]
-	default:
+	dir = s[n-1]
+	if aimRow[dir] == 0 && aimCol[dir] == 0 { // not n, e, s or w
 		return 0, 0, 0, false
 	}
-	if s[n-2] != ' ' {
-		return 0, 0, 0, false
-	}
+	// s[n-2] is a space: each digit loop stops there at the latest.
 	i := 2
-	for ; i < n-2 && s[i] >= '0' && s[i] <= '9'; i++ {
-		row = row*10 + int(s[i]-'0')
+	for ; ; i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			break
+		}
+		row = row*10 + int(d)
 	}
 	if i == 2 || i > 11 || s[i] != ' ' {
 		return 0, 0, 0, false
 	}
 	i++
 	j := i
-	for ; i < n-2 && s[i] >= '0' && s[i] <= '9'; i++ {
-		col = col*10 + int(s[i]-'0')
+	for ; ; i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			break
+		}
+		col = col*10 + int(d)
 	}
 	if i == j || i-j > 9 || i != n-2 {
 		return 0, 0, 0, false

@@ -1258,7 +1258,7 @@ func (s *State) doAttackFocus() {
 		// Most ants have no enemy in range: the owners of the blocks
 		// around say so, or a quick look at the map, without listing
 		// anything.
-		if blocks != nil && !blocks.enemyNear(i, scan.reach, a.Owner) {
+		if blocks != nil && !blocks.enemyNear(i, a.Owner) {
 			start[i+1] = len(enemies)
 			weak[i] = 0
 			continue
@@ -1302,10 +1302,15 @@ const ownerBlockSide = 8
 // blockGrid tells which players have live ants in each block of
 // ownerBlockSide squares a side, and where each ant of a list stands.
 type blockGrid struct {
-	rows, cols   int // of the map
-	bRows, bCols int // of blocks
-	owners       []uint16
-	rc           [][2]int32 // per ant of the list: row, column
+	reach  int // the tables below are for it
+	owners []uint16
+	// For the squares reach rows up or down (columns left or right) of a
+	// row (column), wrapped: their row's (column's) part of the block
+	// index.
+	rowLo, rowHi, colLo, colHi []int32
+	rowOf                      []int32 // a row's part of the block index
+	colOf                      []int32
+	rc                         [][2]int32 // per ant of the list: row, column
 }
 
 // ownerBlocks fills s's blockGrid for the ants cur, or returns nil when
@@ -1315,10 +1320,24 @@ func (s *State) ownerBlocks(cur []*Ant, reach int) *blockGrid {
 		return nil
 	}
 	g := &s.blocks
-	if g.owners == nil {
-		g.rows, g.cols = s.Rows, s.Cols
-		g.bRows, g.bCols = s.Rows/ownerBlockSide, s.Cols/ownerBlockSide
-		g.owners = make([]uint16, g.bRows*g.bCols)
+	if g.owners == nil || g.reach != reach {
+		bRows, bCols := s.Rows/ownerBlockSide, s.Cols/ownerBlockSide
+		g.reach = reach
+		g.owners = make([]uint16, bRows*bCols)
+		g.rowOf, g.rowLo, g.rowHi = make([]int32, s.Rows), make([]int32, s.Rows), make([]int32, s.Rows)
+		for r := range g.rowOf {
+			g.rowOf[r] = int32(min(r/ownerBlockSide, bRows-1) * bCols)
+		}
+		for r := range g.rowOf {
+			g.rowLo[r], g.rowHi[r] = g.rowOf[mod(r-reach, s.Rows)], g.rowOf[mod(r+reach, s.Rows)]
+		}
+		g.colOf, g.colLo, g.colHi = make([]int32, s.Cols), make([]int32, s.Cols), make([]int32, s.Cols)
+		for c := range g.colOf {
+			g.colOf[c] = int32(min(c/ownerBlockSide, bCols-1))
+		}
+		for c := range g.colOf {
+			g.colLo[c], g.colHi[c] = g.colOf[mod(c-reach, s.Cols)], g.colOf[mod(c+reach, s.Cols)]
+		}
 	}
 	clear(g.owners)
 	rc := g.rc[:0]
@@ -1326,37 +1345,21 @@ func (s *State) ownerBlocks(cur []*Ant, reach int) *blockGrid {
 		r := s.row(a.Loc)
 		c := a.Loc - r*s.Cols
 		rc = append(rc, [2]int32{int32(r), int32(c)})
-		g.owners[g.block(r, c)] |= 1 << a.Owner
+		g.owners[g.rowOf[r]+g.colOf[c]] |= 1 << a.Owner
 	}
 	g.rc = rc
 	return g
 }
 
-func (g *blockGrid) block(r, c int) int {
-	return min(r/ownerBlockSide, g.bRows-1)*g.bCols + min(c/ownerBlockSide, g.bCols-1)
-}
-
 // enemyNear reports whether the blocks around ant i of the list hold an
 // ant not owned by owner. Squares within reach of the ant span at most
-// two blocks each way (a block is wider than 2*reach+1 squares, also
-// across the map's edges), found from the ends of that range; false means
+// two blocks each way (a block is no narrower than 2*reach+1 squares,
+// also across the map's edges), found from the ends of that range; false means
 // no enemy is in range, true only that one may be.
-func (g *blockGrid) enemyNear(i, reach, owner int) bool {
-	r, c := int(g.rc[i][0]), int(g.rc[i][1])
-	r0, r1, c0, c1 := r-reach, r+reach, c-reach, c+reach
-	if r0 < 0 {
-		r0 += g.rows
-	}
-	if r1 >= g.rows {
-		r1 -= g.rows
-	}
-	if c0 < 0 {
-		c0 += g.cols
-	}
-	if c1 >= g.cols {
-		c1 -= g.cols
-	}
-	m := g.owners[g.block(r0, c0)] | g.owners[g.block(r0, c1)] | g.owners[g.block(r1, c0)] | g.owners[g.block(r1, c1)]
+func (g *blockGrid) enemyNear(i, owner int) bool {
+	r, c := g.rc[i][0], g.rc[i][1]
+	r0, r1, c0, c1 := g.rowLo[r], g.rowHi[r], g.colLo[c], g.colHi[c]
+	m := g.owners[r0+c0] | g.owners[r0+c1] | g.owners[r1+c0] | g.owners[r1+c1]
 	return m&^(1<<owner) != 0
 }
 
