@@ -105,12 +105,14 @@ func BenchmarkRefereeTurn(b *testing.B) {
 	reportOfficial(b, b.N, officialStressMs, cpu)
 }
 
-// playBenchTurn is one turn of the referee: orders, resolution and every
+// playBenchTurn is one turn of the referee as the engine plays it
+// without its optional logs: orders (judged without listing the valid
+// lines, which only the output log shows), resolution and every
 // player's text.
 func playBenchTurn(b *testing.B, st *State, orders [][]string) {
 	st.StartTurn()
 	for p := 0; p < st.N; p++ {
-		st.DoMoves(p, orders[p])
+		st.doMoves(p, orders[p], false)
 	}
 	if err := st.FinishTurn(); err != nil {
 		b.Fatal(err)

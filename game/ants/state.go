@@ -256,11 +256,12 @@ func (s *State) appendAntOrders(b []byte, a *Ant) []byte {
 	return b
 }
 
-// antMove is one ant's move of the turn ('-' holds) and where it ends.
+// antMove is one ant's move of the turn ('-' holds) and where it ends;
+// the ant by its id (no pointer: writing one costs more while the
+// collector runs).
 type antMove struct {
-	a    *Ant
-	dest int32
-	dir  byte
+	id, dest int32
+	dir      byte
 }
 
 // order is a valid order: the ant's square, where it goes, the letter.
@@ -1146,16 +1147,17 @@ func (s *State) doOrders() {
 	// antAt still shows them until the ants move.
 	for _, os := range s.orders {
 		for _, o := range os {
-			a := s.antOn(int(o.loc))
-			if a == nil {
+			id := s.antAt[o.loc]
+			if id == 0 {
 				continue
 			}
-			if a.moveTurn == s.Turn && a.moveIdx < len(moves) && moves[a.moveIdx].a == a {
+			a := s.antList[id-1]
+			if a.moveTurn == s.Turn && a.moveIdx < len(moves) && moves[a.moveIdx].id == id {
 				moves[a.moveIdx].dir, moves[a.moveIdx].dest = o.dir, o.dest // a second order: the dict keeps the first place
 				continue
 			}
 			a.moveTurn, a.moveIdx = s.Turn, len(moves)
-			moves = append(moves, antMove{a: a, dir: o.dir, dest: o.dest})
+			moves = append(moves, antMove{id: id, dir: o.dir, dest: o.dest})
 		}
 	}
 	// The ants leave their squares and the list of live ants; those
@@ -1164,8 +1166,8 @@ func (s *State) doOrders() {
 		s.grid[a.Loc] = land
 		s.antAt[a.Loc] = 0
 		a.inCurrent = false
-		if !(a.moveTurn == s.Turn && a.moveIdx < len(moves) && moves[a.moveIdx].a == a) {
-			moves = append(moves, antMove{a: a, dir: '-', dest: int32(a.Loc)})
+		if !(a.moveTurn == s.Turn && a.moveIdx < len(moves) && moves[a.moveIdx].id == a.id) {
+			moves = append(moves, antMove{id: a.id, dir: '-', dest: int32(a.Loc)})
 		}
 	}
 	if s.moveMark == nil {
@@ -1180,20 +1182,22 @@ func (s *State) doOrders() {
 	// This turn's row of orders: every live ant has one, in its slot.
 	row, rowIdx := s.orderRowBuf()
 	for _, m := range moves {
-		m.a.Loc = int(m.dest)
-		row[m.a.slot] = m.dir
-		if m.a.ordN == 0 {
-			m.a.ordFrom = rowIdx
+		a := s.antList[m.id-1]
+		loc := int(m.dest)
+		a.Loc = loc
+		row[a.slot] = m.dir
+		if a.ordN == 0 {
+			a.ordFrom = rowIdx
 		}
-		m.a.ordN++
-		if s.moveMark[m.a.Loc] != stamp {
-			s.moveMark[m.a.Loc] = stamp
-			s.moveCount[m.a.Loc] = 0
-			order = append(order, m.a.Loc)
+		a.ordN++
+		if s.moveMark[loc] != stamp {
+			s.moveMark[loc] = stamp
+			s.moveCount[loc] = 0
+			order = append(order, loc)
 		}
-		s.moveCount[m.a.Loc]++
-		s.moveAnt[m.a.Loc] = m.a.id
-		if s.moveCount[m.a.Loc] > 1 {
+		s.moveCount[loc]++
+		s.moveAnt[loc] = m.id
+		if s.moveCount[loc] > 1 {
 			collided = true
 		}
 	}
@@ -1201,8 +1205,8 @@ func (s *State) doOrders() {
 	if collided {
 		together = map[int][]*Ant{}
 		for _, m := range moves {
-			if s.moveCount[m.a.Loc] > 1 {
-				together[m.a.Loc] = append(together[m.a.Loc], m.a)
+			if loc := int(m.dest); s.moveCount[loc] > 1 {
+				together[loc] = append(together[loc], s.antList[m.id-1])
 			}
 		}
 	}
