@@ -192,9 +192,8 @@ type State struct {
 	sortedScores             []int // calcSignificantTurns' buffers
 	spareRanking             []int
 	spareWinning             []int
-	cutoffKeys, cutoffCounts []int // countCutoff's buffers
-	live                     []int // liveAnts: per player, valid while liveKnown
-	liveKnown                bool
+	cutoffKeys, cutoffCounts []int     // countCutoff's buffers
+	live                     []int     // liveAnts: per player, the ants in current
 	antGen                   uint64    // changes whenever a live ant comes, goes or moves
 	moves                    []antMove // doOrders' buffer
 	moveOrder                []int
@@ -275,7 +274,7 @@ type order struct {
 // ants and food) and computes the first vision.
 func NewState(m *Map, opt Options) (*State, error) {
 	opt = opt.withDefaults()
-	s := &State{opt: opt, Rows: m.Rows, Cols: m.Cols, N: m.Players}
+	s := &State{opt: opt, Rows: m.Rows, Cols: m.Cols, N: m.Players, live: make([]int, m.Players)}
 	s.EngineSeed, s.PlayerSeed = opt.EngineSeed, opt.PlayerSeed
 	s.rng = pyrandom.New(s.EngineSeed)
 	draw := func(r [2]int) (int, error) {
@@ -628,7 +627,7 @@ func (s *State) currentAnts() []*Ant {
 
 func (s *State) pushCurrent(a *Ant) {
 	s.antGen++
-	s.liveKnown = false
+	s.live[a.Owner]++
 	a.inCurrent = true
 	a.currentSlot = len(s.current)
 	s.current = append(s.current, a)
@@ -639,7 +638,7 @@ func (s *State) removeCurrent(a *Ant) {
 		return
 	}
 	s.antGen++
-	s.liveKnown = false
+	s.live[a.Owner]--
 	a.inCurrent = false
 	s.current[a.currentSlot] = nil
 	s.holes++
@@ -777,19 +776,10 @@ func (s *State) IsAlive(p int) bool {
 	return !s.killed[p] && s.liveAnts()[p] > 0
 }
 
-// liveAnts counts the live ants of each player, counted again only after
-// the ants changed (the engine asks who is alive many times a turn).
+// liveAnts is the number of live ants of each player, kept as ants join
+// and leave the live ants (the engine asks who is alive many times a
+// turn).
 func (s *State) liveAnts() []int {
-	if !s.liveKnown {
-		if len(s.live) != s.N {
-			s.live = make([]int, s.N)
-		}
-		clear(s.live)
-		for _, a := range s.currentAnts() {
-			s.live[a.Owner]++
-		}
-		s.liveKnown = true
-	}
 	return s.live
 }
 
@@ -1162,6 +1152,7 @@ func (s *State) doOrders() {
 	}
 	// The ants leave their squares and the list of live ants; those
 	// without orders hold.
+	clear(s.live) // every ant leaves; the survivors come back
 	for _, a := range cur {
 		s.grid[a.Loc] = land
 		s.antAt[a.Loc] = 0
@@ -1212,7 +1203,6 @@ func (s *State) doOrders() {
 	}
 	s.current = s.current[:0]
 	s.holes = 0
-	s.liveKnown = false
 	s.antGen++
 	// In the order the squares were first reached: a lone ant takes its
 	// square and rejoins the live ants, ants sharing one die.
