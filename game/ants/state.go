@@ -148,7 +148,8 @@ type State struct {
 	revealedWater [][]int
 	wrapRow       []int32   // for r + dr + visionReach: the first square of row (r + dr) mod Rows
 	revealAnts    []int     // updateRevealed's buffer
-	ownerAnts     [][]int32 // per player: the squares of its live ants, row-major (updateVision)
+	ownerAnts     [][]int32 // per player: the squares of its live ants, row-major (updateVision), while !allMet
+	allMet        bool      // every player has an id for every other: no more first sightings
 	switchIDs     [][]int   // per player: engine id -> perspective id, -1 unknown
 
 	// symmetric food

@@ -179,6 +179,7 @@ func (s *State) updateVision() {
 		start[p] = -1
 		s.ownerAnts[p] = s.ownerAnts[p][:0]
 	}
+	listOwners := !s.allMet // updateRevealed's lists, for players yet to meet some
 	for i, w := range ants {
 		if w == 0 {
 			continue
@@ -187,7 +188,9 @@ func (s *State) updateVision() {
 			loc := i<<6 | bits.TrailingZeros64(w)
 			w &= w - 1
 			p := s.grid[loc]
-			s.ownerAnts[p] = append(s.ownerAnts[p], int32(loc))
+			if listOwners {
+				s.ownerAnts[p] = append(s.ownerAnts[p], int32(loc))
+			}
 			if st := start[p]; st >= 0 {
 				if loc < rowEnd[p] && loc-end[p] <= s.visionGap && loc-st <= s.visionMaxExt {
 					end[p] = loc
@@ -231,6 +234,8 @@ func (s *State) updateRevealed() {
 	if s.revealedWater == nil {
 		s.revealedWater = make([][]int, s.N)
 	}
+	allMet := true
+	defer func() { s.allMet = allMet }()
 	for p := 0; p < s.N; p++ {
 		v, rev, ids := s.vision[p], s.revealed[p], s.switchIDs[p]
 		wet := s.revealedWater[p][:0] // the lists are rebuilt each turn
@@ -248,6 +253,7 @@ func (s *State) updateRevealed() {
 		if s.nextID(p) == s.N {
 			continue // p knows everybody
 		}
+		allMet = false
 		// Enemies p sees for the first time get ids in the row-major
 		// order of their first ant p sees (each one's ants are listed in
 		// row-major order).
