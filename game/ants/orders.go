@@ -124,9 +124,39 @@ func (s *State) doMoves(p int, lines []string, withValid bool) MoveReport {
 		s.seen = make([]int32, s.Rows*s.Cols)
 	}
 	var one [1]parsedOrder
+	// The map and its size in locals: the compiler would load them again
+	// after every store into seen.
+	grid, seen, stamp, rows, cols := s.grid, s.seen, s.seenStamp, s.Rows, s.Cols
 	for _, raw := range lines {
+		row, col, dir, ok := parseSimpleOrder(raw)
+		// The usual order in the usual form: inside the map, p's ant, a
+		// free square ahead.
+		if ok && uint(row) < uint(rows) && uint(col) < uint(cols) {
+			loc := row*cols + col
+			if seen[loc] != stamp && int(grid[loc]) == p {
+				r, c := row+aimRow[dir], col+aimCol[dir]
+				if r < 0 {
+					r += rows
+				} else if r >= rows {
+					r -= rows
+				}
+				if c < 0 {
+					c += cols
+				} else if c >= cols {
+					c -= cols
+				}
+				if v := grid[r*cols+c]; v != food && v != water {
+					valid = append(valid, order{int32(loc), int32(r*cols + c), dir})
+					if withValid {
+						rep.Valid = append(rep.Valid, raw)
+					}
+					seen[loc] = stamp
+					continue
+				}
+			}
+		}
 		var o parsedOrder
-		if row, col, dir, ok := parseSimpleOrder(raw); ok {
+		if ok {
 			o = parsedOrder{line: raw, row: row, col: col, dir: dir}
 		} else {
 			var got []parsedOrder

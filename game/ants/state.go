@@ -1134,20 +1134,22 @@ func (s *State) FinishGame() {
 func (s *State) doOrders() {
 	cur := s.currentAnts()
 	moves := s.moves[:0]
+	// In locals: the compiler would load them again after every store.
+	grid, antAt, antList, turn := s.grid, s.antAt, s.antList, s.Turn
 	// Orders are for squares of live ants (validated against this map):
 	// antAt still shows them until the ants move.
 	for _, os := range s.orders {
 		for _, o := range os {
-			id := s.antAt[o.loc]
+			id := antAt[o.loc]
 			if id == 0 {
 				continue
 			}
-			a := s.antList[id-1]
-			if a.moveTurn == s.Turn && a.moveIdx < len(moves) && moves[a.moveIdx].id == id {
+			a := antList[id-1]
+			if a.moveTurn == turn && a.moveIdx < len(moves) && moves[a.moveIdx].id == id {
 				moves[a.moveIdx].dir, moves[a.moveIdx].dest = o.dir, o.dest // a second order: the dict keeps the first place
 				continue
 			}
-			a.moveTurn, a.moveIdx = s.Turn, len(moves)
+			a.moveTurn, a.moveIdx = turn, len(moves)
 			moves = append(moves, antMove{id: id, dir: o.dir, dest: o.dest})
 		}
 	}
@@ -1155,10 +1157,10 @@ func (s *State) doOrders() {
 	// without orders hold.
 	clear(s.live) // every ant leaves; the survivors come back
 	for _, a := range cur {
-		s.grid[a.Loc] = land
-		s.antAt[a.Loc] = 0
+		grid[a.Loc] = land
+		antAt[a.Loc] = 0
 		a.inCurrent = false
-		if !(a.moveTurn == s.Turn && a.moveIdx < len(moves) && moves[a.moveIdx].id == a.id) {
+		if !(a.moveTurn == turn && a.moveIdx < len(moves) && moves[a.moveIdx].id == a.id) {
 			moves = append(moves, antMove{id: a.id, dir: '-', dest: int32(a.Loc)})
 		}
 	}
@@ -1173,8 +1175,9 @@ func (s *State) doOrders() {
 	collided := false
 	// This turn's row of orders: every live ant has one, in its slot.
 	row, rowIdx := s.orderRowBuf()
+	mark, count, moveAnt := s.moveMark, s.moveCount, s.moveAnt
 	for _, m := range moves {
-		a := s.antList[m.id-1]
+		a := antList[m.id-1]
 		loc := int(m.dest)
 		a.Loc = loc
 		row[a.slot] = m.dir
@@ -1182,14 +1185,14 @@ func (s *State) doOrders() {
 			a.ordFrom = rowIdx
 		}
 		a.ordN++
-		if s.moveMark[loc] != stamp {
-			s.moveMark[loc] = stamp
-			s.moveCount[loc] = 0
+		if mark[loc] != stamp {
+			mark[loc] = stamp
+			count[loc] = 0
 			order = append(order, loc)
 		}
-		s.moveCount[loc]++
-		s.moveAnt[loc] = m.id
-		if s.moveCount[loc] > 1 {
+		count[loc]++
+		moveAnt[loc] = m.id
+		if count[loc] > 1 {
 			collided = true
 		}
 	}
@@ -1208,10 +1211,10 @@ func (s *State) doOrders() {
 	// In the order the squares were first reached: a lone ant takes its
 	// square and rejoins the live ants, ants sharing one die.
 	for _, loc := range order {
-		if s.moveCount[loc] == 1 {
-			a := s.antList[s.moveAnt[loc]-1]
-			s.antAt[loc] = a.id
-			s.grid[loc] = int8(a.Owner)
+		if count[loc] == 1 {
+			a := antList[moveAnt[loc]-1]
+			antAt[loc] = a.id
+			grid[loc] = int8(a.Owner)
 			s.pushCurrent(a)
 			continue
 		}

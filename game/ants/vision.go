@@ -180,6 +180,7 @@ func (s *State) updateVision() {
 		s.ownerAnts[p] = s.ownerAnts[p][:0]
 	}
 	listOwners := !s.allMet // updateRevealed's lists, for players yet to meet some
+	grid, gap, maxExt := s.grid, s.visionGap, s.visionMaxExt
 	for i, w := range ants {
 		if w == 0 {
 			continue
@@ -187,12 +188,12 @@ func (s *State) updateVision() {
 		for w != 0 {
 			loc := i<<6 | bits.TrailingZeros64(w)
 			w &= w - 1
-			p := s.grid[loc]
+			p := grid[loc]
 			if listOwners {
 				s.ownerAnts[p] = append(s.ownerAnts[p], int32(loc))
 			}
 			if st := start[p]; st >= 0 {
-				if loc < rowEnd[p] && loc-end[p] <= s.visionGap && loc-st <= s.visionMaxExt {
+				if loc < rowEnd[p] && loc-end[p] <= gap && loc-st <= maxExt {
 					end[p] = loc
 					continue
 				}
@@ -332,7 +333,9 @@ func (s *State) appendLine(b []byte, ilk byte, loc, owner int) []byte {
 	r := s.row(loc)
 	c := loc - r*s.Cols
 	n := len(b)
-	b = slices.Grow(b, lineRoom)
+	if cap(b)-n < lineRoom {
+		b = slices.Grow(b, lineRoom)
+	}
 	t := b[n : n+lineRoom]
 	t[0], t[1] = ilk, ' '
 	k := 2
