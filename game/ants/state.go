@@ -177,6 +177,7 @@ type State struct {
 	numWord            []uint64 // decimal text of 0..max(Rows, Cols)-1 and a space, little-endian
 	numLen             []uint8  // its length
 	textBuf            []byte   // reused by PlayerState and FullState
+	trueIDs            []int    // 0..N-1: FullState's numbering of the players
 
 	seen                     []int32 // DoMoves: squares ordered, marked with seenStamp
 	seenStamp                int32
@@ -1302,13 +1303,13 @@ const ownerBlockSide = 8
 type blockGrid struct {
 	reach  int // the tables below are for it
 	owners []uint16
-	// For the squares reach rows up or down (columns left or right) of a
-	// row (column), wrapped: their row's (column's) part of the block
-	// index.
-	rowLo, rowHi, colLo, colHi []int32
-	rowOf                      []int32 // a row's part of the block index
-	colOf                      []int32
-	rc                         [][2]int32 // per ant of the list: row, column
+	// For the squares reach rows up and down (columns left and right)
+	// of a row (column), wrapped: their rows' (columns') part of the
+	// block index.
+	rowEnds, colEnds [][2]int32
+	rowOf            []int32 // a row's part of the block index
+	colOf            []int32
+	rc               [][2]int32 // per ant of the list: row, column
 }
 
 // ownerBlocks fills s's blockGrid for the ants cur, or returns nil when
@@ -1322,19 +1323,19 @@ func (s *State) ownerBlocks(cur []*Ant, reach int) *blockGrid {
 		bRows, bCols := s.Rows/ownerBlockSide, s.Cols/ownerBlockSide
 		g.reach = reach
 		g.owners = make([]uint16, bRows*bCols)
-		g.rowOf, g.rowLo, g.rowHi = make([]int32, s.Rows), make([]int32, s.Rows), make([]int32, s.Rows)
+		g.rowOf, g.rowEnds = make([]int32, s.Rows), make([][2]int32, s.Rows)
 		for r := range g.rowOf {
 			g.rowOf[r] = int32(min(r/ownerBlockSide, bRows-1) * bCols)
 		}
 		for r := range g.rowOf {
-			g.rowLo[r], g.rowHi[r] = g.rowOf[mod(r-reach, s.Rows)], g.rowOf[mod(r+reach, s.Rows)]
+			g.rowEnds[r] = [2]int32{g.rowOf[mod(r-reach, s.Rows)], g.rowOf[mod(r+reach, s.Rows)]}
 		}
-		g.colOf, g.colLo, g.colHi = make([]int32, s.Cols), make([]int32, s.Cols), make([]int32, s.Cols)
+		g.colOf, g.colEnds = make([]int32, s.Cols), make([][2]int32, s.Cols)
 		for c := range g.colOf {
 			g.colOf[c] = int32(min(c/ownerBlockSide, bCols-1))
 		}
 		for c := range g.colOf {
-			g.colLo[c], g.colHi[c] = g.colOf[mod(c-reach, s.Cols)], g.colOf[mod(c+reach, s.Cols)]
+			g.colEnds[c] = [2]int32{g.colOf[mod(c-reach, s.Cols)], g.colOf[mod(c+reach, s.Cols)]}
 		}
 	}
 	clear(g.owners)
@@ -1355,10 +1356,10 @@ func (s *State) ownerBlocks(cur []*Ant, reach int) *blockGrid {
 // also across the map's edges), found from the ends of that range; false means
 // no enemy is in range, true only that one may be.
 func (g *blockGrid) enemyNear(i, owner int) bool {
-	r, c := g.rc[i][0], g.rc[i][1]
-	r0, r1, c0, c1 := g.rowLo[r], g.rowHi[r], g.colLo[c], g.colHi[c]
-	m := g.owners[r0+c0] | g.owners[r0+c1] | g.owners[r1+c0] | g.owners[r1+c1]
-	return m&^(1<<owner) != 0
+	rc := g.rc[i]
+	r, c := g.rowEnds[rc[0]], g.colEnds[rc[1]]
+	o := g.owners
+	return (o[r[0]+c[0]]|o[r[0]+c[1]]|o[r[1]+c[0]]|o[r[1]+c[1]])&^(1<<owner) != 0
 }
 
 // doAttackSupport: the engine's "support" mode; friends are never counted

@@ -380,14 +380,13 @@ func (s *State) appendPlayerState(b []byte, p int) []byte {
 		}
 	}
 	for i, w := range s.liveAntMap() {
-		for x := w & vis[i]; x != 0; x &= x - 1 {
-			loc := i<<6 | bits.TrailingZeros64(x)
-			b = s.appendLine(b, 'a', loc, id(int(s.grid[loc])))
+		if x := w & vis[i]; x != 0 {
+			b = s.appendWordLines(b, 'a', i, x, ids, p)
 		}
 	}
 	for i, w := range s.foodMap {
-		for x := w & vis[i]; x != 0; x &= x - 1 {
-			b = s.appendLine(b, 'f', i<<6|bits.TrailingZeros64(x), -1)
+		if x := w & vis[i]; x != 0 {
+			b = s.appendWordLines(b, 'f', i, x, nil, p)
 		}
 	}
 	for _, k := range dead {
@@ -410,21 +409,67 @@ func (s *State) appendFullState(b []byte) []byte {
 	for _, k := range hills {
 		b = s.appendLine(b, 'h', k>>4, k&15-1)
 	}
+	if len(s.trueIDs) != s.N {
+		s.trueIDs = make([]int, s.N)
+		for o := range s.trueIDs {
+			s.trueIDs[o] = o
+		}
+	}
 	for i, w := range s.liveAntMap() {
-		for ; w != 0; w &= w - 1 {
-			loc := i<<6 | bits.TrailingZeros64(w)
-			b = s.appendLine(b, 'a', loc, int(s.grid[loc]))
+		if w != 0 {
+			b = s.appendWordLines(b, 'a', i, w, s.trueIDs, -1)
 		}
 	}
 	for i, w := range s.foodMap {
-		for ; w != 0; w &= w - 1 {
-			b = s.appendLine(b, 'f', i<<6|bits.TrailingZeros64(w), -1)
+		if w != 0 {
+			b = s.appendWordLines(b, 'f', i, w, nil, -1)
 		}
 	}
 	for _, k := range dead {
 		b = s.appendLine(b, 'd', k>>4, k&15-1)
 	}
 	return b
+}
+
+// appendWordLines appends appendLine's line for each square of word i of
+// a bit map set in x, in square order: with no owner when ids is nil,
+// else the owner of the ant there as ids numbers it (a player p's
+// numbering gives an owner p meets here the next id). The hot loop of the
+// state texts: room for the word's lines is made once, and the numbers
+// are copied as in appendLine.
+func (s *State) appendWordLines(b []byte, ilk byte, i int, x uint64, ids []int, p int) []byte {
+	n := len(b)
+	if need := bits.OnesCount64(x) * lineRoom; cap(b)-n < need {
+		b = slices.Grow(b, need)
+	}
+	b = b[:cap(b)]
+	numWord, numLen, grid, cols := s.numWord, s.numLen, s.grid, s.Cols
+	for ; x != 0; x &= x - 1 {
+		loc := i<<6 | bits.TrailingZeros64(x)
+		r := s.row(loc)
+		c := loc - r*cols
+		t := b[n : n+lineRoom]
+		t[0], t[1] = ilk, ' '
+		k := 2
+		binary.LittleEndian.PutUint64(t[k:], numWord[r])
+		k += int(numLen[r])
+		binary.LittleEndian.PutUint64(t[k:], numWord[c])
+		k += int(numLen[c])
+		if ids == nil {
+			t[k-1] = '\n'
+			n += k
+			continue
+		}
+		o := int(grid[loc])
+		id := ids[o]
+		if id < 0 {
+			id = s.nextID(p)
+			ids[o] = id
+		}
+		t[k], t[k+1] = byte('0'+id), '\n'
+		n += k + 2
+	}
+	return b[:n]
 }
 
 // OrderForPlayer is order_for_player: data indexed by engine id, reordered
