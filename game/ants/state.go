@@ -36,20 +36,21 @@ var directions = [4]byte{'n', 'e', 's', 'w'}
 
 // Ant is one ant, alive or dead.
 type Ant struct {
-	Loc, Owner  int
-	InitialLoc  int
-	SpawnTurn   int
-	DieTurn     int
-	Killed      bool
-	moveTurn    int // doOrders: the turn moveIdx is for
-	moveIdx     int
-	inCurrent   bool
-	currentSlot int
-	id          int32 // index in State.antList plus one
+	// What every turn reads and writes comes first, in one cache line.
+	Loc, Owner int
+	id         int32 // index in State.antList plus one
 	// Its orders (one of n e s w - per turn alive) are in the rows
 	// ordFrom..ordFrom+ordN-1 of State.orderLog, at column slot: an Ant
 	// holds no pointer, so the collector never looks inside one.
 	slot, ordFrom, ordN int32
+	moveTurn            int32 // doOrders: the turn moveIdx is for
+	moveIdx             int32
+	currentSlot         int32
+	inCurrent           bool
+	Killed              bool
+	InitialLoc          int
+	SpawnTurn           int
+	DieTurn             int
 }
 
 // Food is one piece of food ever placed.
@@ -181,9 +182,7 @@ type State struct {
 
 	seen                     []int32 // DoMoves: squares ordered, marked with seenStamp
 	seenStamp                int32
-	moveMark                 []int32 // doOrders: arrivals per square, marked with moveStamp
-	moveCount                []int32
-	moveAnt                  []int32 // doOrders: the id of the last ant to reach each square
+	moveCells                []moveCell // doOrders: arrivals per square
 	moveStamp                int32
 	gatherStamp              int
 	gatherBuf                []*Food
@@ -255,6 +254,12 @@ func (s *State) appendAntOrders(b []byte, a *Ant) []byte {
 		b = append(b, s.orderLog[s.orderBlock[i]][s.orderRow[i]+a.slot])
 	}
 	return b
+}
+
+// moveCell is what doOrders knows of a square: how many ants reach it
+// this turn (while stamp is the turn's moveStamp) and the last of them.
+type moveCell struct {
+	stamp, count, ant int32
 }
 
 // antMove is one ant's move of the turn ('-' holds) and where it ends;
@@ -615,7 +620,7 @@ func (s *State) currentAnts() []*Ant {
 		j := 0
 		for _, a := range s.current {
 			if a != nil {
-				a.currentSlot = j
+				a.currentSlot = int32(j)
 				s.current[j] = a
 				j++
 			}
@@ -631,7 +636,7 @@ func (s *State) pushCurrent(a *Ant) {
 	s.antGen++
 	s.live[a.Owner]++
 	a.inCurrent = true
-	a.currentSlot = len(s.current)
+	a.currentSlot = int32(len(s.current))
 	s.current = append(s.current, a)
 }
 
@@ -1136,7 +1141,7 @@ func (s *State) doOrders() {
 	cur := s.currentAnts()
 	moves := s.moves[:0]
 	// In locals: the compiler would load them again after every store.
-	grid, antAt, antList, turn := s.grid, s.antAt, s.antList, s.Turn
+	grid, antAt, antList, turn := s.grid, s.antAt, s.antList, int32(s.Turn)
 	// Orders are for squares of live ants (validated against this map):
 	// antAt still shows them until the ants move.
 	for _, os := range s.orders {
@@ -1146,11 +1151,11 @@ func (s *State) doOrders() {
 				continue
 			}
 			a := antList[id-1]
-			if a.moveTurn == turn && a.moveIdx < len(moves) && moves[a.moveIdx].id == id {
+			if a.moveTurn == turn && int(a.moveIdx) < len(moves) && moves[a.moveIdx].id == id {
 				moves[a.moveIdx].dir, moves[a.moveIdx].dest = o.dir, o.dest // a second order: the dict keeps the first place
 				continue
 			}
-			a.moveTurn, a.moveIdx = turn, len(moves)
+			a.moveTurn, a.moveIdx = turn, int32(len(moves))
 			moves = append(moves, antMove{id: id, dir: o.dir, dest: o.dest})
 		}
 	}
@@ -1161,14 +1166,12 @@ func (s *State) doOrders() {
 		grid[a.Loc] = land
 		antAt[a.Loc] = 0
 		a.inCurrent = false
-		if !(a.moveTurn == turn && a.moveIdx < len(moves) && moves[a.moveIdx].id == a.id) {
+		if !(a.moveTurn == turn && int(a.moveIdx) < len(moves) && moves[a.moveIdx].id == a.id) {
 			moves = append(moves, antMove{id: a.id, dir: '-', dest: int32(a.Loc)})
 		}
 	}
-	if s.moveMark == nil {
-		s.moveMark = make([]int32, s.Rows*s.Cols)
-		s.moveCount = make([]int32, s.Rows*s.Cols)
-		s.moveAnt = make([]int32, s.Rows*s.Cols)
+	if s.moveCells == nil {
+		s.moveCells = make([]moveCell, s.Rows*s.Cols)
 	}
 	s.moveStamp++
 	stamp := s.moveStamp
@@ -1176,7 +1179,7 @@ func (s *State) doOrders() {
 	collided := false
 	// This turn's row of orders: every live ant has one, in its slot.
 	row, rowIdx := s.orderRowBuf()
-	mark, count, moveAnt := s.moveMark, s.moveCount, s.moveAnt
+	cells := s.moveCells
 	for _, m := range moves {
 		a := antList[m.id-1]
 		loc := int(m.dest)
@@ -1186,14 +1189,14 @@ func (s *State) doOrders() {
 			a.ordFrom = rowIdx
 		}
 		a.ordN++
-		if mark[loc] != stamp {
-			mark[loc] = stamp
-			count[loc] = 0
+		cell := &cells[loc]
+		if cell.stamp != stamp {
+			*cell = moveCell{stamp: stamp}
 			order = append(order, loc)
 		}
-		count[loc]++
-		moveAnt[loc] = m.id
-		if count[loc] > 1 {
+		cell.count++
+		cell.ant = m.id
+		if cell.count > 1 {
 			collided = true
 		}
 	}
@@ -1201,7 +1204,7 @@ func (s *State) doOrders() {
 	if collided {
 		together = map[int][]*Ant{}
 		for _, m := range moves {
-			if loc := int(m.dest); s.moveCount[loc] > 1 {
+			if loc := int(m.dest); cells[loc].count > 1 {
 				together[loc] = append(together[loc], s.antList[m.id-1])
 			}
 		}
@@ -1212,8 +1215,8 @@ func (s *State) doOrders() {
 	// In the order the squares were first reached: a lone ant takes its
 	// square and rejoins the live ants, ants sharing one die.
 	for _, loc := range order {
-		if count[loc] == 1 {
-			a := antList[moveAnt[loc]-1]
+		if cell := cells[loc]; cell.count == 1 {
+			a := antList[cell.ant-1]
 			antAt[loc] = a.id
 			grid[loc] = int8(a.Owner)
 			s.pushCurrent(a)
