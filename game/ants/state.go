@@ -1342,12 +1342,13 @@ func (s *State) ownerBlocks(cur []*Ant, reach int) *blockGrid {
 		}
 	}
 	clear(g.owners)
-	rc := g.rc[:0]
-	for _, a := range cur {
+	rc := slices.Grow(g.rc[:0], len(cur))[:len(cur)]
+	owners, rowOf, colOf, cols := g.owners, g.rowOf, g.colOf, s.Cols
+	for i, a := range cur {
 		r := s.row(a.Loc)
-		c := a.Loc - r*s.Cols
-		rc = append(rc, [2]int32{int32(r), int32(c)})
-		g.owners[g.rowOf[r]+g.colOf[c]] |= 1 << a.Owner
+		c := a.Loc - r*cols
+		rc[i] = [2]int32{int32(r), int32(c)}
+		owners[rowOf[r]+colOf[c]] |= 1 << a.Owner
 	}
 	g.rc = rc
 	return g
