@@ -83,7 +83,7 @@ func (s *State) markRun(v []uint64, loc, ext int) {
 			for k, st := range s.visionSteps {
 				b := uint(loc + st)
 				i, sh := b>>6, b&63
-				m := ^uint64(0) >> uint(zeros[k]-ext)
+				m := ^uint64(0) >> (uint(zeros[k]-ext) & 63) // in 0..63: no test for 64 or more
 				w := v[i : i+2 : i+2]
 				w[0] |= m << sh
 				w[1] |= m >> 1 >> (63 - sh) // nothing when sh is 0
@@ -95,7 +95,7 @@ func (s *State) markRun(v []uint64, loc, ext int) {
 		for k, sp := range s.visionSpans {
 			b := uint(int(rows[k]) + c - int(sp.w))
 			i, sh := b>>6, b&63
-			m := ^uint64(0) >> uint(zeros[k]-ext)
+			m := ^uint64(0) >> (uint(zeros[k]-ext) & 63) // in 0..63: no test for 64 or more
 			w := v[i : i+2 : i+2]
 			w[0] |= m << sh
 			w[1] |= m >> 1 >> (63 - sh)
@@ -135,7 +135,7 @@ func (s *State) markRun(v []uint64, loc, ext int) {
 // setSpan sets n bits of v (1 <= n <= 64) from bit lo, in the word of lo
 // and the next (v has a spare word at its end).
 func setSpan(v []uint64, lo, n int) {
-	m := ^uint64(0) >> uint(64-n)
+	m := ^uint64(0) >> (uint(64-n) & 63) // n is 1..64
 	i, sh := uint(lo)>>6, uint(lo)&63
 	v[i] |= m << sh
 	v[i+1] |= m >> 1 >> (63 - sh) // nothing when sh is 0
