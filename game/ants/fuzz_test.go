@@ -151,6 +151,20 @@ func TestSimpleOrder(t *testing.T) {
 		{"o 1 2 x", 0, 0, 0, false},
 		{"o 1_0 2 n", 0, 0, 0, false},
 		{"", 0, 0, 0, false},
+		// one, two and more digits each side (twoDigits, then the loops)
+		{"o 12 3 e", 12, 3, 'e', true},
+		{"o 3 12 e", 3, 12, 'e', true},
+		{"o 12 34 s", 12, 34, 's', true},
+		{"o 123 4 w", 123, 4, 'w', true},
+		{"o 4 123 w", 4, 123, 'w', true},
+		{"o 99 99999 n", 99, 99999, 'n', true},
+		{"o 1a 2 n", 0, 0, 0, false},
+		{"o 1 2a n", 0, 0, 0, false},
+		{"o a1 2 n", 0, 0, 0, false},
+		{"o 1 a2 n", 0, 0, 0, false},
+		{"o 12  n", 0, 0, 0, false},
+		{"o 1 2 3 n", 0, 0, 0, false},
+		{"o 12 n", 0, 0, 0, false},
 	}
 	for _, c := range cases {
 		row, col, dir, ok := parseSimpleOrder(c.in)

@@ -58,31 +58,60 @@ func parseSimpleOrder(s string) (row, col int, dir byte, ok bool) {
 	if aimRow[dir] == 0 && aimCol[dir] == 0 { // not n, e, s or w
 		return 0, 0, 0, false
 	}
-	// s[n-2] is a space: each digit loop stops there at the latest.
-	i := 2
-	for ; ; i++ {
-		d := s[i] - '0'
-		if d > 9 {
-			break
+	// Numbers of one or two digits (maps up to 100 squares a side) are
+	// read without a branch on their length, which bots vary at random;
+	// longer ones by the loops. s[n-2] is a space: each digit loop stops
+	// there at the latest.
+	row, i, short := twoDigits(s, 2) // n >= 7: s[4] exists
+	if !short {
+		row, i = 0, 2
+		for ; ; i++ {
+			d := s[i] - '0'
+			if d > 9 {
+				break
+			}
+			row = row*10 + int(d)
 		}
-		row = row*10 + int(d)
-	}
-	if i == 2 || i > 11 || s[i] != ' ' {
-		return 0, 0, 0, false
+		if i == 2 || i > 11 || s[i] != ' ' {
+			return 0, 0, 0, false
+		}
 	}
 	i++
 	j := i
-	for ; ; i++ {
-		d := s[i] - '0'
-		if d > 9 {
-			break
-		}
-		col = col*10 + int(d)
+	short = false
+	if j+2 < n {
+		col, i, short = twoDigits(s, j)
 	}
-	if i == j || i-j > 9 || i != n-2 {
+	if !short {
+		col, i = 0, j
+		for ; ; i++ {
+			d := s[i] - '0'
+			if d > 9 {
+				break
+			}
+			col = col*10 + int(d)
+		}
+		if i == j || i-j > 9 {
+			return 0, 0, 0, false
+		}
+	}
+	if i != n-2 {
 		return 0, 0, 0, false
 	}
 	return row, col, dir, true
+}
+
+// twoDigits reads a number of one or two digits at s[i] followed by a
+// space, choosing between the two lengths without a branch; ok is false
+// for any other text there. s[i+2] must exist.
+func twoDigits(s string, i int) (v, end int, ok bool) {
+	t := s[i : i+3]
+	d0, d1 := t[0]-'0', t[1]-'0'
+	v, end, ok = int(d0)*10+int(d1), i+2, d1 <= 9 && t[2] == ' '
+	if t[1] == ' ' {
+		v, end, ok = int(d0), i+1, true
+	}
+	return v, end, ok && d0 <= 9
 }
 
 // index resolves a row or column as Python indexes a list: negatives count
