@@ -102,6 +102,27 @@ func (s *State) markRun(v []uint64, loc, ext int) {
 		}
 		return
 	}
+	if cols := s.Cols; s.visionPlain && ext+2*reach+1 < cols {
+		// Near the left or right edge: each span is its part in the row
+		// and the part that wraps round to the row's other end (none
+		// for the narrow spans), chosen without branching on which.
+		rows := s.wrapRow[r : r+len(s.visionSpans)]
+		for k, sp := range s.visionSpans {
+			base, w := int(rows[k]), int(sp.w)
+			lo, hi := c-w, c+ext+w+1
+			in0, in1 := max(lo, 0), min(hi, cols)
+			setSpan(v, base+in0, in1-in0)
+			out0, n := 0, 0
+			if lo < 0 {
+				out0, n = lo+cols, -lo
+			}
+			if hi > cols {
+				n = hi - cols
+			}
+			setSpanUpTo(v, base+out0, n)
+		}
+		return
+	}
 	rows := s.wrapRow[r:]
 	for _, sp := range s.visionSpans {
 		base := int(rows[sp.dr])
@@ -139,6 +160,14 @@ func setSpan(v []uint64, lo, n int) {
 	i, sh := uint(lo)>>6, uint(lo)&63
 	v[i] |= m << sh
 	v[i+1] |= m >> 1 >> (63 - sh) // nothing when sh is 0
+}
+
+// setSpanUpTo is setSpan for 0 <= n <= 64: nothing for 0.
+func setSpanUpTo(v []uint64, lo, n int) {
+	m := ^uint64(0) >> uint(64-n) // 0 for n == 0
+	i, sh := uint(lo)>>6, uint(lo)&63
+	v[i] |= m << sh
+	v[i+1] |= m >> 1 >> (63 - sh)
 }
 
 // setBits sets bits lo..hi-1 of v.
