@@ -111,7 +111,6 @@ func (s *State) markRun(v []uint64, loc, ext int) {
 			base, w := int(rows[k]), int(sp.w)
 			lo, hi := c-w, c+ext+w+1
 			in0, in1 := max(lo, 0), min(hi, cols)
-			setSpan(v, base+in0, in1-in0)
 			out0, n := 0, 0
 			if lo < 0 {
 				out0, n = lo+cols, -lo
@@ -119,7 +118,20 @@ func (s *State) markRun(v []uint64, loc, ext int) {
 			if hi > cols {
 				n = hi - cols
 			}
-			setSpanUpTo(v, base+out0, n)
+			// setSpan and setSpanUpTo, written out (the inliner leaves
+			// them as calls here).
+			m := ^uint64(0) >> (uint(64-(in1-in0)) & 63) // 1..64 bits
+			b := uint(base + in0)
+			i, sh := b>>6, b&63
+			w2 := v[i : i+2 : i+2]
+			w2[0] |= m << sh
+			w2[1] |= m >> 1 >> (63 - sh)
+			m = ^uint64(0) >> uint(64-n) // 0..64 bits
+			b = uint(base + out0)
+			i, sh = b>>6, b&63
+			w2 = v[i : i+2 : i+2]
+			w2[0] |= m << sh
+			w2[1] |= m >> 1 >> (63 - sh)
 		}
 		return
 	}
@@ -160,14 +172,6 @@ func setSpan(v []uint64, lo, n int) {
 	i, sh := uint(lo)>>6, uint(lo)&63
 	v[i] |= m << sh
 	v[i+1] |= m >> 1 >> (63 - sh) // nothing when sh is 0
-}
-
-// setSpanUpTo is setSpan for 0 <= n <= 64: nothing for 0.
-func setSpanUpTo(v []uint64, lo, n int) {
-	m := ^uint64(0) >> uint(64-n) // 0 for n == 0
-	i, sh := uint(lo)>>6, uint(lo)&63
-	v[i] |= m << sh
-	v[i+1] |= m >> 1 >> (63 - sh)
 }
 
 // setBits sets bits lo..hi-1 of v.
