@@ -39,7 +39,9 @@
 // processes; replay.go writes the rev-3 replay; conformance.go replays
 // games recorded from the official engine and reports the first
 // difference. The random numbers come from package pyrandom, an exact
-// emulation of CPython 3's random module.
+// emulation of CPython 3's random module. A runner of many games hands
+// them one FoodCache (food.go), so that each map's symmetric food sets
+// are worked out once.
 package ants
 
 import (
