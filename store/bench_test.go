@@ -195,6 +195,12 @@ func durableWrites(b *testing.B, s *Store, writers int) float64 {
 	if n := s.commits.txs.Load() - txs; n > 0 {
 		b.ReportMetric(float64(s.commits.games.Load()-games)/float64(n), "games/tx")
 	}
+	if s.ckpt != nil {
+		// Checkpoints per 1000 games: by the checkpointer, and by the
+		// writer when the log had grown too long.
+		b.ReportMetric(float64(s.ckpt.runs.Load())*1000/float64(b.N), "ckpt/kgame")
+		b.ReportMetric(float64(s.ckpt.restarts.Load())*1000/float64(b.N), "restart/kgame")
+	}
 	return float64(elapsed.Nanoseconds()) / float64(b.N)
 }
 

@@ -58,6 +58,7 @@ const (
 // anything else (write).
 type pending struct {
 	key   string // the game ID: two writes of one key never share a batch
+	size  int    // about how many bytes it writes (its record's length)
 	row   *gameRow
 	write writeFunc
 	state atomic.Int32
@@ -85,6 +86,10 @@ type committer struct {
 	// inserts are the multi-row insert statements, by number of rows
 	// (the writer's only).
 	inserts map[int]string
+
+	// written is how many bytes (records) were committed since the last
+	// checkpoint was asked for (the writer's only).
+	written int64
 
 	// Counts, for tests and benchmarks: saves handed to a transaction,
 	// transactions committed and the games they wrote.
@@ -174,13 +179,35 @@ func (c *committer) run() {
 		if len(next) < last && !closed {
 			next = c.gather(next, last)
 		}
+		if ck := c.s.ckpt; ck != nil {
+			ck.restartLog(context.Background(), c.s.w)
+		}
 		var saves []*pending
 		saves, next = claim(next)
 		if len(saves) > 0 {
 			last = len(saves)
 			c.taken.Add(int64(len(saves)))
-			c.commit(saves)
+			size := 0
+			for _, p := range saves {
+				size += p.size
+			}
+			c.commit(saves) // may reorder and clear saves
+			c.committed(size)
 		}
+	}
+}
+
+// committed asks for a checkpoint once enough was written since the
+// last one: size bytes more, about.
+func (c *committer) committed(size int) {
+	ck := c.s.ckpt
+	if ck == nil {
+		return
+	}
+	c.written += int64(size)
+	if c.written >= ck.every.Load() {
+		c.written = 0
+		ck.poke()
 	}
 }
 

@@ -407,7 +407,7 @@ func (s *Store) SaveContestGame(ctx context.Context, g Game, cg ContestGame, rat
 		}
 		lists[i] = string(data)
 	}
-	return s.commits.save(ctx, &pending{key: g.ID, write: func(ctx context.Context, b *batch) error {
+	return s.commits.save(ctx, &pending{key: g.ID, size: len(g.Record), write: func(ctx context.Context, b *batch) error {
 		res, err := b.insert(ctx).ExecContext(ctx, g.ID, nil, g.Round, lists[0], lists[1], winner,
 			g.Reason, g.Detail, lists[2], g.Moves, record, g.RecordPath, s.d.timeArg(g.Start), s.d.timeArg(g.End))
 		if err != nil {

@@ -76,6 +76,9 @@ type Store struct {
 	// commits writes the games saved, several to a transaction when
 	// they arrive together (commit.go).
 	commits *committer
+	// ckpt copies SQLite's log into the database file, off the commit
+	// path (checkpoint.go); nil on PostgreSQL.
+	ckpt *checkpointer
 }
 
 // Open opens (creating the schema if needed) the store named by dsn:
@@ -171,7 +174,11 @@ func (s *Store) Close() error {
 			st.Close()
 		}
 	}
-	err := s.w.Close()
+	var err error
+	if s.ckpt != nil {
+		err = s.ckpt.close()
+	}
+	err = errors.Join(err, s.w.Close())
 	if s.r != s.w {
 		err = errors.Join(err, s.r.Close())
 	}
@@ -349,7 +356,7 @@ func (s *Store) SaveGame(ctx context.Context, g Game) (err error) {
 	row := &gameRow{tournament: g.Tournament, args: []any{g.ID, tournament, g.Round, string(players), string(seats), winner,
 		g.Reason, g.Detail, string(scores), g.Moves, record, g.RecordPath,
 		s.d.timeArg(g.Start), s.d.timeArg(g.End)}}
-	return s.commits.save(ctx, &pending{key: g.ID, row: row})
+	return s.commits.save(ctx, &pending{key: g.ID, row: row, size: len(g.Record)})
 }
 
 const gameColumns = `id, tournament, round, players, seats, winner, reason, detail, scores, moves,
