@@ -282,7 +282,7 @@ const (
 	someRow    = -2 // a multi-row insert failed, for one of its rows
 )
 
-// maxRows is the most games one insert statement writes (14 values
+// maxRows is the most games one insert statement writes (15 values
 // each).
 const maxRows = 32
 
@@ -379,7 +379,7 @@ func (c *committer) try(saves []*pending, oneByOne bool) (errs []error, bad int,
 
 // insertColumns are the columns of a game that a save writes.
 const insertColumns = `id, tournament, round, players, seats, winner, reason, detail, scores, moves,
-	record, record_path, start_time, end_time`
+	record, record_path, start_time, end_time, game`
 
 // insertGames inserts the games of saves[chunk] in one statement and
 // returns the IDs it inserted: an ID already stored is skipped.

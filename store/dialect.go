@@ -11,12 +11,14 @@ import (
 type dialect struct {
 	name   string
 	dollar bool // placeholders are $1, $2, ... instead of ?
-	// types replaces the {json}, {time} and {serial} markers of the
-	// schema's DDL.
+	// types replaces the {json}, {time}, {serial} and {record_game}
+	// markers of the schema's migrations.
 	types *strings.Replacer
 	// lock, when set, is run first in the migration transaction so that
 	// two processes opening a new database do not both create it.
 	lock string
+	// packed: records are kept compressed (record.go).
+	packed bool
 }
 
 var sqliteDialect = &dialect{
@@ -27,7 +29,9 @@ var sqliteDialect = &dialect{
 		// An alias of the rowid: increasing in the order of insertion,
 		// since rows are never deleted.
 		"{serial}", "INTEGER PRIMARY KEY",
+		"{record_game}", "json_extract(record, '$.game')",
 	),
+	packed: true,
 }
 
 var postgresDialect = &dialect{
@@ -37,6 +41,7 @@ var postgresDialect = &dialect{
 		"{json}", "JSONB",
 		"{time}", "TIMESTAMPTZ",
 		"{serial}", "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+		"{record_game}", "(record->>'game')",
 	),
 	// Any constant will do, as long as it is the store's own.
 	lock: `SELECT pg_advisory_xact_lock(7273917001)`,

@@ -40,6 +40,7 @@ var migrations = [][]string{
 		`CREATE INDEX games_tournament ON games (tournament, seq)`,
 	},
 	contestMigration, // store/contest.go
+	recordMigration,  // store/record.go
 }
 
 // migrate brings the schema up to date in one transaction.

@@ -1,0 +1,106 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/klauspost/compress/s2"
+)
+
+// How a game's record is kept.
+//
+// On SQLite the record column holds the record's JSON compressed in S2's
+// block format (github.com/klauspost/compress/s2), as a BLOB: records of
+// moves and thinking output shrink about five times, and every byte not
+// written is written twice less (the log, then the checkpoint). S2 takes
+// a few microseconds for 20 KB, on the caller's goroutine, before the
+// game joins a batch; the single writer only copies the result. Records
+// stored as TEXT (by arena before schema version 3) are read as they
+// are, so an older database needs no rewriting.
+//
+// On PostgreSQL the column is JSONB and holds the record as it is: the
+// server compresses its large values itself.
+//
+// The games table's game column holds the record's "game", so that a
+// list of games can name and filter the game of a plain match without
+// reading (or, on SQLite, decompressing) its record.
+
+// recordMigration is schema version 3: the game column, filled from the
+// records already stored.
+var recordMigration = []string{
+	`ALTER TABLE games ADD COLUMN game TEXT`,
+	`UPDATE games SET game = {record_game} WHERE record IS NOT NULL`,
+}
+
+// packRecord is a record as the record column's query argument: nil for
+// none, else as the dialect keeps it.
+func (d *dialect) packRecord(record json.RawMessage) any {
+	if len(record) == 0 {
+		return nil
+	}
+	if d.packed {
+		return s2.Encode(nil, record)
+	}
+	return string(record)
+}
+
+// recordScanner reads the record column into dst: NULL as nil, TEXT as
+// the JSON it holds, and on SQLite a BLOB as packRecord's S2 block.
+type recordScanner struct {
+	dst    *json.RawMessage
+	packed bool // the dialect's: a []byte value is a packed record
+}
+
+func (rs recordScanner) Scan(src any) error {
+	switch v := src.(type) {
+	case nil:
+		*rs.dst = nil
+	case string:
+		*rs.dst = json.RawMessage(v)
+	case []byte:
+		if !rs.packed {
+			*rs.dst = json.RawMessage(bytes.Clone(v))
+			return nil
+		}
+		data, err := s2.Decode(nil, v)
+		if err != nil {
+			return fmt.Errorf("record: %w", err)
+		}
+		*rs.dst = json.RawMessage(data)
+	default:
+		return fmt.Errorf("record column holds %T", src)
+	}
+	return nil
+}
+
+// recordGame is the "game" member of a record (a JSON object), "" when
+// it has none. It reads the record only as far as that member: a
+// game.Record has it second, after "id".
+func recordGame(record []byte) (string, error) {
+	dec := json.NewDecoder(bytes.NewReader(record))
+	if tok, err := dec.Token(); err != nil {
+		return "", err
+	} else if tok != json.Delim('{') {
+		return "", errors.New("not a JSON object")
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", err
+		}
+		if key, _ := tok.(string); key == "game" {
+			var name string
+			if err := dec.Decode(&name); err != nil {
+				return "", fmt.Errorf("game: %w", err)
+			}
+			return name, nil
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return "", err
+		}
+	}
+	return "", nil
+}
