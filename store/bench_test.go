@@ -231,12 +231,7 @@ func BenchmarkGameArgs(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			switch r := args[10].(type) {
-			case []byte:
-				b.ReportMetric(float64(len(r)), "stored-bytes")
-			case string:
-				b.ReportMetric(float64(len(r)), "stored-bytes")
-			}
+			b.ReportMetric(float64(storedSize(args)), "stored-bytes")
 		})
 	}
 }

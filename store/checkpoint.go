@@ -35,8 +35,8 @@ import (
 // thousands a little time, and it never waits (a checkpoint already
 // running makes it give up until the next batch).
 
-// checkpointEvery is how many bytes of games committed call for a
-// checkpoint: about SQLite's default of 1000 pages of 4 KiB.
+// checkpointEvery is how many bytes of records committed (as stored)
+// call for a checkpoint: about SQLite's default of 1000 pages of 4 KiB.
 const checkpointEvery = 4 << 20
 
 // walRestartFrames is the log's length, in pages, past which the writer

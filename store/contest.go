@@ -401,7 +401,7 @@ func (s *Store) SaveContestGame(ctx context.Context, g Game, cg ContestGame, rat
 	if err != nil {
 		return err
 	}
-	return s.commits.save(ctx, &pending{key: g.ID, size: len(g.Record), write: func(ctx context.Context, b *batch) error {
+	return s.commits.save(ctx, &pending{key: g.ID, size: storedSize(args), write: func(ctx context.Context, b *batch) error {
 		res, err := b.insert(ctx).ExecContext(ctx, args...)
 		if err != nil {
 			return err

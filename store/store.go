@@ -344,7 +344,7 @@ func (s *Store) SaveGame(ctx context.Context, g Game) (err error) {
 		return err
 	}
 	row := &gameRow{tournament: g.Tournament, args: args}
-	return s.commits.save(ctx, &pending{key: g.ID, row: row, size: len(g.Record)})
+	return s.commits.save(ctx, &pending{key: g.ID, row: row, size: storedSize(args)})
 }
 
 // gameArgs are the values of insertColumns for g: its record checked
@@ -370,6 +370,18 @@ func (s *Store) gameArgs(g Game, tournament any, lists [3]string) ([]any, error)
 	}
 	return []any{g.ID, tournament, g.Round, lists[0], lists[1], winner, g.Reason, g.Detail, lists[2], g.Moves,
 		record, g.RecordPath, s.d.timeArg(g.Start), s.d.timeArg(g.End), name}, nil
+}
+
+// storedSize is about how many bytes the values of insertColumns take
+// in the database: their record's, as stored.
+func storedSize(args []any) int {
+	switch r := args[10].(type) {
+	case []byte:
+		return len(r)
+	case string:
+		return len(r)
+	}
+	return 0
 }
 
 const gameColumns = `id, tournament, round, players, seats, winner, reason, detail, scores, moves,
