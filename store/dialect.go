@@ -11,8 +11,9 @@ import (
 type dialect struct {
 	name   string
 	dollar bool // placeholders are $1, $2, ... instead of ?
-	// types replaces the {json}, {time}, {serial} and {record_game}
-	// markers of the schema's migrations.
+	// types replaces the markers of the schema's migrations: {json},
+	// {time}, {serial} and those of recordMigration. A statement that
+	// is left empty is not run.
 	types *strings.Replacer
 	// lock, when set, is run first in the migration transaction so that
 	// two processes opening a new database do not both create it.
@@ -30,6 +31,8 @@ var sqliteDialect = &dialect{
 		// since rows are never deleted.
 		"{serial}", "INTEGER PRIMARY KEY",
 		"{record_game}", "json_extract(record, '$.game')",
+		"{record_type}", "", // no types to change: records become BLOBs row by row
+		"{record_compression}", "",
 	),
 	packed: true,
 }
@@ -42,6 +45,8 @@ var postgresDialect = &dialect{
 		"{time}", "TIMESTAMPTZ",
 		"{serial}", "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
 		"{record_game}", "(record->>'game')",
+		"{record_type}", postgresRecordType,
+		"{record_compression}", postgresRecordCompression,
 	),
 	// Any constant will do, as long as it is the store's own.
 	lock: `SELECT pg_advisory_xact_lock(7273917001)`,

@@ -19,9 +19,10 @@
 //     (record.go).
 //   - PostgreSQL (github.com/jackc/pgx/v5), chosen by a DSN starting with
 //     "postgres://" or "postgresql://", for a shared server that several
-//     machines or a web front end use. JSON columns are JSONB there, so a
-//     record read back is the same JSON value, not necessarily the same
-//     bytes (key order and spacing are PostgreSQL's).
+//     machines or a web front end use. JSON lists (players, scores, ...)
+//     are JSONB there, read back as the same JSON value, not necessarily
+//     the same bytes (key order and spacing are PostgreSQL's); a record is
+//     JSON, kept as it came (record.go).
 //
 // The durability guarantee, on both backends: SaveGame writes a game in
 // one transaction, so after a crash a game is either stored whole or not
