@@ -132,6 +132,31 @@ func BenchmarkDurableWrite(b *testing.B) {
 	}
 }
 
+// BenchmarkFsync is the disk's floor for a durable write, beside
+// BenchmarkDurableWrite's: append a 20 KB record (or the 4 KB S2 makes of
+// it) to a file under /var/tmp and fsync it, as a log does per commit.
+func BenchmarkFsync(b *testing.B) {
+	for _, size := range []int{20_000, 4_000} {
+		b.Run(fmt.Sprintf("bytes=%d", size), func(b *testing.B) {
+			f, err := os.Create(diskSQLite(b))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			data := make([]byte, size)
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				if _, err := f.Write(data); err != nil {
+					b.Fatal(err)
+				}
+				if err := f.Sync(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // median is the middle value of xs (the mean of the two middle ones).
 func median(xs []float64) float64 {
 	s := slices.Sorted(slices.Values(xs))

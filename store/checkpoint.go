@@ -40,12 +40,13 @@ import (
 const checkpointEvery = 4 << 20
 
 // walRestartFrames is the log's length, in pages, past which the writer
-// makes sure the log is started again.
-const walRestartFrames = 16 * 1000
+// makes sure the log is started again: 16 MiB of 4 KiB pages, what about
+// 4000 games write (records packed).
+const walRestartFrames = 4000
 
 // walSizeLimit is what the log file is cut back to when it is started
-// again, after a burst made it long (journal_size_limit).
-const walSizeLimit = 64 << 20
+// again, after a burst made it longer (journal_size_limit).
+const walSizeLimit = 16 << 20
 
 // checkpointer runs the PASSIVE checkpoints of one SQLite store.
 type checkpointer struct {
