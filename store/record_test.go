@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -243,4 +244,24 @@ func FuzzRecordGame(f *testing.F) {
 			t.Errorf("recordGame(%q) = %q; want an error (game %s is not a string)", data, got, raw)
 		}
 	})
+}
+
+// TestRecordArg checks that recordArg names the record among
+// insertColumns, and that gameArgs gives a value for every column.
+func TestRecordArg(t *testing.T) {
+	columns := strings.Split(insertColumns, ",")
+	if got := strings.TrimSpace(columns[recordArg]); got != "record" {
+		t.Errorf("insertColumns[%d] is %q, want record", recordArg, got)
+	}
+	s := &Store{d: sqliteDialect}
+	args, err := s.gameArgs(sampleGame("t", 1), "t", [3]string{"[]", "[]", "[]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(args) != len(columns) {
+		t.Errorf("%d values for %d columns", len(args), len(columns))
+	}
+	if _, ok := args[recordArg].([]byte); !ok {
+		t.Errorf("the record's value is a %T, want the packed []byte", args[recordArg])
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -79,6 +80,8 @@ type Store struct {
 	// ckpt copies SQLite's log into the database file, off the commit
 	// path (checkpoint.go); nil on PostgreSQL.
 	ckpt *checkpointer
+	// packBufs are S2's output buffers, *[]byte (record.go).
+	packBufs sync.Pool
 }
 
 // Open opens (creating the schema if needed) the store named by dsn:
@@ -363,7 +366,7 @@ func (s *Store) gameArgs(g Game, tournament any, lists [3]string) ([]any, error)
 		if game != "" {
 			name = game
 		}
-		record = s.d.packRecord(g.Record)
+		record = s.packRecord(g.Record)
 	}
 	if g.Winner != nil {
 		winner = *g.Winner
@@ -372,10 +375,13 @@ func (s *Store) gameArgs(g Game, tournament any, lists [3]string) ([]any, error)
 		record, g.RecordPath, s.d.timeArg(g.Start), s.d.timeArg(g.End), name}, nil
 }
 
+// recordArg is the record's place in insertColumns.
+const recordArg = 10
+
 // storedSize is about how many bytes the values of insertColumns take
 // in the database: their record's, as stored.
 func storedSize(args []any) int {
-	switch r := args[10].(type) {
+	switch r := args[recordArg].(type) {
 	case []byte:
 		return len(r)
 	case string:
