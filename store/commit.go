@@ -207,14 +207,20 @@ func (c *committer) run() {
 	}
 }
 
+// txPages is about how many bytes of log a transaction writes besides
+// its records: the leaf and index pages of the games it inserts, its
+// tournament's row. A stream of games without records still calls for
+// checkpoints.
+const txPages = 4 * 4096
+
 // committed asks for a checkpoint once enough was written since the
-// last one: size bytes more, about.
+// last one: a transaction's records, size bytes, and its other pages.
 func (c *committer) committed(size int) {
 	ck := c.s.ckpt
 	if ck == nil {
 		return
 	}
-	c.written += int64(size)
+	c.written += int64(size) + txPages
 	if c.written >= ck.every.Load() {
 		c.written = 0
 		ck.poke()
