@@ -132,6 +132,31 @@ func BenchmarkDurableWrite(b *testing.B) {
 	}
 }
 
+// BenchmarkFsync is the disk's floor for a durable write, beside
+// BenchmarkDurableWrite's: append a 20 KB record (or the 4 KB S2 makes of
+// it) to a file under /var/tmp and fsync it, as a log does per commit.
+func BenchmarkFsync(b *testing.B) {
+	for _, size := range []int{20_000, 4_000} {
+		b.Run(fmt.Sprintf("bytes=%d", size), func(b *testing.B) {
+			f, err := os.Create(diskSQLite(b))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			data := make([]byte, size)
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				if _, err := f.Write(data); err != nil {
+					b.Fatal(err)
+				}
+				if err := f.Sync(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // median is the middle value of xs (the mean of the two middle ones).
 func median(xs []float64) float64 {
 	s := slices.Sorted(slices.Values(xs))
@@ -195,6 +220,12 @@ func durableWrites(b *testing.B, s *Store, writers int) float64 {
 	if n := s.commits.txs.Load() - txs; n > 0 {
 		b.ReportMetric(float64(s.commits.games.Load()-games)/float64(n), "games/tx")
 	}
+	if s.ckpt != nil {
+		// Checkpoints per 1000 games: by the checkpointer, and by the
+		// writer when the log had grown too long.
+		b.ReportMetric(float64(s.ckpt.runs.Load())*1000/float64(b.N), "ckpt/kgame")
+		b.ReportMetric(float64(s.ckpt.restarts.Load())*1000/float64(b.N), "restart/kgame")
+	}
 	return float64(elapsed.Nanoseconds()) / float64(b.N)
 }
 
@@ -205,4 +236,27 @@ func processorTime(tb testing.TB) time.Duration {
 		tb.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkGameArgs is what SaveGame does on its caller's goroutine
+// before a game joins a batch, for a typical record (20 KB of JSON):
+// check it, find its game and pack it as the backend keeps it (S2 on
+// SQLite). stored-bytes is what the record column then holds.
+func BenchmarkGameArgs(b *testing.B) {
+	for _, d := range []*dialect{sqliteDialect, postgresDialect} {
+		b.Run(d.name, func(b *testing.B) {
+			s := &Store{d: d}
+			g := sampleGame("t", 0)
+			g.Record = sampleRecord(g.ID, 20_000)
+			b.SetBytes(int64(len(g.Record)))
+			var args []any
+			for b.Loop() {
+				var err error
+				if args, err = s.gameArgs(g, "t", [3]string{"[]", "[]", "[]"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(storedSize(args)), "stored-bytes")
+		})
+	}
 }

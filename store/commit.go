@@ -58,6 +58,7 @@ const (
 // anything else (write).
 type pending struct {
 	key   string // the game ID: two writes of one key never share a batch
+	size  int    // about how many bytes it writes (its record's, as stored)
 	row   *gameRow
 	write writeFunc
 	state atomic.Int32
@@ -82,9 +83,17 @@ type committer struct {
 	wake   chan struct{} // capacity 1: something was queued, or Close
 	exited chan struct{} // closed when the writer has drained and stopped
 
-	// inserts are the multi-row insert statements, by number of rows
-	// (the writer's only).
-	inserts map[int]string
+	// inserts are the multi-row insert statements, by number of rows,
+	// prepared once each: parsing one every batch took a tenth of the
+	// writer's time (the writer's only; closed when it stops).
+	inserts map[int]*sql.Stmt
+	// unprepared are the numbers of rows whose statement a transaction
+	// wrote out in full, to be prepared after it.
+	unprepared []int
+
+	// written is how many bytes (records) were committed since the last
+	// checkpoint was asked for (the writer's only).
+	written int64
 
 	// Counts, for tests and benchmarks: saves handed to a transaction,
 	// transactions committed and the games they wrote.
@@ -92,7 +101,7 @@ type committer struct {
 }
 
 func newCommitter(s *Store) *committer {
-	c := &committer{s: s, wake: make(chan struct{}, 1), exited: make(chan struct{}), inserts: map[int]string{}}
+	c := &committer{s: s, wake: make(chan struct{}, 1), exited: make(chan struct{}), inserts: map[int]*sql.Stmt{}}
 	go c.run()
 	return c
 }
@@ -159,6 +168,11 @@ func (c *committer) drain() (queue []*pending, closed bool) {
 // the committer is closed and nothing is left.
 func (c *committer) run() {
 	defer close(c.exited)
+	defer func() {
+		for _, stmt := range c.inserts {
+			stmt.Close()
+		}
+	}()
 	var next []*pending // queued, not yet written
 	last := 0           // the size of the previous batch
 	for {
@@ -174,13 +188,42 @@ func (c *committer) run() {
 		if len(next) < last && !closed {
 			next = c.gather(next, last)
 		}
+		if ck := c.s.ckpt; ck != nil {
+			ck.restartLog(context.Background(), c.s.w)
+		}
 		var saves []*pending
 		saves, next = claim(next)
 		if len(saves) > 0 {
 			last = len(saves)
 			c.taken.Add(int64(len(saves)))
-			c.commit(saves)
+			size := 0
+			for _, p := range saves {
+				size += p.size
+			}
+			c.commit(saves) // may reorder and clear saves
+			c.committed(size)
+			c.prepare(context.Background())
 		}
+	}
+}
+
+// txPages is about how many bytes of log a transaction writes besides
+// its records: the leaf and index pages of the games it inserts, its
+// tournament's row. A stream of games without records still calls for
+// checkpoints.
+const txPages = 4 * 4096
+
+// committed asks for a checkpoint once enough was written since the
+// last one: a transaction's records, size bytes, and its other pages.
+func (c *committer) committed(size int) {
+	ck := c.s.ckpt
+	if ck == nil {
+		return
+	}
+	c.written += int64(size) + txPages
+	if c.written >= ck.every.Load() {
+		c.written = 0
+		ck.poke()
 	}
 }
 
@@ -255,7 +298,7 @@ const (
 	someRow    = -2 // a multi-row insert failed, for one of its rows
 )
 
-// maxRows is the most games one insert statement writes (14 values
+// maxRows is the most games one insert statement writes (15 values
 // each).
 const maxRows = 32
 
@@ -352,23 +395,46 @@ func (c *committer) try(saves []*pending, oneByOne bool) (errs []error, bad int,
 
 // insertColumns are the columns of a game that a save writes.
 const insertColumns = `id, tournament, round, players, seats, winner, reason, detail, scores, moves,
-	record, record_path, start_time, end_time`
+	record, record_path, start_time, end_time, game`
+
+// insertQuery is the statement that inserts n games.
+func (c *committer) insertQuery(n int) string {
+	one := "(" + strings.Repeat("?, ", strings.Count(insertColumns, ",")) + "?)"
+	return c.s.d.q(`INSERT INTO games (` + insertColumns + `) VALUES ` +
+		strings.Repeat(one+", ", n-1) + one + ` ON CONFLICT (id) DO NOTHING RETURNING id`)
+}
+
+// prepare prepares the insert statements that the last transaction
+// lacked. It runs between transactions: on SQLite the writer's one
+// connection is busy during one. A statement that fails to prepare is
+// written out again next time.
+func (c *committer) prepare(ctx context.Context) {
+	for _, n := range c.unprepared {
+		if _, ok := c.inserts[n]; ok {
+			continue
+		}
+		if stmt, err := c.s.w.PrepareContext(ctx, c.insertQuery(n)); err == nil {
+			c.inserts[n] = stmt
+		}
+	}
+	c.unprepared = c.unprepared[:0]
+}
 
 // insertGames inserts the games of saves[chunk] in one statement and
 // returns the IDs it inserted: an ID already stored is skipped.
 func (c *committer) insertGames(ctx context.Context, tx *sql.Tx, saves []*pending, chunk []int) (map[string]bool, error) {
-	query, ok := c.inserts[len(chunk)]
-	if !ok {
-		one := "(" + strings.Repeat("?, ", strings.Count(insertColumns, ",")) + "?)"
-		query = c.s.d.q(`INSERT INTO games (` + insertColumns + `) VALUES ` +
-			strings.Repeat(one+", ", len(chunk)-1) + one + ` ON CONFLICT (id) DO NOTHING RETURNING id`)
-		c.inserts[len(chunk)] = query
-	}
-	var args []any
+	args := make([]any, 0, len(chunk)*len(saves[chunk[0]].row.args))
 	for _, i := range chunk {
 		args = append(args, saves[i].row.args...)
 	}
-	rows, err := tx.QueryContext(ctx, query, args...)
+	var rows *sql.Rows
+	var err error
+	if stmt, ok := c.inserts[len(chunk)]; ok {
+		rows, err = tx.StmtContext(ctx, stmt).QueryContext(ctx, args...)
+	} else {
+		rows, err = tx.QueryContext(ctx, c.insertQuery(len(chunk)), args...)
+		c.unprepared = append(c.unprepared, len(chunk))
+	}
 	if err != nil {
 		return nil, err
 	}

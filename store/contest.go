@@ -386,16 +386,6 @@ func (s *Store) SaveContestGame(ctx context.Context, g Game, cg ContestGame, rat
 	if g.Tournament != "" {
 		return errors.New("a ladder game belongs to no tournament")
 	}
-	if len(g.Record) > 0 && !looksLikeObject(g.Record) {
-		return errors.New("record is not a JSON object")
-	}
-	var record, winner any
-	if len(g.Record) > 0 {
-		record = string(g.Record)
-	}
-	if g.Winner != nil {
-		winner = *g.Winner
-	}
 	if cg.Stderr == nil {
 		cg.Stderr = make([]string, len(cg.Users))
 	}
@@ -407,9 +397,12 @@ func (s *Store) SaveContestGame(ctx context.Context, g Game, cg ContestGame, rat
 		}
 		lists[i] = string(data)
 	}
-	return s.commits.save(ctx, &pending{key: g.ID, write: func(ctx context.Context, b *batch) error {
-		res, err := b.insert(ctx).ExecContext(ctx, g.ID, nil, g.Round, lists[0], lists[1], winner,
-			g.Reason, g.Detail, lists[2], g.Moves, record, g.RecordPath, s.d.timeArg(g.Start), s.d.timeArg(g.End))
+	args, err := s.gameArgs(g, nil, [3]string(lists[:3]))
+	if err != nil {
+		return err
+	}
+	return s.commits.save(ctx, &pending{key: g.ID, size: storedSize(args), write: func(ctx context.Context, b *batch) error {
+		res, err := b.insert(ctx).ExecContext(ctx, args...)
 		if err != nil {
 			return err
 		}

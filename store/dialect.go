@@ -11,12 +11,15 @@ import (
 type dialect struct {
 	name   string
 	dollar bool // placeholders are $1, $2, ... instead of ?
-	// types replaces the {json}, {time} and {serial} markers of the
-	// schema's DDL.
+	// types replaces the markers of the schema's migrations: {json},
+	// {time}, {serial} and those of recordMigration. A statement that
+	// is left empty is not run.
 	types *strings.Replacer
 	// lock, when set, is run first in the migration transaction so that
 	// two processes opening a new database do not both create it.
 	lock string
+	// packed: records are kept compressed (record.go).
+	packed bool
 }
 
 var sqliteDialect = &dialect{
@@ -27,7 +30,11 @@ var sqliteDialect = &dialect{
 		// An alias of the rowid: increasing in the order of insertion,
 		// since rows are never deleted.
 		"{serial}", "INTEGER PRIMARY KEY",
+		"{record_game}", "json_extract(record, '$.game')",
+		"{record_type}", "", // no types to change: records become BLOBs row by row
+		"{record_compression}", "",
 	),
+	packed: true,
 }
 
 var postgresDialect = &dialect{
@@ -37,6 +44,9 @@ var postgresDialect = &dialect{
 		"{json}", "JSONB",
 		"{time}", "TIMESTAMPTZ",
 		"{serial}", "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+		"{record_game}", "(record->>'game')",
+		"{record_type}", postgresRecordType,
+		"{record_compression}", postgresRecordCompression,
 	),
 	// Any constant will do, as long as it is the store's own.
 	lock: `SELECT pg_advisory_xact_lock(7273917001)`,

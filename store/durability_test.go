@@ -45,12 +45,23 @@ func durableGame(i int) Game {
 	return g
 }
 
+// openChild opens the child's store. On SQLite the checkpointer is
+// asked to run every few games rather than every 4 MiB, so that kills
+// land while it copies the log too.
+func openChild(ctx context.Context, dsn string) (*Store, error) {
+	s, err := Open(ctx, dsn)
+	if err == nil && s.ckpt != nil {
+		s.ckpt.every.Store(64 << 10)
+	}
+	return s, err
+}
+
 // saveUntilKilled is the child: like a resumed tournament it skips the
 // games already stored, saves the rest in order and reports each one on
 // stdout once SaveGame has returned.
 func saveUntilKilled(dsn string) int {
 	ctx := context.Background()
-	s, err := Open(ctx, dsn)
+	s, err := openChild(ctx, dsn)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -113,7 +124,7 @@ func TestKillWhileSaving(t *testing.T) {
 // SaveGame has returned.
 func saveTogetherUntilKilled(dsn string, writers int) int {
 	ctx := context.Background()
-	s, err := Open(ctx, dsn)
+	s, err := openChild(ctx, dsn)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -40,12 +40,8 @@ type GameSummary struct {
 // the last stored first.
 func (s *Store) RecentGames(ctx context.Context, f GameFilter) ([]GameSummary, error) {
 	// Plain matches have no tournament row to name their game: their
-	// record does. Only those rows pay for reading the JSON.
-	recordGame := `json_extract(g.record, '$.game')`
-	if s.d.name == kindPostgres {
-		recordGame = `(g.record->>'game')`
-	}
-	gameExpr := `COALESCE(t.game, ` + recordGame + `, '')`
+	// game column does, taken from the record (record.go).
+	gameExpr := `COALESCE(t.game, g.game, '')`
 	query := `SELECT g.id, ` + gameExpr + `, g.tournament, g.round, g.players, g.seats, g.winner, g.reason,
 		g.scores, g.moves, g.start_time, g.end_time
 		FROM games g LEFT JOIN tournaments t ON t.name = g.tournament WHERE 1 = 1`

@@ -40,6 +40,7 @@ var migrations = [][]string{
 		`CREATE INDEX games_tournament ON games (tournament, seq)`,
 	},
 	contestMigration, // store/contest.go
+	recordMigration,  // store/record.go
 }
 
 // migrate brings the schema up to date in one transaction.
@@ -75,7 +76,11 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	for v := version; v < len(migrations); v++ {
 		for _, stmt := range migrations[v] {
-			if _, err := tx.ExecContext(ctx, s.d.types.Replace(stmt)); err != nil {
+			stmt = s.d.types.Replace(stmt)
+			if stmt == "" {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
 				return fmt.Errorf("migrate to schema version %d: %w", v+1, err)
 			}
 		}

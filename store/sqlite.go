@@ -30,12 +30,24 @@ const sqliteBusyTimeoutMs = 30000
 // length of a game. _txlock=immediate takes the write lock at BEGIN, so
 // two processes writing one file wait for each other on the busy timeout
 // instead of deadlocking when both try to upgrade a read lock.
+// wal_autocheckpoint=0: the checkpoints are the checkpointer's, off the
+// commit path (checkpoint.go).
 var sqliteWriterParams = []string{
 	fmt.Sprintf("_pragma=busy_timeout(%d)", sqliteBusyTimeoutMs),
 	"_pragma=journal_mode(WAL)",
 	"_pragma=synchronous(FULL)",
 	"_pragma=foreign_keys(1)",
+	"_pragma=wal_autocheckpoint(0)",
+	fmt.Sprintf("_pragma=journal_size_limit(%d)", walSizeLimit),
 	"_txlock=immediate",
+}
+
+// sqliteCheckpointerParams configure the checkpointer's connection:
+// synchronous=FULL, so that a checkpoint syncs the database file before
+// the log it copied may be written over.
+var sqliteCheckpointerParams = []string{
+	fmt.Sprintf("_pragma=busy_timeout(%d)", sqliteBusyTimeoutMs),
+	"_pragma=synchronous(FULL)",
 }
 
 // sqliteReaderParams configure the read pool: in WAL mode readers never
@@ -79,7 +91,14 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 		return nil, fail(err)
 	}
 	r.SetMaxOpenConns(4)
-	return &Store{d: sqliteDialect, w: w, r: r, name: path}, nil
+	c, err := sql.Open("sqlite", sqliteURI(abs, sqliteCheckpointerParams))
+	if err != nil {
+		w.Close()
+		r.Close()
+		return nil, fail(err)
+	}
+	c.SetMaxOpenConns(1)
+	return &Store{d: sqliteDialect, w: w, r: r, name: path, ckpt: newCheckpointer(c)}, nil
 }
 
 // sqliteCheck reads the file's schema, which fails on a file that is not

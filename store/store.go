@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -76,6 +77,11 @@ type Store struct {
 	// commits writes the games saved, several to a transaction when
 	// they arrive together (commit.go).
 	commits *committer
+	// ckpt copies SQLite's log into the database file, off the commit
+	// path (checkpoint.go); nil on PostgreSQL.
+	ckpt *checkpointer
+	// packBufs are S2's output buffers, *[]byte (record.go).
+	packBufs sync.Pool
 }
 
 // Open opens (creating the schema if needed) the store named by dsn:
@@ -155,7 +161,7 @@ func (s *Store) prepare(ctx context.Context) error {
 		return err
 	}
 	s.insertGame, err = s.w.PrepareContext(ctx, s.d.q(`INSERT INTO games (`+insertColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`))
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`))
 	return err
 }
 
@@ -171,7 +177,11 @@ func (s *Store) Close() error {
 			st.Close()
 		}
 	}
-	err := s.w.Close()
+	var err error
+	if s.ckpt != nil {
+		err = s.ckpt.close()
+	}
+	err = errors.Join(err, s.w.Close())
 	if s.r != s.w {
 		err = errors.Join(err, s.r.Close())
 	}
@@ -320,48 +330,77 @@ func (s *Store) SaveGame(ctx context.Context, g Game) (err error) {
 	if g.ID == "" {
 		return errors.New("empty game ID")
 	}
-	var record any // NULL when there is no record
-	if len(g.Record) > 0 {
-		if !looksLikeObject(g.Record) {
-			return errors.New("record is not a JSON object")
+	var lists [3]string
+	for i, v := range []any{g.Players, g.Seats, g.Scores} {
+		data, err := json.Marshal(v)
+		if err != nil {
+			return err
 		}
-		record = string(g.Record)
+		lists[i] = string(data)
 	}
-	players, err := json.Marshal(g.Players)
-	if err != nil {
-		return err
-	}
-	seats, err := json.Marshal(g.Seats)
-	if err != nil {
-		return err
-	}
-	scores, err := json.Marshal(g.Scores)
-	if err != nil {
-		return err
-	}
-	var tournament, winner any
+	var tournament any
 	if g.Tournament != "" {
 		tournament = g.Tournament
+	}
+	args, err := s.gameArgs(g, tournament, lists)
+	if err != nil {
+		return err
+	}
+	row := &gameRow{tournament: g.Tournament, args: args}
+	return s.commits.save(ctx, &pending{key: g.ID, row: row, size: storedSize(args)})
+}
+
+// gameArgs are the values of insertColumns for g: its record checked
+// and packed (record.go), its lists (players, seats, scores) as JSON.
+// It runs on the caller's goroutine, before the game joins a batch.
+func (s *Store) gameArgs(g Game, tournament any, lists [3]string) ([]any, error) {
+	var record, name, winner any // NULL when there is none
+	if len(g.Record) > 0 {
+		if !looksLikeObject(g.Record) {
+			return nil, errors.New("record is not a JSON object")
+		}
+		game, err := recordGame(g.Record)
+		if err != nil {
+			return nil, fmt.Errorf("record is not JSON: %w", err)
+		}
+		if game != "" {
+			name = game
+		}
+		record = s.packRecord(g.Record)
 	}
 	if g.Winner != nil {
 		winner = *g.Winner
 	}
-	row := &gameRow{tournament: g.Tournament, args: []any{g.ID, tournament, g.Round, string(players), string(seats), winner,
-		g.Reason, g.Detail, string(scores), g.Moves, record, g.RecordPath,
-		s.d.timeArg(g.Start), s.d.timeArg(g.End)}}
-	return s.commits.save(ctx, &pending{key: g.ID, row: row})
+	return []any{g.ID, tournament, g.Round, lists[0], lists[1], winner, g.Reason, g.Detail, lists[2], g.Moves,
+		record, g.RecordPath, s.d.timeArg(g.Start), s.d.timeArg(g.End), name}, nil
+}
+
+// recordArg is the record's place in insertColumns.
+const recordArg = 10
+
+// storedSize is about how many bytes the values of insertColumns take
+// in the database: their record's, as stored.
+func storedSize(args []any) int {
+	switch r := args[recordArg].(type) {
+	case []byte:
+		return len(r)
+	case string:
+		return len(r)
+	}
+	return 0
 }
 
 const gameColumns = `id, tournament, round, players, seats, winner, reason, detail, scores, moves,
 	record, record_path, start_time, end_time`
 
-func scanGame(row interface{ Scan(...any) error }) (Game, error) {
+func (s *Store) scanGame(row interface{ Scan(...any) error }) (Game, error) {
+	packed := s.d.packed
 	var g Game
 	var tournament sql.NullString
 	var winner sql.NullInt64
-	var players, seats, scores, record []byte
+	var players, seats, scores []byte
 	err := row.Scan(&g.ID, &tournament, &g.Round, &players, &seats, &winner, &g.Reason, &g.Detail,
-		&scores, &g.Moves, &record, &g.RecordPath, timeScanner{&g.Start}, timeScanner{&g.End})
+		&scores, &g.Moves, recordScanner{&g.Record, packed}, &g.RecordPath, timeScanner{&g.Start}, timeScanner{&g.End})
 	if err != nil {
 		return g, err
 	}
@@ -369,9 +408,6 @@ func scanGame(row interface{ Scan(...any) error }) (Game, error) {
 	if winner.Valid {
 		w := int(winner.Int64)
 		g.Winner = &w
-	}
-	if record != nil {
-		g.Record = json.RawMessage(record)
 	}
 	return g, decodeLists(g.ID, players, seats, scores, &g.Players, &g.Seats, &g.Scores)
 }
@@ -394,7 +430,7 @@ func decodeLists(id string, players, seats, scores []byte, toPlayers *[]string, 
 // Game returns the game of that ID, or ErrNotFound.
 func (s *Store) Game(ctx context.Context, id string) (Game, error) {
 	row := s.r.QueryRowContext(ctx, s.d.q(`SELECT `+gameColumns+` FROM games WHERE id = ?`), id)
-	g, err := scanGame(row)
+	g, err := s.scanGame(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return g, fmt.Errorf("game %s: %w", id, ErrNotFound)
 	}
@@ -418,7 +454,7 @@ func (s *Store) tournamentWhere(tournament string) (string, []any) {
 func (s *Store) Games(ctx context.Context, tournament string) ([]Game, error) {
 	where, args := s.tournamentWhere(tournament)
 	rows, err := s.r.QueryContext(ctx, s.d.q(`SELECT `+gameColumns+` FROM games WHERE `+where+` ORDER BY seq`), args...)
-	return collect(rows, err, fmt.Sprintf("games of %q", tournament), scanGame)
+	return collect(rows, err, fmt.Sprintf("games of %q", tournament), s.scanGame)
 }
 
 // GameIDs is the set of a tournament's stored game IDs (for resume).
