@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
+	"github.com/elastic/go-seccomp-bpf/arch"
 	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 )
@@ -29,10 +30,10 @@ var deniedSyscalls = []string{
 const newNamespaces = unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWNET |
 	unix.CLONE_NEWIPC | unix.CLONE_NEWUTS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWTIME
 
-// filter is the seccomp policy: everything is allowed but deniedSyscalls
-// and a clone that asks for namespaces; clone3, whose flags a filter
-// cannot read, answers "not implemented" so that C libraries fall back
-// to clone.
+// filter is the seccomp policy of the bot's native system calls:
+// everything is allowed but deniedSyscalls and a clone that asks for
+// namespaces; clone3, whose flags a filter cannot read, answers "not
+// implemented" so that C libraries fall back to clone.
 func filter() seccomp.Filter {
 	return seccomp.Filter{
 		Policy: seccomp.Policy{
@@ -49,14 +50,20 @@ func filter() seccomp.Filter {
 	}
 }
 
-// compileFilter assembles the filter into the program the kernel loads.
+// compileFilter assembles the filter into the program the kernel loads:
+// the i386 system calls a 64-bit process can make (int $0x80) first,
+// under the same rules, then the native ones.
 func compileFilter() ([]unix.SockFilter, error) {
 	f := filter()
 	insts, err := f.Policy.Assemble()
 	if err != nil {
 		return nil, fmt.Errorf("assemble the filter: %w", err)
 	}
-	raw, err := bpf.Assemble(insts)
+	compat, err := compatFilter()
+	if err != nil {
+		return nil, fmt.Errorf("assemble the filter: %w", err)
+	}
+	raw, err := bpf.Assemble(append(compat, insts...))
 	if err != nil {
 		return nil, fmt.Errorf("assemble the filter: %w", err)
 	}
@@ -65,6 +72,77 @@ func compileFilter() ([]unix.SockFilter, error) {
 		prog[i] = unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
 	}
 	return prog, nil
+}
+
+// Offsets in struct seccomp_data.
+const (
+	dataNr   = 0
+	dataArch = 4
+	dataArg0 = 16 // each argument is 8 bytes; an i386 one is the low half
+)
+
+// compatFilter is the i386 part of the filter, which the native one
+// (seccomp.Policy.Assemble) would let through whole: a 64-bit process
+// can make i386 system calls, and the kernel would run, say, unshare or
+// ptrace for it. It ends where the native part starts, for any other
+// architecture.
+func compatFilter() ([]bpf.Instruction, error) {
+	nr := func(name string) (uint32, error) {
+		n, ok := arch.I386.SyscallNames[name]
+		if !ok {
+			return 0, fmt.Errorf("no i386 system call %s", name)
+		}
+		return uint32(n), nil
+	}
+	const (
+		errPerm   = uint32(seccomp.ActionErrno) | uint32(unix.EPERM)
+		errNosys  = uint32(seccomp.ActionErrno) | uint32(unix.ENOSYS)
+		allow     = uint32(seccomp.ActionAllow)
+		argOffset = 8
+	)
+	// body checks the system call number (loaded); each rule is a test
+	// of it, then of one argument (loaded over it: a rule that does not
+	// match reloads the number).
+	var body []bpf.Instruction
+	deny := func(n uint32, ret uint32) {
+		body = append(body, bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: n, SkipTrue: 1}, bpf.RetConstant{Val: ret})
+	}
+	withArg := func(n uint32, arg uint32, test []bpf.Instruction, ret uint32) {
+		// jne n -> past; ld arg; test (skips 1 when it does not match); ret; ld nr
+		body = append(body, bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: n, SkipTrue: uint8(len(test) + 3)},
+			bpf.LoadAbsolute{Off: dataArg0 + argOffset*arg, Size: 4})
+		body = append(body, test...)
+		body = append(body, bpf.RetConstant{Val: ret}, bpf.LoadAbsolute{Off: dataNr, Size: 4})
+	}
+	// umount is i386's old umount2 without flags.
+	for _, name := range append(deniedSyscalls, "umount") {
+		n, ok := arch.I386.SyscallNames[name]
+		if !ok {
+			continue // not on i386 (or under another name)
+		}
+		deny(uint32(n), errPerm)
+	}
+	clone3, err := nr("clone3")
+	if err != nil {
+		return nil, err
+	}
+	deny(clone3, errNosys)
+	clone, err := nr("clone")
+	if err != nil {
+		return nil, err
+	}
+	withArg(clone, 0, []bpf.Instruction{bpf.JumpIf{Cond: bpf.JumpBitsNotSet, Val: newNamespaces, SkipTrue: 1}}, errPerm)
+	body = append(body, bpf.RetConstant{Val: allow})
+
+	if len(body) > 254 {
+		return nil, fmt.Errorf("the i386 filter is too long (%d instructions)", len(body))
+	}
+	head := []bpf.Instruction{
+		bpf.LoadAbsolute{Off: dataArch, Size: 4},
+		bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: uint32(arch.I386.ID), SkipTrue: uint8(len(body) + 1)},
+		bpf.LoadAbsolute{Off: dataNr, Size: 4},
+	}
+	return append(head, body...), nil
 }
 
 // loadFilter installs the filter (compiled, or nil to compile it now) on
