@@ -105,6 +105,9 @@ func (p *Process) blocked() (blocked, idle bool) {
 		w.trust = trustTree(p.Pid(), p.sandboxed)
 	}
 	idle = w.trust != treeOpen
+	var gen uint64
+	gen, w.served = p.notify.Snapshot()
+	w.gen = gen + 1
 	queue := append(w.queue[:0], p.Pid())
 	defer func() { w.queue = queue[:0] }()
 	for i := 0; i < len(queue); i++ {
@@ -119,6 +122,9 @@ func (p *Process) blocked() (blocked, idle bool) {
 		idle = idle && procIdle
 	}
 	w.forget(queue)
+	if now, _ := p.notify.Snapshot(); now != gen {
+		idle = false // a handler may have come while the bot was looked at
+	}
 	return true, idle
 }
 
@@ -211,10 +217,15 @@ func (w *watch) look(pid int, queue []int, wantIdle bool) (_ []int, running, idl
 			case wp.noisy > 0:
 				wp.noisy--
 				idle = false
+			case idle && len(wp.threads) > 0 && w.served && wp.quietAt == w.gen:
+				// Found quiet, and no handler installed since.
 			case idle && len(wp.threads) > 0:
 				var noisy bool
 				if idle, noisy = w.quiet(&wp.threads[0]); noisy {
 					wp.noisy = noisyLooks
+				}
+				if idle && w.served {
+					wp.quietAt = w.gen
 				}
 			}
 			break
@@ -231,6 +242,7 @@ func (w *watch) look(pid int, queue []int, wantIdle bool) (_ []int, running, idl
 // its children. noisy reports that the file said otherwise (not that it
 // could not be read: the thread may have just ended).
 func (w *watch) quiet(th *watchedThread) (quiet, noisy bool) {
+	w.statReads++
 	n, ok := w.read(&th.stat, th.dir+"stat", w.buf[:512])
 	if !ok || n <= 0 {
 		return false, false
@@ -292,6 +304,15 @@ type watch struct {
 	open  int // files kept open
 	queue []int
 	buf   []byte
+	// gen is 1 + the bot's count of seccomp notifications at the start
+	// of the look, and served says that the count is kept (see
+	// notifier): a process whose quietAt is gen was found quiet and has
+	// installed no signal handler since.
+	gen    uint64
+	served bool
+	// statReads counts the stat files quiet has read (what the
+	// notifications save, which the tests check).
+	statReads int
 }
 
 // noisyLooks is how many looks a process that catches signals (most
@@ -312,7 +333,10 @@ type watchedProc struct {
 	// noisy counts down the looks for which the process is taken as not
 	// idle without reading its stat file, after quiet found it catching
 	// a signal or having reaped a child (see noisyLooks).
-	noisy   int
+	noisy int
+	// quietAt is the watch's gen when quiet last found the process
+	// quiet while notifications were served (0: never).
+	quietAt uint64
 	threads []watchedThread
 }
 

@@ -30,10 +30,28 @@ var deniedSyscalls = []string{
 const newNamespaces = unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWNET |
 	unix.CLONE_NEWIPC | unix.CLONE_NEWUTS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWTIME
 
+// NotifyFD is the descriptor at which every process of a bot whose
+// filter is on holds the listener of the filter's notifications: the
+// init leaves it there, open across the exec, so that arena can take a
+// copy (pidfd_getfd) however the bot was started, and serve it (see
+// package bot). The filter refuses the bot every ioctl of a listener,
+// so holding it gives the bot nothing; a bot that closes it can no
+// longer install a signal handler (the kernel then answers ENOSYS).
+const NotifyFD = 100
+
+// seccompIoctlType is the ioctl type of the seccomp listener's requests
+// (bits 8-15 of the request: '!').
+const seccompIoctlType = 0x21
+
 // filter is the seccomp policy of the bot's native system calls:
 // everything is allowed but deniedSyscalls and a clone that asks for
 // namespaces; clone3, whose flags a filter cannot read, answers "not
-// implemented" so that C libraries fall back to clone.
+// implemented" so that C libraries fall back to clone. Installing a
+// signal handler (rt_sigaction with a new action) is allowed once arena,
+// told through the listener, has noted it: a bot that catches no signal
+// and waits for its input cannot be woken by a timer, so arena may leave
+// it running while the opponent thinks, and must know when that stops
+// being true. The listener's own requests are refused.
 func filter() seccomp.Filter {
 	return seccomp.Filter{
 		Policy: seccomp.Policy{
@@ -43,8 +61,21 @@ func filter() seccomp.Filter {
 				{Action: seccomp.ActionErrno, NamesWithCondtions: []seccomp.NameWithConditions{{
 					Name:       "clone",
 					Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.BitsSet, Value: newNamespaces}},
+				}, {
+					Name: "ioctl",
+					// (request & 0xff00) == '!' << 8: each bit of the
+					// type is tested alone (BitsSet is "any of").
+					Conditions: seccomp.ArgumentConditions{
+						{Argument: 1, Operation: seccomp.BitsSet, Value: 0x2000},
+						{Argument: 1, Operation: seccomp.BitsSet, Value: 0x0100},
+						{Argument: 1, Operation: seccomp.BitsNotSet, Value: 0xff00 &^ (seccompIoctlType << 8)},
+					},
 				}}},
 				{Action: seccomp.ActionErrno | seccomp.Action(unix.ENOSYS), Names: []string{"clone3"}},
+				{Action: seccomp.ActionUserNotify, NamesWithCondtions: []seccomp.NameWithConditions{{
+					Name:       "rt_sigaction",
+					Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.NotEqual, Value: 0}},
+				}}},
 			},
 		},
 	}
@@ -98,6 +129,7 @@ func compatFilter() ([]bpf.Instruction, error) {
 		errPerm   = uint32(seccomp.ActionErrno) | uint32(unix.EPERM)
 		errNosys  = uint32(seccomp.ActionErrno) | uint32(unix.ENOSYS)
 		allow     = uint32(seccomp.ActionAllow)
+		notify    = uint32(seccomp.ActionUserNotify)
 		argOffset = 8
 	)
 	// body checks the system call number (loaded); each rule is a test
@@ -132,6 +164,23 @@ func compatFilter() ([]bpf.Instruction, error) {
 		return nil, err
 	}
 	withArg(clone, 0, []bpf.Instruction{bpf.JumpIf{Cond: bpf.JumpBitsNotSet, Val: newNamespaces, SkipTrue: 1}}, errPerm)
+	ioctl, err := nr("ioctl")
+	if err != nil {
+		return nil, err
+	}
+	withArg(ioctl, 1, []bpf.Instruction{
+		bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: 0xff00},
+		bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: seccompIoctlType << 8, SkipTrue: 1},
+	}, errPerm)
+	// Handlers: rt_sigaction and sigaction with a new action, signal
+	// with any handler but SIG_DFL (0).
+	for _, name := range []string{"rt_sigaction", "sigaction", "signal"} {
+		n, err := nr(name)
+		if err != nil {
+			return nil, err
+		}
+		withArg(n, 1, []bpf.Instruction{bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0, SkipTrue: 1}}, notify)
+	}
 	body = append(body, bpf.RetConstant{Val: allow})
 
 	if len(body) > 254 {
@@ -147,7 +196,8 @@ func compatFilter() ([]bpf.Instruction, error) {
 
 // loadFilter installs the filter (compiled, or nil to compile it now) on
 // the calling thread, which then executes the bot (no_new_privs is set
-// by an earlier step).
+// by an earlier step), and leaves the listener of its notifications at
+// NotifyFD.
 func loadFilter(prog []unix.SockFilter) error {
 	if prog == nil {
 		var err error
@@ -159,8 +209,17 @@ func loadFilter(prog []unix.SockFilter) error {
 		return fmt.Errorf("an empty filter")
 	}
 	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
-	if _, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&fprog))); e != 0 {
+	fd, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_NEW_LISTENER,
+		uintptr(unsafe.Pointer(&fprog)))
+	if e != 0 {
 		return fmt.Errorf("load the filter: %w", e)
+	}
+	if int(fd) != NotifyFD {
+		// Open across the exec, unlike the listener the kernel gave.
+		if _, _, e := unix.RawSyscall(unix.SYS_DUP3, fd, NotifyFD, 0); e != 0 {
+			return fmt.Errorf("place the filter's listener: %w", e)
+		}
+		unix.Close(int(fd))
 	}
 	return nil
 }

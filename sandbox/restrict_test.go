@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -54,3 +55,42 @@ int main(void) {
 		w.untouched(t, p)
 	})
 }
+
+// TestHostileUsesItsListener is a bot that asks the listener of its own
+// filter's notifications, which it holds at sandbox.NotifyFD, about a
+// notification: were it allowed, it could answer its own and install a
+// signal handler unseen by arena. The filter refuses it.
+func TestHostileUsesItsListener(t *testing.T) {
+	eachMode(t, func(t *testing.T, w *world) {
+		py := lookPath(t, "python3")
+		script := w.writeScript(t, "listener.py", `import errno, fcntl, os, struct
+try:
+    print("readlink", os.readlink("/proc/self/fd/`+itoa(sandbox.NotifyFD)+`"), flush=True)
+except OSError as e:
+    print("readlink", errno.errorcode[e.errno], flush=True)
+try:
+    fcntl.ioctl(`+itoa(sandbox.NotifyFD)+`, 0x40082102, struct.pack("Q", 1))  # SECCOMP_IOCTL_NOTIF_ID_VALID
+    print("ioctl allowed", flush=True)
+except OSError as e:
+    print("ioctl", errno.errorcode[e.errno], flush=True)
+print("done", flush=True)
+`)
+		p := w.start(t, []string{py, script}, 0)
+		out := output(t, p)
+		if !strings.Contains(out, "done") {
+			t.Fatalf("the bot did not run: %q %s", out, p.Stderr())
+		}
+		if w.mode == sandbox.Off {
+			return
+		}
+		if !strings.Contains(out, "readlink anon_inode:seccomp notify") {
+			t.Errorf("the bot does not hold its filter's listener: %q", out)
+		}
+		if !strings.Contains(out, "ioctl EPERM") {
+			t.Errorf("want the listener's ioctl refused (EPERM), got %q", out)
+		}
+		w.untouched(t, p)
+	})
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

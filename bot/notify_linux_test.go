@@ -1,0 +1,103 @@
+package bot
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"arena/sandbox"
+)
+
+// sandboxWithFilter is the sandbox auto gives, skipping the test where
+// it has no seccomp filter or no pid namespace (without one, a bot is
+// never left running).
+func sandboxWithFilter(t *testing.T) *sandbox.Sandbox {
+	t.Helper()
+	r := sandbox.Probe(context.Background(), sandbox.NetNone)
+	if !r.On(sandbox.LayerSeccomp) || !r.On(sandbox.LayerPID) {
+		t.Skip("no seccomp filter or no pid namespace for the bots")
+	}
+	sb, err := sandbox.New(sandbox.Policy{Mode: sandbox.Auto}, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sb
+}
+
+// TestQuietBotLookedAtWithoutStat: a sandboxed bot found catching no
+// signal is not asked again while its filter reports no new handler, so
+// a look at it reads no stat file; a handler it installs later (and
+// arms a timer for, to think on the opponent's time) is reported, and
+// Pause then stops it: it gets no CPU time while paused.
+func TestQuietBotLookedAtWithoutStat(t *testing.T) {
+	sb := sandboxWithFilter(t)
+	py, err := ResolveProgram("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	const script = `import signal, sys, time
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+def think(*_):
+    end = time.process_time() + 0.02
+    while time.process_time() < end:
+        pass
+print('ready', flush=True)
+for line in sys.stdin:
+    if line.strip() == 'arm':
+        signal.signal(signal.SIGALRM, think)
+        signal.setitimer(signal.ITIMER_REAL, 0.03, 0.03)
+    print(line.strip(), flush=True)
+`
+	p, err := Start(Config{Args: []string{py, "-c", script}, Interactive: true, PauseGrace: 10 * time.Second, Sandbox: sb, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if line, err := p.ReadLine(soon()); err != nil || line != "ready" {
+		t.Fatalf("%q %v %s", line, err, p.Stderr())
+	}
+	for end := time.Now().Add(time.Minute); !lookIdle(p, true); time.Sleep(time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("never idle")
+		}
+	}
+	if _, served := p.notify.Snapshot(); !served {
+		t.Fatal("the filter's notifications are not served")
+	}
+	p.pauseMu.Lock()
+	reads := p.watch.statReads
+	p.pauseMu.Unlock()
+	for i := range 3 {
+		if !lookIdle(p, true) {
+			continue // caught between two reads: not a look at an idle bot
+		}
+		p.pauseMu.Lock()
+		now := p.watch.statReads
+		p.pauseMu.Unlock()
+		if now != reads {
+			t.Fatalf("look %d read the stat file again (%d reads, had %d)", i, now, reads)
+		}
+	}
+
+	if err := p.WriteString("arm\n", soon()); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := p.ReadLine(soon()); err != nil || line != "arm" {
+		t.Fatalf("%q %v %s", line, err, p.Stderr())
+	}
+	p.Pause()
+	p.pauseMu.Lock()
+	held := p.held
+	p.pauseMu.Unlock()
+	if !held {
+		t.Fatal("a bot with a timer's handler was left running")
+	}
+	time.Sleep(20 * time.Millisecond) // the stop reaches the bot
+	before := cpuTicks(t, p.Pid())
+	time.Sleep(300 * time.Millisecond)
+	after := cpuTicks(t, p.Pid())
+	p.Resume()
+	if after != before {
+		t.Errorf("the paused bot used %d ticks of CPU time", after-before)
+	}
+}
