@@ -11,7 +11,7 @@ import (
 // sandboxWithFilter is the sandbox auto gives, skipping the test where
 // it has no seccomp filter or no pid namespace (without one, a bot is
 // never left running).
-func sandboxWithFilter(t *testing.T) *sandbox.Sandbox {
+func sandboxWithFilter(t testing.TB) *sandbox.Sandbox {
 	t.Helper()
 	r := sandbox.Probe(context.Background(), sandbox.NetNone)
 	if !r.On(sandbox.LayerSeccomp) || !r.On(sandbox.LayerPID) {
@@ -100,4 +100,26 @@ for line in sys.stdin:
 	if after != before {
 		t.Errorf("the paused bot used %d ticks of CPU time", after-before)
 	}
+}
+
+// BenchmarkBlockedSandboxed is BenchmarkBlocked's look at an idle bot
+// (cat) in the sandbox auto gives: with the filter's notifications
+// served, the look reads no stat file (stat-reads/op, 0).
+func BenchmarkBlockedSandboxed(b *testing.B) {
+	sb := sandboxWithFilter(b)
+	p := startSh(b, "exec cat", Config{Sandbox: sb, Dir: b.TempDir()})
+	for end := time.Now().Add(time.Minute); !lookIdle(p, true); time.Sleep(time.Millisecond) {
+		if time.Now().After(end) {
+			b.Fatal("not idle")
+		}
+	}
+	p.pauseMu.Lock()
+	defer p.pauseMu.Unlock()
+	reads := p.watch.statReads
+	for b.Loop() {
+		if blocked, idle := p.blocked(); !blocked || !idle {
+			b.Fatalf("blocked %v, idle %v", blocked, idle)
+		}
+	}
+	b.ReportMetric(float64(p.watch.statReads-reads)/float64(b.N), "stat-reads/op")
 }
