@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
 
@@ -53,7 +54,7 @@ const seccompIoctlType = 0x21
 // it running while the opponent thinks, and must know when that stops
 // being true. The listener's own requests are refused.
 func filter() seccomp.Filter {
-	return seccomp.Filter{
+	f := seccomp.Filter{
 		Policy: seccomp.Policy{
 			DefaultAction: seccomp.ActionAllow,
 			Syscalls: []seccomp.SyscallGroup{
@@ -72,13 +73,26 @@ func filter() seccomp.Filter {
 					},
 				}}},
 				{Action: seccomp.ActionErrno | seccomp.Action(unix.ENOSYS), Names: []string{"clone3"}},
-				{Action: seccomp.ActionUserNotify, NamesWithCondtions: []seccomp.NameWithConditions{{
-					Name:       "rt_sigaction",
-					Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.NotEqual, Value: 0}},
-				}}},
 			},
 		},
 	}
+	if notifiable() {
+		f.Policy.Syscalls = append(f.Policy.Syscalls, seccomp.SyscallGroup{
+			Action: seccomp.ActionUserNotify, NamesWithCondtions: []seccomp.NameWithConditions{{
+				Name:       "rt_sigaction",
+				Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.NotEqual, Value: 0}},
+			}}})
+	}
+	return f
+}
+
+// notifiable reports whether arena can take a bot's listener
+// (pidfd_getfd, Linux 5.6, which also answers with
+// SECCOMP_USER_NOTIF_FLAG_CONTINUE): on an older kernel the filter holds
+// nothing back, for nobody could answer.
+func notifiable() bool {
+	_, err := unix.PidfdGetfd(-1, 0, 0)
+	return !errors.Is(err, unix.ENOSYS)
 }
 
 // compileFilter assembles the filter into the program the kernel loads:
@@ -174,7 +188,11 @@ func compatFilter() ([]bpf.Instruction, error) {
 	}, errPerm)
 	// Handlers: rt_sigaction and sigaction with a new action, signal
 	// with any handler but SIG_DFL (0).
-	for _, name := range []string{"rt_sigaction", "sigaction", "signal"} {
+	handlers := []string{"rt_sigaction", "sigaction", "signal"}
+	if !notifiable() {
+		handlers = nil
+	}
+	for _, name := range handlers {
 		n, err := nr(name)
 		if err != nil {
 			return nil, err
@@ -209,6 +227,12 @@ func loadFilter(prog []unix.SockFilter) error {
 		return fmt.Errorf("an empty filter")
 	}
 	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	if !notifiable() {
+		if _, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&fprog))); e != 0 {
+			return fmt.Errorf("load the filter: %w", e)
+		}
+		return nil
+	}
 	fd, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_NEW_LISTENER,
 		uintptr(unsafe.Pointer(&fprog)))
 	if e != 0 {
