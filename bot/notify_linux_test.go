@@ -2,6 +2,10 @@ package bot
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -122,4 +126,63 @@ func BenchmarkBlockedSandboxed(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(p.watch.statReads-reads)/float64(b.N), "stat-reads/op")
+}
+
+// TestI386HandlerNotified: a 64-bit bot that installs a signal handler
+// through an i386 system call (int $0x80), which a filter of the native
+// calls alone would not see, is noted as the native call is.
+func TestI386HandlerNotified(t *testing.T) {
+	sb := sandboxWithFilter(t)
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Skip("no cc")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "i386signal.c")
+	prog := filepath.Join(dir, "i386signal")
+	if err := os.WriteFile(src, []byte(`#include <stdio.h>
+#include <unistd.h>
+int main(void) {
+	char c;
+	long r;
+	printf("ready\n");
+	fflush(stdout);
+	if (read(0, &c, 1) != 1) return 1;
+	/* i386 signal(SIGALRM, 0x1000): the handler is never run */
+	__asm__ volatile("int $0x80" : "=a"(r) : "a"(48L), "b"(14L), "c"(0x1000L) : "memory");
+	printf("signal %ld\n", r);
+	fflush(stdout);
+	return read(0, &c, 1) == 1 ? 0 : 1;
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(cc, "-O2", "-o", prog, src).CombinedOutput(); err != nil {
+		t.Fatalf("cc: %v\n%s", err, out)
+	}
+	p, err := Start(Config{Args: []string{prog}, Interactive: true, Sandbox: sb, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if line, err := p.ReadLine(soon()); err != nil || line != "ready" {
+		t.Fatalf("%q %v %s", line, err, p.Stderr())
+	}
+	before, served := p.notify.Snapshot()
+	if !served {
+		t.Fatal("the filter's notifications are not served")
+	}
+	if err := p.WriteString("x", soon()); err != nil {
+		t.Fatal(err)
+	}
+	line, err := p.ReadLine(soon())
+	if err != nil || !strings.HasPrefix(line, "signal ") {
+		t.Fatalf("%q %v %s", line, err, p.Stderr())
+	}
+	if line == "signal -38" { // ENOSYS: no i386 system calls here
+		t.Skip("no i386 system calls on this kernel")
+	}
+	if after, _ := p.notify.Snapshot(); after == before {
+		t.Errorf("the i386 signal() was not noted (%s)", line)
+	}
 }
