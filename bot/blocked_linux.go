@@ -105,6 +105,9 @@ func (p *Process) blocked() (blocked, idle bool) {
 		w.trust = trustTree(p.Pid(), p.sandboxed)
 	}
 	idle = w.trust != treeOpen
+	var gen uint64
+	gen, w.served = p.notify.Snapshot()
+	w.gen = gen + 1
 	queue := append(w.queue[:0], p.Pid())
 	defer func() { w.queue = queue[:0] }()
 	for i := 0; i < len(queue); i++ {
@@ -119,6 +122,9 @@ func (p *Process) blocked() (blocked, idle bool) {
 		idle = idle && procIdle
 	}
 	w.forget(queue)
+	if now, _ := p.notify.Snapshot(); now != gen {
+		idle = false // a handler may have come while the bot was looked at
+	}
 	return true, idle
 }
 
@@ -211,10 +217,15 @@ func (w *watch) look(pid int, queue []int, wantIdle bool) (_ []int, running, idl
 			case wp.noisy > 0:
 				wp.noisy--
 				idle = false
+			case idle && len(wp.threads) > 0 && w.served && wp.quietAt == w.gen:
+				// Found quiet, and no handler installed since.
 			case idle && len(wp.threads) > 0:
 				var noisy bool
 				if idle, noisy = w.quiet(&wp.threads[0]); noisy {
 					wp.noisy = noisyLooks
+				}
+				if idle && w.served {
+					wp.quietAt = w.gen
 				}
 			}
 			break
@@ -231,6 +242,7 @@ func (w *watch) look(pid int, queue []int, wantIdle bool) (_ []int, running, idl
 // its children. noisy reports that the file said otherwise (not that it
 // could not be read: the thread may have just ended).
 func (w *watch) quiet(th *watchedThread) (quiet, noisy bool) {
+	w.statReads++
 	n, ok := w.read(&th.stat, th.dir+"stat", w.buf[:512])
 	if !ok || n <= 0 {
 		return false, false
@@ -278,8 +290,8 @@ func statFields(data []byte) statQuiet {
 }
 
 // watch keeps open, between one pause and the next, the files blocked
-// reads: for each process of the bot its task folder and the wchan, stat
-// and children files of each of its threads. A process's threads are
+// reads: for each process of the bot its task folder and the wchan, stat,
+// children, schedstat and stack files of each of its threads. A process's threads are
 // listed afresh only when their number changes (the link count of the
 // task folder) or one of them is gone, so a look at a bot is a few reads
 // and no opening of files. It keeps at most maxWatchFiles files open; a
@@ -292,6 +304,18 @@ type watch struct {
 	open  int // files kept open
 	queue []int
 	buf   []byte
+	// gen is 1 + the bot's count of seccomp notifications at the start
+	// of the look, and served says that the count is kept (see
+	// notifier): a process whose quietAt is gen was found quiet and has
+	// installed no signal handler since.
+	gen    uint64
+	served bool
+	// statReads counts the stat files quiet has read (what the
+	// notifications save, which the tests check).
+	statReads int
+	// noStack: the arena may not read kernel stacks (only root may; see
+	// state).
+	noStack bool
 }
 
 // noisyLooks is how many looks a process that catches signals (most
@@ -312,16 +336,21 @@ type watchedProc struct {
 	// noisy counts down the looks for which the process is taken as not
 	// idle without reading its stat file, after quiet found it catching
 	// a signal or having reaped a child (see noisyLooks).
-	noisy   int
+	noisy int
+	// quietAt is the watch's gen when quiet last found the process
+	// quiet while notifications were served (0: never).
+	quietAt uint64
 	threads []watchedThread
 }
 
 // watchedThread holds the open files of one thread (-1 when not open).
 type watchedThread struct {
-	dir      string // /proc/PID/task/TID/
-	wchan    int
-	stat     int
-	children int
+	dir       string // /proc/PID/task/TID/
+	wchan     int
+	stat      int
+	children  int
+	schedstat int
+	stack     int
 }
 
 func (w *watch) init() {
@@ -329,6 +358,7 @@ func (w *watch) init() {
 		return
 	}
 	w.ready = true
+	w.noStack = os.Geteuid() != 0
 	w.procs = map[int]*watchedProc{}
 	w.buf = make([]byte, 4096)
 }
@@ -340,17 +370,69 @@ func (w *watch) init() {
 // where it sleeps, which its wchan file gives at a third of the cost of
 // stat; a running thread's is "0", as is that of one the arena may not
 // inspect, so for those stat decides.
+//
+// The kernel also gives "0" for a thread that sleeps but is still on its
+// core's run queue: EEVDF defers the removal (delayed dequeue) until the
+// core next picks a task, and a brain that has just printed its move,
+// on the core the arena's reading thread shares with it, often is such
+// a thread. Stat says it sleeps, not where, and the bot would be
+// stopped for nothing; forcing the thread off the queue (reading its
+// syscall file does, and so may a yield) makes its next wake-up dearer,
+// which measured worse than stopping it. So where arena may read kernel
+// stacks (root), the thread's stack tells where it sleeps, read between
+// two readings of its run count (schedstat) that show it did not run
+// meanwhile: it slept there throughout.
 func (w *watch) state(th *watchedThread) (byte, bool) {
 	n, ok := w.read(&th.wchan, th.dir+"wchan", w.buf[:64])
 	if ok && n > 0 && (n > 1 || w.buf[0] != '0') {
 		return 'S', idleWait(w.buf[:n])
 	}
+	runs, counted := w.runs(th)
 	n, ok = w.read(&th.stat, th.dir+"stat", w.buf[:512])
 	if !ok || n <= 0 {
 		return 0, false
 	}
 	st := statState(w.buf[:n])
+	if st == 'S' && counted && !w.noStack {
+		if where, ok := w.sleepsIn(th); ok {
+			idle := idleWait(where) // before runs reuses the buffer
+			if again, ok := w.runs(th); ok && again == runs {
+				return 'S', idle
+			}
+		}
+	}
 	return st, st == 'Z' || st == 'X'
+}
+
+// runs reads how many times a thread has been given a core (the third
+// field of its schedstat file).
+func (w *watch) runs(th *watchedThread) (string, bool) {
+	n, ok := w.read(&th.schedstat, th.dir+"schedstat", w.buf[:128])
+	if !ok || n <= 0 {
+		return "", false
+	}
+	f := bytes.Fields(w.buf[:n])
+	if len(f) < 3 {
+		return "", false
+	}
+	return string(f[2]), true
+}
+
+// sleepsIn returns the function a thread that is not running sleeps in,
+// the top of its kernel stack (stack shows no scheduler frames), or
+// false when its stack cannot be read.
+func (w *watch) sleepsIn(th *watchedThread) ([]byte, bool) {
+	n, ok := w.read(&th.stack, th.dir+"stack", w.buf[:256])
+	if !ok || n <= 0 {
+		return nil, false
+	}
+	line, _, _ := bytes.Cut(w.buf[:n], []byte{'\n'})
+	_, fn, ok := bytes.Cut(line, []byte("] "))
+	if !ok {
+		return nil, false
+	}
+	fn, _, _ = bytes.Cut(fn, []byte{'+'})
+	return fn, len(fn) > 0
 }
 
 // read reads the start of a thread's file into buf, through *fd, which
@@ -456,7 +538,7 @@ func (w *watch) process(pid int) *watchedProc {
 	for _, t := range tids {
 		dir := base + t + "/"
 		if !slices.ContainsFunc(wp.threads, func(th watchedThread) bool { return th.dir == dir }) {
-			wp.threads = append(wp.threads, watchedThread{dir: dir, wchan: -1, stat: -1, children: -1})
+			wp.threads = append(wp.threads, watchedThread{dir: dir, wchan: -1, stat: -1, children: -1, schedstat: -1, stack: -1})
 		}
 	}
 	wp.nlink = st.Nlink
@@ -490,7 +572,7 @@ func (w *watch) drop(pid int) {
 
 // closeThread closes the files of one thread.
 func (w *watch) closeThread(th *watchedThread) {
-	for _, fd := range []*int{&th.wchan, &th.stat, &th.children} {
+	for _, fd := range []*int{&th.wchan, &th.stat, &th.children, &th.schedstat, &th.stack} {
 		if *fd >= 0 {
 			w.open--
 		}

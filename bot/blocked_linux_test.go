@@ -440,3 +440,55 @@ func TestStatFields(t *testing.T) {
 		}
 	}
 }
+
+// TestSleepsIn reads where a sleeping thread sleeps from its kernel
+// stack, between two readings of its run count, as state does when the
+// wait channel gives "0" for a thread still on its core's queue: a bot
+// reading its input sleeps in an idle wait, one in sleep(1) does not.
+func TestSleepsIn(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("only root may read kernel stacks")
+	}
+	for _, c := range []struct {
+		name, script string
+		idle         bool
+	}{{"reads its input", "exec cat", true}, {"sleeps", "exec sleep 600", false}} {
+		t.Run(c.name, func(t *testing.T) {
+			p := startSh(t, c.script, Config{})
+			var w watch
+			w.init()
+			defer w.close()
+			for end := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+				if time.Now().After(end) {
+					t.Fatal("never seen asleep")
+				}
+				wp := w.process(p.Pid())
+				if wp == nil || len(wp.threads) != 1 {
+					continue
+				}
+				th := &wp.threads[0]
+				runs, ok := w.runs(th)
+				if !ok {
+					t.Fatal("no run count")
+				}
+				if threadState(th.dir+"stat") != 'S' {
+					continue // running, or runnable (a stack of no use)
+				}
+				where, ok := w.sleepsIn(th)
+				if !ok {
+					continue // running: no stack to read
+				}
+				fn := string(where)
+				if again, _ := w.runs(th); again != runs || fn == "" {
+					continue // ran meanwhile (still starting)
+				}
+				if idleWait([]byte(fn)) != c.idle {
+					t.Fatalf("sleeps in %q: idle %v, want %v", fn, !c.idle, c.idle)
+				}
+				if c.idle || strings.Contains(fn, "sleep") {
+					return
+				}
+			}
+		})
+	}
+}

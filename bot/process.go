@@ -125,6 +125,10 @@ type Process struct {
 	recontinue *time.Timer // the next late continue (see recontinueAfter)
 	late       int         // how many late continues this Resume has sent
 	watch      watch       // the files Pause reads to see the bot blocked
+	// notify follows the bot's seccomp notifications (sandboxed bots with
+	// the filter on; nil otherwise): while it does, a look need not read
+	// again the stat file of a process known to catch no signal.
+	notify *sandbox.Notifier
 }
 
 // recontinueAfter lists the delays after a Resume at which the group is
@@ -223,6 +227,7 @@ func Start(cfg Config) (*Process, error) {
 	}
 	p.cmd = cmd
 	p.log.Log('#', fmt.Sprintf("started %q, pid %d", cfg.Args, cmd.Process.Pid))
+	p.notify = cfg.Sandbox.Notifications(cmd.Process.Pid, p.done)
 	go func() {
 		drain(errR, p.stderr, p.log)
 		close(p.stderrDone)

@@ -170,8 +170,10 @@ func (s *Sandbox) Launch(pr *Prestarted, cmd *exec.Cmd, extraEnv, writable []str
 		pr.Cmd.Process.Kill()
 		pr.Cmd.Wait()
 		pr.Reaped()
+		return err
 	}
-	return err
+	s.Notifications(pr.Cmd.Process.Pid, nil)
+	return nil
 }
 
 func (s *Sandbox) launch(pr *Prestarted, cmd *exec.Cmd, extraEnv, writable []string) error {

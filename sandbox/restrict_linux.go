@@ -1,10 +1,12 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
+	"github.com/elastic/go-seccomp-bpf/arch"
 	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 )
@@ -29,12 +31,30 @@ var deniedSyscalls = []string{
 const newNamespaces = unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWNET |
 	unix.CLONE_NEWIPC | unix.CLONE_NEWUTS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWTIME
 
-// filter is the seccomp policy: everything is allowed but deniedSyscalls
-// and a clone that asks for namespaces; clone3, whose flags a filter
-// cannot read, answers "not implemented" so that C libraries fall back
-// to clone.
+// NotifyFD is the descriptor at which every process of a bot whose
+// filter is on holds the listener of the filter's notifications: the
+// init leaves it there, open across the exec, so that arena can take a
+// copy (pidfd_getfd) however the bot was started, and serve it (see
+// package bot). The filter refuses the bot every ioctl of a listener,
+// so holding it gives the bot nothing; a bot that closes it can no
+// longer install a signal handler (the kernel then answers ENOSYS).
+const NotifyFD = 100
+
+// seccompIoctlType is the ioctl type of the seccomp listener's requests
+// (bits 8-15 of the request: '!').
+const seccompIoctlType = 0x21
+
+// filter is the seccomp policy of the bot's native system calls:
+// everything is allowed but deniedSyscalls and a clone that asks for
+// namespaces; clone3, whose flags a filter cannot read, answers "not
+// implemented" so that C libraries fall back to clone. Installing a
+// signal handler (rt_sigaction with a new action) is allowed once arena,
+// told through the listener, has noted it: a bot that catches no signal
+// and waits for its input cannot be woken by a timer, so arena may leave
+// it running while the opponent thinks, and must know when that stops
+// being true. The listener's own requests are refused.
 func filter() seccomp.Filter {
-	return seccomp.Filter{
+	f := seccomp.Filter{
 		Policy: seccomp.Policy{
 			DefaultAction: seccomp.ActionAllow,
 			Syscalls: []seccomp.SyscallGroup{
@@ -42,21 +62,53 @@ func filter() seccomp.Filter {
 				{Action: seccomp.ActionErrno, NamesWithCondtions: []seccomp.NameWithConditions{{
 					Name:       "clone",
 					Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.BitsSet, Value: newNamespaces}},
+				}, {
+					Name: "ioctl",
+					// (request & 0xff00) == '!' << 8: each bit of the
+					// type is tested alone (BitsSet is "any of").
+					Conditions: seccomp.ArgumentConditions{
+						{Argument: 1, Operation: seccomp.BitsSet, Value: 0x2000},
+						{Argument: 1, Operation: seccomp.BitsSet, Value: 0x0100},
+						{Argument: 1, Operation: seccomp.BitsNotSet, Value: 0xff00 &^ (seccompIoctlType << 8)},
+					},
 				}}},
 				{Action: seccomp.ActionErrno | seccomp.Action(unix.ENOSYS), Names: []string{"clone3"}},
 			},
 		},
 	}
+	if notifiable() {
+		f.Policy.Syscalls = append(f.Policy.Syscalls, seccomp.SyscallGroup{
+			Action: seccomp.ActionUserNotify, NamesWithCondtions: []seccomp.NameWithConditions{{
+				Name:       "rt_sigaction",
+				Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.NotEqual, Value: 0}},
+			}}})
+	}
+	return f
 }
 
-// compileFilter assembles the filter into the program the kernel loads.
+// notifiable reports whether arena can take a bot's listener
+// (pidfd_getfd, Linux 5.6, which also answers with
+// SECCOMP_USER_NOTIF_FLAG_CONTINUE): on an older kernel the filter holds
+// nothing back, for nobody could answer.
+func notifiable() bool {
+	_, err := unix.PidfdGetfd(-1, 0, 0)
+	return !errors.Is(err, unix.ENOSYS)
+}
+
+// compileFilter assembles the filter into the program the kernel loads:
+// the i386 system calls a 64-bit process can make (int $0x80) first,
+// under the same rules, then the native ones.
 func compileFilter() ([]unix.SockFilter, error) {
 	f := filter()
 	insts, err := f.Policy.Assemble()
 	if err != nil {
 		return nil, fmt.Errorf("assemble the filter: %w", err)
 	}
-	raw, err := bpf.Assemble(insts)
+	compat, err := compatFilter()
+	if err != nil {
+		return nil, fmt.Errorf("assemble the filter: %w", err)
+	}
+	raw, err := bpf.Assemble(append(compat, insts...))
 	if err != nil {
 		return nil, fmt.Errorf("assemble the filter: %w", err)
 	}
@@ -67,9 +119,103 @@ func compileFilter() ([]unix.SockFilter, error) {
 	return prog, nil
 }
 
+// Offsets in struct seccomp_data.
+const (
+	dataNr   = 0
+	dataArch = 4
+	dataArg0 = 16 // each argument is 8 bytes; an i386 one is the low half
+)
+
+// compatFilter is the i386 part of the filter, which the native one
+// (seccomp.Policy.Assemble) would let through whole: a 64-bit process
+// can make i386 system calls, and the kernel would run, say, unshare or
+// ptrace for it. It ends where the native part starts, for any other
+// architecture.
+func compatFilter() ([]bpf.Instruction, error) {
+	nr := func(name string) (uint32, error) {
+		n, ok := arch.I386.SyscallNames[name]
+		if !ok {
+			return 0, fmt.Errorf("no i386 system call %s", name)
+		}
+		return uint32(n), nil
+	}
+	const (
+		errPerm   = uint32(seccomp.ActionErrno) | uint32(unix.EPERM)
+		errNosys  = uint32(seccomp.ActionErrno) | uint32(unix.ENOSYS)
+		allow     = uint32(seccomp.ActionAllow)
+		notify    = uint32(seccomp.ActionUserNotify)
+		argOffset = 8
+	)
+	// body checks the system call number (loaded); each rule is a test
+	// of it, then of one argument (loaded over it: a rule that does not
+	// match reloads the number).
+	var body []bpf.Instruction
+	deny := func(n uint32, ret uint32) {
+		body = append(body, bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: n, SkipTrue: 1}, bpf.RetConstant{Val: ret})
+	}
+	withArg := func(n uint32, arg uint32, test []bpf.Instruction, ret uint32) {
+		// jne n -> past; ld arg; test (skips 1 when it does not match); ret; ld nr
+		body = append(body, bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: n, SkipTrue: uint8(len(test) + 3)},
+			bpf.LoadAbsolute{Off: dataArg0 + argOffset*arg, Size: 4})
+		body = append(body, test...)
+		body = append(body, bpf.RetConstant{Val: ret}, bpf.LoadAbsolute{Off: dataNr, Size: 4})
+	}
+	// umount is i386's old umount2 without flags.
+	for _, name := range append(deniedSyscalls, "umount") {
+		n, ok := arch.I386.SyscallNames[name]
+		if !ok {
+			continue // not on i386 (or under another name)
+		}
+		deny(uint32(n), errPerm)
+	}
+	clone3, err := nr("clone3")
+	if err != nil {
+		return nil, err
+	}
+	deny(clone3, errNosys)
+	clone, err := nr("clone")
+	if err != nil {
+		return nil, err
+	}
+	withArg(clone, 0, []bpf.Instruction{bpf.JumpIf{Cond: bpf.JumpBitsNotSet, Val: newNamespaces, SkipTrue: 1}}, errPerm)
+	ioctl, err := nr("ioctl")
+	if err != nil {
+		return nil, err
+	}
+	withArg(ioctl, 1, []bpf.Instruction{
+		bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: 0xff00},
+		bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: seccompIoctlType << 8, SkipTrue: 1},
+	}, errPerm)
+	// Handlers: rt_sigaction and sigaction with a new action, signal
+	// with any handler but SIG_DFL (0).
+	handlers := []string{"rt_sigaction", "sigaction", "signal"}
+	if !notifiable() {
+		handlers = nil
+	}
+	for _, name := range handlers {
+		n, err := nr(name)
+		if err != nil {
+			return nil, err
+		}
+		withArg(n, 1, []bpf.Instruction{bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0, SkipTrue: 1}}, notify)
+	}
+	body = append(body, bpf.RetConstant{Val: allow})
+
+	if len(body) > 254 {
+		return nil, fmt.Errorf("the i386 filter is too long (%d instructions)", len(body))
+	}
+	head := []bpf.Instruction{
+		bpf.LoadAbsolute{Off: dataArch, Size: 4},
+		bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: uint32(arch.I386.ID), SkipTrue: uint8(len(body) + 1)},
+		bpf.LoadAbsolute{Off: dataNr, Size: 4},
+	}
+	return append(head, body...), nil
+}
+
 // loadFilter installs the filter (compiled, or nil to compile it now) on
 // the calling thread, which then executes the bot (no_new_privs is set
-// by an earlier step).
+// by an earlier step), and leaves the listener of its notifications at
+// NotifyFD.
 func loadFilter(prog []unix.SockFilter) error {
 	if prog == nil {
 		var err error
@@ -81,8 +227,23 @@ func loadFilter(prog []unix.SockFilter) error {
 		return fmt.Errorf("an empty filter")
 	}
 	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
-	if _, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&fprog))); e != 0 {
+	if !notifiable() {
+		if _, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&fprog))); e != 0 {
+			return fmt.Errorf("load the filter: %w", e)
+		}
+		return nil
+	}
+	fd, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_NEW_LISTENER,
+		uintptr(unsafe.Pointer(&fprog)))
+	if e != 0 {
 		return fmt.Errorf("load the filter: %w", e)
+	}
+	if int(fd) != NotifyFD {
+		// Open across the exec, unlike the listener the kernel gave.
+		if _, _, e := unix.RawSyscall(unix.SYS_DUP3, fd, NotifyFD, 0); e != 0 {
+			return fmt.Errorf("place the filter's listener: %w", e)
+		}
+		unix.Close(int(fd))
 	}
 	return nil
 }

@@ -164,6 +164,7 @@ type Sandbox struct {
 	hostID int    // the user the bot runs as, seen from outside
 	gid    int
 	cores  *cores // the cores bot groups are pinned to (see Core)
+	notify *notifiers
 }
 
 // New makes the sandbox of policy p from what Probe found on this
@@ -191,7 +192,7 @@ func New(p Policy, r Report) (*Sandbox, error) {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	uid, gid := botIDs()
-	return &Sandbox{policy: p, report: r, exe: exe, hostID: uid, gid: gid, cores: newCores()}, nil
+	return &Sandbox{policy: p, report: r, exe: exe, hostID: uid, gid: gid, cores: newCores(), notify: &notifiers{}}, nil
 }
 
 // Layers lists the layers that are on, in the order of AllLayers; empty

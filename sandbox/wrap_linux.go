@@ -50,7 +50,9 @@ func (s *Sandbox) namespaces() bool { return s.report.On(LayerMount) }
 // the layers up and then executes the bot in place, with the arena's
 // environment (less what looks like a secret) and extraEnv. writable
 // names folders besides cmd.Dir the bot may write. The working folder
-// (and writable) are handed to the bot's user.
+// (and writable) are handed to the bot's user. Once cmd has started,
+// the caller must have its filter's notifications served (see
+// Notifications), or the bot waits forever to install a signal handler.
 func (s *Sandbox) Wrap(cmd *exec.Cmd, extraEnv, writable []string) error {
 	sp, env, err := s.prepare(cmd, extraEnv, writable)
 	if err != nil {
