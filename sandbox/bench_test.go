@@ -33,13 +33,17 @@ func benchSandbox(b *testing.B, sandboxed bool) *sandbox.Sandbox {
 // seat variants start every bot in one group, as the file protocol's
 // seat does (a sandboxed one then gets an init prestarted while the
 // previous bot ran), with the opponent's move (seatGap, not timed) in
-// between.
+// between. The pooled variant is a one-shot start (a pipe bot's, once
+// per game) through a sandbox that keeps a bot.Pool of ready groups,
+// with the pool full again (not timed) before each start, as it is
+// between two games.
 func BenchmarkStart(b *testing.B) {
 	prog := firstLine(b)
 	for _, c := range []struct {
-		name            string
-		sandboxed, seat bool
-	}{{"bare", false, false}, {"sandboxed", true, false}, {"bare-seat", false, true}, {"sandboxed-seat", true, true}} {
+		name                    string
+		sandboxed, seat, pooled bool
+	}{{"bare", false, false, false}, {"sandboxed", true, false, false}, {"pooled", true, false, true},
+		{"bare-seat", false, true, false}, {"sandboxed-seat", true, true, false}} {
 		b.Run(c.name, func(b *testing.B) {
 			sb := benchSandbox(b, c.sandboxed)
 			dir := b.TempDir()
@@ -48,11 +52,26 @@ func BenchmarkStart(b *testing.B) {
 				group = bot.NewSandboxGroup(0, sb)
 				defer group.Close()
 			}
+			var pool *bot.Pool
+			if c.pooled {
+				var err error
+				if pool, err = bot.OpenPool(b.Context(), sb, 2); err != nil {
+					b.Fatal(err)
+				}
+				defer pool.Close()
+			}
 			var starts, exits, kills []time.Duration
 			for b.Loop() {
 				if c.seat {
 					b.StopTimer()
 					time.Sleep(seatGap)
+					b.StartTimer()
+				}
+				if pool != nil {
+					b.StopTimer()
+					if _, err := pool.Ready(b.Context()); err != nil {
+						b.Fatal(err)
+					}
 					b.StartTimer()
 				}
 				t0 := time.Now()
