@@ -114,15 +114,7 @@ func TestKilledArenaTakesItsBots(t *testing.T) {
 				t.Fatalf("the arena has %d groups (%v), want %d", len(groups), groups, want)
 			}
 			killArena(t, arena, token)
-			var left []string
-			for end := time.Now().Add(killedWithin); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-				if left = groupsOf(pid); len(left) == 0 {
-					break
-				}
-			}
-			if len(left) > 0 {
-				t.Errorf("the killed arena's cgroups are left: %v", left)
-			}
+			groupsGone(t, pid)
 		})
 	}
 }
@@ -275,6 +267,22 @@ done
 		t.Fatalf("the game did not get going: %v\n%s", botsOf(token, arena.Process.Pid), stderr.String())
 	}
 	killArena(t, arena, token)
+	// The brains' cgroups are gone, and those of the groups the match
+	// kept ready for its next game.
+	groupsGone(t, arena.Process.Pid)
+}
+
+// groupsGone fails unless every cgroup of the killed arena pid is gone
+// within killedWithin (its guard removes them).
+func groupsGone(t *testing.T, pid int) {
+	t.Helper()
+	var left []string
+	for end := time.Now().Add(killedWithin); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if left = groupsOf(pid); len(left) == 0 {
+			return
+		}
+	}
+	t.Errorf("the killed arena's cgroups are left: %v", left)
 }
 
 // killArena kills the arena with SIGKILL and waits for every process

@@ -157,3 +157,34 @@ func TestPooledBotsPinnedAtTheTake(t *testing.T) {
 		seen[got] = true
 	}
 }
+
+// TestMissingInterpreterNamed: a bot whose #! interpreter is missing
+// is told so, started through a new init or through one kept ready
+// (which binds the bot's own files from its copy of the machine's
+// mounts: the interpreter's missing folder must not end the start).
+func TestMissingInterpreterNamed(t *testing.T) {
+	for _, mode := range []sandbox.Mode{sandbox.Auto, pooled} {
+		t.Run(string(mode), func(t *testing.T) {
+			sb := newSandbox(t, mode, testPolicy(mode))
+			dir := t.TempDir()
+			script := dir + "/bot"
+			if err := os.WriteFile(script, []byte("#!/no/such/python9\nprint('hi')\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if mode == pooled {
+				readyInits(t, sb)
+			}
+			p, err := bot.Start(bot.Config{Args: []string{script}, Dir: dir, Sandbox: sb, Interactive: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			if !p.WaitExit(30 * time.Second) {
+				t.Fatal("the bot did not end")
+			}
+			if want := `bad interpreter "/no/such/python9"`; !strings.Contains(p.FinalStderr(), want) {
+				t.Errorf("exit %d, stderr %q: want it to say %s", p.ExitCode(), p.FinalStderr(), want)
+			}
+		})
+	}
+}

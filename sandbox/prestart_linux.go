@@ -205,6 +205,14 @@ func (s *Sandbox) launch(pr *Prestarted, cmd *exec.Cmd, extraEnv, writable []str
 		return ErrUnplanned
 	}
 	if pr.plan == nil && sp.NS {
+		// The init binds from its copy of the machine's mounts, where a
+		// missing path is an error: a bot's own file that is not there
+		// (the folder of a missing #! interpreter) is left out, as a new
+		// init leaves it out, and the bot's exec says what is missing.
+		sp.ReadOnly = slices.DeleteFunc(sp.ReadOnly, func(p string) bool {
+			_, err := os.Lstat(p)
+			return errors.Is(err, os.ErrNotExist)
+		})
 		sp.From = resolved(append(append([]string{sp.Dir}, sp.Writable...), sp.ReadOnly...))
 	}
 	sp.Env = env
