@@ -36,14 +36,17 @@ func benchSandbox(b *testing.B, sandboxed bool) *sandbox.Sandbox {
 // between. The pooled variant is a one-shot start (a pipe bot's, once
 // per game) through a sandbox that keeps a bot.Pool of ready groups,
 // with the pool full again (not timed) before each start, as it is
-// between two games.
+// between two games; pooled-limited gives each bot a memory limit as
+// well, which the start sets in the group it takes.
 func BenchmarkStart(b *testing.B) {
 	prog := firstLine(b)
 	for _, c := range []struct {
 		name                    string
 		sandboxed, seat, pooled bool
-	}{{"bare", false, false, false}, {"sandboxed", true, false, false}, {"pooled", true, false, true},
-		{"bare-seat", false, true, false}, {"sandboxed-seat", true, true, false}} {
+		memory                  int64
+	}{{"bare", false, false, false, 0}, {"sandboxed", true, false, false, 0}, {"pooled", true, false, true, 0},
+		{"pooled-limited", true, false, true, 256 << 20},
+		{"bare-seat", false, true, false, 0}, {"sandboxed-seat", true, true, false, 0}} {
 		b.Run(c.name, func(b *testing.B) {
 			sb := benchSandbox(b, c.sandboxed)
 			dir := b.TempDir()
@@ -75,7 +78,8 @@ func BenchmarkStart(b *testing.B) {
 					b.StartTimer()
 				}
 				t0 := time.Now()
-				p, err := bot.Start(bot.Config{Args: []string{prog}, Dir: dir, Sandbox: sb, Group: group, Interactive: true})
+				p, err := bot.Start(bot.Config{Args: []string{prog}, Dir: dir, Sandbox: sb, Group: group, Interactive: true,
+					MemoryLimit: c.memory})
 				if err != nil {
 					b.Fatal(err)
 				}
