@@ -37,8 +37,8 @@ import (
 type Pool struct {
 	sb   *sandbox.Sandbox
 	size int
-	stop func() bool // ends the watch of the opener's context
-	// ctx ends with the pool: a group being made is given up.
+	// ctx ends with the opener's context or with Close, which it calls:
+	// a group being made is given up.
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -73,8 +73,8 @@ func OpenPool(ctx context.Context, sb *sandbox.Sandbox, size int) (*Pool, error)
 	if err := sb.Keep(p); err != nil {
 		return nil, fmt.Errorf("keep bot groups ready: %w", err)
 	}
-	p.ctx, p.cancel = context.WithCancel(context.Background())
-	p.stop = context.AfterFunc(ctx, p.Close)
+	p.ctx, p.cancel = context.WithCancel(ctx)
+	context.AfterFunc(p.ctx, p.Close)
 	p.mu.Lock()
 	p.refillLocked()
 	p.mu.Unlock()
@@ -91,7 +91,6 @@ func (p *Pool) Close() {
 		return
 	}
 	p.closeOne.Do(func() {
-		p.stop()
 		p.cancel()
 		p.sb.Release(p)
 		p.mu.Lock()
