@@ -110,6 +110,20 @@ func (p *Pool) Close() {
 	})
 }
 
+// Grow keeps at least size groups ready from now on: a run learns how
+// many games it plays at once after it has opened its pool.
+func (p *Pool) Grow(size int) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if size > p.size {
+		p.size = size
+		p.refillLocked()
+	}
+}
+
 // Ready waits until the pool is full, or makes no more groups (closed,
 // or a group could not be made: the error says why), and lists the
 // process ids of the inits waiting in its ready groups, the next to be

@@ -188,3 +188,22 @@ func TestMissingInterpreterNamed(t *testing.T) {
 		})
 	}
 }
+
+// TestPoolGrows: a pool grown after it was opened (a run that learns
+// how many games it plays at once) keeps the larger number of groups
+// ready; it never shrinks.
+func TestPoolGrows(t *testing.T) {
+	sb := newSandbox(t, sandbox.Auto, testPolicy(sandbox.Auto))
+	pool, err := bot.OpenPool(t.Context(), sb, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	for _, c := range []struct{ grow, want int }{{0, 1}, {3, 3}, {2, 3}} {
+		pool.Grow(c.grow)
+		pids, err := pool.Ready(t.Context())
+		if err != nil || len(pids) != c.want {
+			t.Errorf("grown to %d: %d groups ready (%v), want %d", c.grow, len(pids), err, c.want)
+		}
+	}
+}

@@ -216,6 +216,7 @@ func (m *matchCLI) cmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			keepReady(env.Sandbox, conc, len(env.Players))
 			name, err := claimRunName(env.Out, f.matchName(d.info.Name), time.Now())
 			if err != nil {
 				return err

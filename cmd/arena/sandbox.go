@@ -44,16 +44,24 @@ func (s sandboxFlags) open(ctx context.Context, games int) (*sandbox.Sandbox, er
 	if err != nil {
 		return nil, fmt.Errorf("%w (arena doctor tells more; --sandbox auto uses what there is)", err)
 	}
-	if _, err := bot.OpenPool(ctx, sb, poolSize(games)); err != nil {
+	if _, err := bot.OpenPool(ctx, sb, poolSize(games, 2)); err != nil {
 		return nil, err
 	}
 	return sb, nil
 }
 
-// poolSize is how many groups the sandbox keeps ready for games games at
-// once: the two seats of each, up to maxPool. A start beyond them makes
-// its own group, as without a pool.
-func poolSize(games int) int { return min(2*max(games, 1), maxPool) }
+// keepReady has sb (made by open) keep groups ready for games games of
+// seats seats each at once, once a run knows how many it plays.
+func keepReady(sb *sandbox.Sandbox, games, seats int) {
+	if pool, ok := sb.Kept().(*bot.Pool); ok {
+		pool.Grow(poolSize(games, seats))
+	}
+}
+
+// poolSize is how many groups the sandbox keeps ready for games games of
+// seats seats each at once, up to maxPool. A start beyond them makes its
+// own group, as without a pool.
+func poolSize(games, seats int) int { return min(max(games, 1)*max(seats, 1), maxPool) }
 
 // maxPool caps the groups kept ready: each waits with an init of its own
 // (a few MB of memory).
