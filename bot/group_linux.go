@@ -160,7 +160,7 @@ func (g *Group) limitMore(name string, lim sandbox.Cgroup) {
 		// nodes are the parent's.
 		cpus := strconv.Itoa(lim.Core)
 		if lim.Core < 0 {
-			cpus = lim.Cpus // not pinned yet: see pin
+			cpus = lim.Cpus // a pooled group, pinned when taken (see settle)
 		}
 		want["cpuset"] = []setting{{"cpuset.mems", "", parentMems()}, {"cpuset.cpus", "cpuset.cpus", cpus}}
 	}
