@@ -55,7 +55,10 @@ type Group struct {
 	spare   spareSlot   // an init prestarted for the group's next bot (spare_linux.go)
 	// releaseCore gives back the core the group is pinned to (nil: none).
 	releaseCore func()
-	accounting  bool // the sandbox asks for the cgroup's CPU time (see CPUTime)
+	// launched, when set, is called once, after the group's first bot is
+	// started: a group taken from a Pool has its replacement made then.
+	launched   func()
+	accounting bool // the sandbox asks for the cgroup's CPU time (see CPUTime)
 }
 
 var groupSeq atomic.Int64
@@ -155,7 +158,11 @@ func (g *Group) limitMore(name string, lim sandbox.Cgroup) {
 	if lim.Pin {
 		// v1 takes no process before both are set; on v2 the memory
 		// nodes are the parent's.
-		want["cpuset"] = []setting{{"cpuset.mems", "", parentMems()}, {"cpuset.cpus", "cpuset.cpus", strconv.Itoa(lim.Core)}}
+		cpus := strconv.Itoa(lim.Core)
+		if lim.Core < 0 {
+			cpus = lim.Cpus // a pooled group, pinned when taken (see settle)
+		}
+		want["cpuset"] = []setting{{"cpuset.mems", "", parentMems()}, {"cpuset.cpus", "cpuset.cpus", cpus}}
 	}
 	if len(want) == 0 {
 		return
@@ -467,6 +474,10 @@ func (g *Group) KillAll() {
 
 // Close kills what is left and removes the cgroup.
 func (g *Group) Close() {
+	if f := g.launched; f != nil {
+		g.launched = nil // its bot never started: the pool makes another all the same
+		defer f()
+	}
 	g.closeSpare()
 	g.KillAll()
 	if g.releaseCore != nil {

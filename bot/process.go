@@ -165,7 +165,7 @@ func Start(cfg Config) (*Process, error) {
 		}
 	}
 	if p.group == nil {
-		p.group = NewSandboxGroup(cfg.MemoryLimit, cfg.Sandbox)
+		p.group = ownGroup(cfg)
 		p.ownGroup = true
 	}
 

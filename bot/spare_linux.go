@@ -203,15 +203,21 @@ func (g *Group) closeSpare() {
 
 // startSandboxed starts cmd (Path, Args, Dir and the standard files set)
 // in cfg.Sandbox, inside the group: through the group's spare init when
-// it has one (a group shared by several starts, see Config.Group), else
-// through a new init. It returns the command whose process is the bot,
-// and what to call once it has been reaped (nil: nothing).
+// it has one (a group shared by several starts, see Config.Group, or a
+// group of its own taken from the sandbox's Pool), else through a new
+// init. It returns the command whose process is the bot, and what to
+// call once it has been reaped (nil: nothing).
 func (p *Process) startSandboxed(cmd *exec.Cmd, cfg Config) (*exec.Cmd, func(), error) {
-	if p.ownGroup {
-		return p.startInit(cmd, cfg)
+	if f := p.group.launched; f != nil && p.ownGroup {
+		p.group.launched = nil
+		defer f()
 	}
-	plan := cfg.Sandbox.Plan(cmd, cfg.Writable)
-	p.next = func() { p.group.wantSpare(cfg.Sandbox, plan) }
+	if !p.ownGroup {
+		// The seat's next bot is like this one: its init is prestarted
+		// for this bot's plan once this one is killed.
+		plan := cfg.Sandbox.Plan(cmd, cfg.Writable)
+		p.next = func() { p.group.wantSpare(cfg.Sandbox, plan) }
+	}
 	if pr := p.group.takeSpare(cfg.Sandbox); pr != nil {
 		pid := pr.Cmd.Process.Pid
 		p.group.mu.Lock()

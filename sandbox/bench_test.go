@@ -33,13 +33,20 @@ func benchSandbox(b *testing.B, sandboxed bool) *sandbox.Sandbox {
 // seat variants start every bot in one group, as the file protocol's
 // seat does (a sandboxed one then gets an init prestarted while the
 // previous bot ran), with the opponent's move (seatGap, not timed) in
-// between.
+// between. The pooled variant is a one-shot start (a pipe bot's, once
+// per game) through a sandbox that keeps a bot.Pool of ready groups,
+// with the pool full again (not timed) before each start, as it is
+// between two games; pooled-limited gives each bot a memory limit as
+// well, which the start sets in the group it takes.
 func BenchmarkStart(b *testing.B) {
 	prog := firstLine(b)
 	for _, c := range []struct {
-		name            string
-		sandboxed, seat bool
-	}{{"bare", false, false}, {"sandboxed", true, false}, {"bare-seat", false, true}, {"sandboxed-seat", true, true}} {
+		name                    string
+		sandboxed, seat, pooled bool
+		memory                  int64
+	}{{"bare", false, false, false, 0}, {"sandboxed", true, false, false, 0}, {"pooled", true, false, true, 0},
+		{"pooled-limited", true, false, true, 256 << 20},
+		{"bare-seat", false, true, false, 0}, {"sandboxed-seat", true, true, false, 0}} {
 		b.Run(c.name, func(b *testing.B) {
 			sb := benchSandbox(b, c.sandboxed)
 			dir := b.TempDir()
@@ -48,6 +55,14 @@ func BenchmarkStart(b *testing.B) {
 				group = bot.NewSandboxGroup(0, sb)
 				defer group.Close()
 			}
+			var pool *bot.Pool
+			if c.pooled {
+				var err error
+				if pool, err = bot.OpenPool(b.Context(), sb, 2); err != nil {
+					b.Fatal(err)
+				}
+				defer pool.Close()
+			}
 			var starts, exits, kills []time.Duration
 			for b.Loop() {
 				if c.seat {
@@ -55,8 +70,16 @@ func BenchmarkStart(b *testing.B) {
 					time.Sleep(seatGap)
 					b.StartTimer()
 				}
+				if pool != nil {
+					b.StopTimer()
+					if _, err := pool.Ready(b.Context()); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+				}
 				t0 := time.Now()
-				p, err := bot.Start(bot.Config{Args: []string{prog}, Dir: dir, Sandbox: sb, Group: group, Interactive: true})
+				p, err := bot.Start(bot.Config{Args: []string{prog}, Dir: dir, Sandbox: sb, Group: group, Interactive: true,
+					MemoryLimit: c.memory})
 				if err != nil {
 					b.Fatal(err)
 				}

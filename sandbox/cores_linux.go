@@ -1,6 +1,10 @@
 package sandbox
 
 import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -61,4 +65,37 @@ func (s *Sandbox) Core() (cpu int, release func()) {
 			c.free = append(c.free[:i], append([]int{cpu}, c.free[i:]...)...)
 		})
 	}
+}
+
+// Pins reports whether Core can ever pin a group to a core: the cpu
+// layer is on and arena may run on more than one. A group made ahead of
+// its bot (package bot's pool) then gets a cpuset cgroup on all of
+// arena's cores, narrowed to the core Core gives when it is taken.
+func (s *Sandbox) Pins() bool {
+	if s == nil || s.cores == nil || !s.report.On(LayerCPU) {
+		return false
+	}
+	c := s.cores
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.free)+len(c.taken) >= 2
+}
+
+// Cores lists the cores arena may run on, as a cpuset list ("0-3" or
+// "0,2"): what a group made ahead of its bot may run on until it is
+// taken ("" when unknown).
+func (s *Sandbox) Cores() string {
+	if s == nil || s.cores == nil {
+		return ""
+	}
+	c := s.cores
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	all := append(append([]int{}, c.free...), slices.Collect(maps.Keys(c.taken))...)
+	slices.Sort(all)
+	parts := make([]string, len(all))
+	for i, cpu := range all {
+		parts[i] = strconv.Itoa(cpu)
+	}
+	return strings.Join(parts, ",")
 }

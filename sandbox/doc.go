@@ -30,6 +30,14 @@
 // Plan (the previous move's bot), it sets every layer up before it
 // waits, and Launch sends only what to execute.
 //
+// A bot started once per game (the pipe protocols) has nothing to plan
+// from, and a group of its own: package bot's Pool, which a Sandbox
+// keeps (Keep, Kept), makes such groups ahead of time, each with an init
+// prestarted without a plan waiting inside (Prestarted.Ready says when
+// it waits), so that the start takes one, sets the bot's memory limit
+// and core, and launches. Whoever makes a Sandbox that keeps a pool
+// closes it (Close) when its bots are started.
+//
 // Probe finds out once per run what works on this machine by starting
 // such an init; New turns a Policy (auto, strict, off) and that Report
 // into a Sandbox, refusing in strict mode when a layer is missing.

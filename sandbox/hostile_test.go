@@ -35,11 +35,17 @@ const noNamespaces sandbox.Mode = "auto-without-namespaces"
 // every layer up before the bot is known, as a seat's next move is.
 const prepared sandbox.Mode = "auto-prepared"
 
+// pooled is a third: auto, with the sandbox keeping a bot.Pool, so that
+// the bot (and its opponent) start in groups made ahead of them, each
+// with an init that set up what is the same for every bot before its
+// bot was known, as a pipe bot's one start per game does in a run.
+const pooled sandbox.Mode = "auto-pooled"
+
 // modes are the sandbox modes every hostile bot runs in: auto always,
 // strict where the machine has every layer, auto without namespaces
 // where it has landlock, and off (today's behaviour).
 func modes(t *testing.T) []sandbox.Mode {
-	m := []sandbox.Mode{sandbox.Auto, sandbox.Off, prepared}
+	m := []sandbox.Mode{sandbox.Auto, sandbox.Off, prepared, pooled}
 	if len(probed().Missing()) == 0 {
 		m = append(m, sandbox.Strict)
 	} else {
@@ -71,19 +77,42 @@ func report(mode sandbox.Mode) sandbox.Report {
 // testPolicy keeps the limits small so that the hostile bots reach them
 // fast.
 func testPolicy(mode sandbox.Mode) sandbox.Policy {
-	if mode == noNamespaces || mode == prepared {
+	if mode == noNamespaces || mode == prepared || mode == pooled {
 		mode = sandbox.Auto
 	}
 	return sandbox.Policy{Mode: mode, Pids: 64, FileSize: 8 << 20, OpenFiles: 256}
 }
 
+// newSandbox makes the sandbox of mode; in mode pooled it keeps a pool
+// of two groups (a game's two seats), closed when the test ends.
 func newSandbox(t *testing.T, mode sandbox.Mode, p sandbox.Policy) *sandbox.Sandbox {
 	t.Helper()
 	sb, err := sandbox.New(p, report(mode))
 	if err != nil {
 		t.Fatal(err)
 	}
+	if mode == pooled {
+		if _, err := bot.OpenPool(t.Context(), sb, 2); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(sb.Close)
+	}
 	return sb
+}
+
+// readyInits waits until the pool of sb (mode pooled) is full and lists
+// its waiting inits, the next to be taken first.
+func readyInits(t *testing.T, sb *sandbox.Sandbox) []int {
+	t.Helper()
+	pool, ok := sb.Kept().(*bot.Pool)
+	if !ok {
+		t.Fatal("the sandbox keeps no pool")
+	}
+	pids, err := pool.Ready(t.Context())
+	if err != nil || len(pids) == 0 {
+		t.Fatalf("the pool is not ready: %v %v", pids, err)
+	}
+	return pids
 }
 
 // world is what a hostile bot attacks: the organiser's home, the
@@ -198,6 +227,9 @@ func (w *world) start(t *testing.T, args []string, memory int64) *bot.Process {
 	cfg := bot.Config{Args: args, Dir: w.botDir, Env: w.env(), Interactive: true, Sandbox: w.sb,
 		MemoryLimit: memory, StderrTail: 64 << 10}
 	init := 0
+	if w.mode == pooled {
+		init = readyInits(t, w.sb)[0]
+	}
 	if w.mode == prepared {
 		cfg.Group = bot.NewSandboxGroup(memory, w.sb)
 		t.Cleanup(cfg.Group.Close)
@@ -212,7 +244,7 @@ func (w *world) start(t *testing.T, args []string, memory int64) *bot.Process {
 	}
 	t.Cleanup(p.Close)
 	if init != 0 && p.Pid() != init {
-		t.Fatalf("the bot is process %d, not the init %d prepared for it", p.Pid(), init)
+		t.Fatalf("the bot is process %d, not the init %d prepared (or kept ready) for it", p.Pid(), init)
 	}
 	return p
 }

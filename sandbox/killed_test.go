@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -62,6 +63,9 @@ func TestMiniArena(t *testing.T) {
 		bots = append(bots, p)
 	}
 	bots[1].Pause()
+	if mode == pooled {
+		readyInits(t, sb) // groups kept ready as well, for the killed arena's guard to end
+	}
 	fmt.Println("arena ready")
 	if os.Getenv("MINI_ARENA_CLEAN") == "" {
 		time.Sleep(time.Hour)
@@ -83,7 +87,9 @@ func TestMiniArena(t *testing.T) {
 // machine has a freezer), each with a daemon it left behind, leaves no
 // process of theirs running, without any arena starting after it. Mode
 // off keeps today's behaviour (the daemons live until the next arena
-// reaps them): cmd/arena's TestKilledArenaIsCleanedUp covers it.
+// reaps them): cmd/arena's TestKilledArenaIsCleanedUp covers it. Its
+// cgroups are gone as well, those of the groups a pool kept ready
+// (mode pooled) included.
 func TestKilledArenaTakesItsBots(t *testing.T) {
 	for _, mode := range modes(t) {
 		if mode == sandbox.Off {
@@ -98,7 +104,17 @@ func TestKilledArenaTakesItsBots(t *testing.T) {
 			if !eventually(func() bool { return paused(token) }) {
 				t.Fatal("the paused bot did not stop")
 			}
+			pid := arena.Process.Pid
+			groups := groupsOf(pid)
+			want := 2 // the bots'
+			if mode == pooled {
+				want += 2 // and those kept ready
+			}
+			if len(groups) < want && probed().On(sandbox.LayerMemory) {
+				t.Fatalf("the arena has %d groups (%v), want %d", len(groups), groups, want)
+			}
 			killArena(t, arena, token)
+			groupsGone(t, pid)
 		})
 	}
 }
@@ -251,6 +267,22 @@ done
 		t.Fatalf("the game did not get going: %v\n%s", botsOf(token, arena.Process.Pid), stderr.String())
 	}
 	killArena(t, arena, token)
+	// The brains' cgroups are gone, and those of the groups the match
+	// kept ready for its next game.
+	groupsGone(t, arena.Process.Pid)
+}
+
+// groupsGone fails unless every cgroup of the killed arena pid is gone
+// within killedWithin (its guard removes them).
+func groupsGone(t *testing.T, pid int) {
+	t.Helper()
+	var left []string
+	for end := time.Now().Add(killedWithin); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if left = groupsOf(pid); len(left) == 0 {
+			return
+		}
+	}
+	t.Errorf("the killed arena's cgroups are left: %v", left)
 }
 
 // killArena kills the arena with SIGKILL and waits for every process
@@ -276,6 +308,29 @@ func killArena(t *testing.T, arena *exec.Cmd, token string) {
 	}
 	t.Errorf("%s after the arena was killed, %d of its bots' processes are running:\n%s",
 		killedWithin, len(left), strings.Join(desc, "\n"))
+}
+
+// groupsOf lists the names of the cgroups (arena-PID-N, in any of this
+// process's hierarchies, where the arena's groups are made) of the arena
+// with process id pid.
+func groupsOf(pid int) []string {
+	v1, v2 := sandbox.CgroupDirs()
+	parents := slices.Collect(maps.Values(v1))
+	if v2 != "" {
+		parents = append(parents, v2)
+	}
+	prefix := "arena-" + strconv.Itoa(pid) + "-"
+	var names []string
+	for _, dir := range parents {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if e.IsDir() && strings.HasPrefix(e.Name(), prefix) && !slices.Contains(names, e.Name()) {
+				names = append(names, e.Name())
+			}
+		}
+	}
+	slices.Sort(names)
+	return names
 }
 
 // botsOf lists the live processes holding token but arena's own.

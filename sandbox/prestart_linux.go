@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -164,8 +165,10 @@ func (s *Sandbox) Fits(pr *Prestarted) bool { return pr.ns == s.namespaces() && 
 // success cmd is pr.Cmd's to use no more: the bot's process is pr.Cmd.
 // A failed Launch leaves the init killed and reaped.
 func (s *Sandbox) Launch(pr *Prestarted, cmd *exec.Cmd, extraEnv, writable []string) error {
+	// The socket stays open until the bot is reaped (see Reaped): closed
+	// with the init's ready message unread in it, it would end the launch
+	// message too (the init's receive fails with ECONNRESET).
 	err := s.launch(pr, cmd, extraEnv, writable)
-	unix.Close(pr.sock)
 	if err != nil {
 		pr.Cmd.Process.Kill()
 		pr.Cmd.Wait()
@@ -204,6 +207,14 @@ func (s *Sandbox) launch(pr *Prestarted, cmd *exec.Cmd, extraEnv, writable []str
 		return ErrUnplanned
 	}
 	if pr.plan == nil && sp.NS {
+		// The init binds from its copy of the machine's mounts, where a
+		// missing path is an error: a bot's own file that is not there
+		// (the folder of a missing #! interpreter) is left out, as a new
+		// init leaves it out, and the bot's exec says what is missing.
+		sp.ReadOnly = slices.DeleteFunc(sp.ReadOnly, func(p string) bool {
+			_, err := os.Lstat(p)
+			return errors.Is(err, os.ErrNotExist)
+		})
 		sp.From = resolved(append(append([]string{sp.Dir}, sp.Writable...), sp.ReadOnly...))
 	}
 	sp.Env = env
@@ -265,22 +276,68 @@ func (s *Sandbox) HoldMounts(pid int) (release func()) {
 	}
 }
 
+// readyByte is the message a prestarted init sends on its socket once it
+// waits for its bot, its set-up done.
+const readyByte = 'r'
+
+// Ready waits until the prestarted init has done what it can do ahead of
+// its bot (its start, the layers of its plan or the part of them that is
+// the same for every bot) and waits for it, so that a Launch then costs
+// what it costs at best. An error says the init is gone (it could not
+// set itself up: its launch would fail), or that ctx ended first. Call
+// it before Launch, not during.
+func (pr *Prestarted) Ready(ctx context.Context) error {
+	fds := []unix.PollFd{{Fd: int32(pr.sock), Events: unix.POLLIN}}
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n, err := unix.Poll(fds, 50)
+		if errors.Is(err, unix.EINTR) || (err == nil && n == 0) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("sandbox: wait for the prestarted init: %w", err)
+		}
+		var msg [1]byte
+		got, _, err := unix.Recvfrom(pr.sock, msg[:], unix.MSG_DONTWAIT)
+		switch {
+		case errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.EINTR):
+			continue
+		case err != nil:
+			return fmt.Errorf("sandbox: wait for the prestarted init: %w", err)
+		case got == 1 && msg[0] == readyByte:
+			return nil
+		}
+		return errors.New("sandbox: the prestarted init ended before it was ready")
+	}
+}
+
 // Close ends a prestarted init that will not be launched, and reaps it.
 func (pr *Prestarted) Close() {
-	unix.Close(pr.sock) // the init exits when its socket ends
+	pr.closeSock() // the init exits when its socket ends
 	pr.Cmd.Process.Kill()
 	pr.Cmd.Wait()
 	pr.Reaped()
 }
 
-// Reaped lets the mount namespace of a launched init go, once the bot
-// has been reaped. The namespace outlives the bot until then: taking its
-// mounts down (the kernel waits for an RCU grace period) is then not part
-// of the bot's exit, which the arena times.
+// Reaped lets the mount namespace and the socket of a launched init go,
+// once the bot has been reaped. The namespace outlives the bot until
+// then: taking its mounts down (the kernel waits for an RCU grace
+// period) is then not part of the bot's exit, which the arena times.
 func (pr *Prestarted) Reaped() {
+	pr.closeSock()
 	if pr.mnt >= 0 {
 		unix.Close(pr.mnt)
 		pr.mnt = -1
+	}
+}
+
+// closeSock closes the arena's end of the init's socket, once.
+func (pr *Prestarted) closeSock() {
+	if pr.sock >= 0 {
+		unix.Close(pr.sock)
+		pr.sock = -1
 	}
 }
 
@@ -288,6 +345,9 @@ func (pr *Prestarted) Reaped() {
 // the bot's standard files in place and returns the spec. It exits
 // quietly when the arena closes the socket without a launch.
 func awaitLaunch() spec {
+	// Ready: what could be done ahead is done (see Prestarted.Ready).
+	// The arena may have let go already; it then reads nothing.
+	unix.Sendto(launchFD, []byte{readyByte}, unix.MSG_NOSIGNAL, nil)
 	buf := make([]byte, 1<<20)
 	oob := make([]byte, unix.CmsgSpace(3*4))
 	n, oobn, _, _, err := unix.Recvmsg(launchFD, buf, oob, unix.MSG_CMSG_CLOEXEC)

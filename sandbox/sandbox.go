@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -165,6 +166,9 @@ type Sandbox struct {
 	gid    int
 	cores  *cores // the cores bot groups are pinned to (see Core)
 	notify *notifiers
+
+	mu      sync.Mutex
+	reserve Reserve // what is kept ready for its bots (see Keep); nil: none
 }
 
 // New makes the sandbox of policy p from what Probe found on this
@@ -238,8 +242,12 @@ type Cgroup struct {
 	Accounting bool
 	// Pin: the group is pinned to core Core through a cpuset cgroup,
 	// where there is one; see Sandbox.Core, which the caller asks for it.
+	// With Core -1 the group gets a cpuset cgroup on the cores Cpus (a
+	// cpuset list, see Sandbox.Cores) instead, to be pinned to one later:
+	// a group made ahead of its bot holds no core while it waits.
 	Pin  bool
 	Core int
+	Cpus string
 }
 
 // Cgroup returns the cgroup limits of the layers that are on; the zero

@@ -50,10 +50,11 @@ when run again; arena standings shows them.`,
 				return fmt.Errorf("working folder: %w", err)
 			}
 			defer os.RemoveAll(work)
-			box, err := sb.open()
+			box, err := sb.open(cmd.Context(), concurrency)
 			if err != nil {
 				return err
 			}
+			defer box.Close()
 			reg := registryOf(games())
 			runner := engine.NewLocal(reg, match.Local{Out: abs, Work: work, Sandbox: box})
 			svc, err := contest.NewService(contest.Config{Store: st, Runner: runner, Games: reg, Dir: filepath.Join(abs, "contests"),

@@ -28,7 +28,7 @@ func TestDoctorReportsEveryLayer(t *testing.T) {
 	if !slices.Equal(names, sandbox.AllLayers()) {
 		t.Errorf("layers %v, want %v", names, sandbox.AllLayers())
 	}
-	if rep.Start.Error != "" || rep.Start.BareMs <= 0 || rep.Start.SandboxedMs <= 0 {
+	if rep.Start.Error != "" || rep.Start.BareMs <= 0 || rep.Start.SandboxedMs <= 0 || rep.Start.PooledMs <= 0 {
 		t.Errorf("start not measured: %+v", rep.Start)
 	}
 
@@ -36,7 +36,7 @@ func TestDoctorReportsEveryLayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range append(sandbox.AllLayers(), "the sandbox adds") {
+	for _, w := range append(sandbox.AllLayers(), "the sandbox adds", "in a group kept ready") {
 		if !strings.Contains(text, w) {
 			t.Errorf("doctor does not show %q:\n%s", w, text)
 		}

@@ -216,6 +216,7 @@ func (m *matchCLI) cmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			keepReady(env.Sandbox, conc, len(env.Players))
 			name, err := claimRunName(env.Out, f.matchName(d.info.Name), time.Now())
 			if err != nil {
 				return err
@@ -358,10 +359,6 @@ func (f *matchFlags) env(d driver) (runEnv, func(), error) {
 	if err != nil {
 		return runEnv{}, nil, err
 	}
-	sb, err := f.sandbox.open()
-	if err != nil {
-		return runEnv{}, nil, err
-	}
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return runEnv{}, nil, fmt.Errorf("--out: %w", err)
 	}
@@ -373,9 +370,15 @@ func (f *matchFlags) env(d driver) (runEnv, func(), error) {
 	if err != nil {
 		return runEnv{}, nil, fmt.Errorf("--work-dir: %w", err)
 	}
+	// Its groups kept ready for one game at once: cleanup closes them.
+	sb, err := f.sandbox.open(context.Background(), 1)
+	if err != nil {
+		os.RemoveAll(work)
+		return runEnv{}, nil, err
+	}
 	env := runEnv{
 		Players: players, Clock: clock, Memory: memory, Ponder: f.ponder, Seed: f.seed,
 		Out: out, Work: work, Debug: f.debug, Sandbox: sb,
 	}
-	return env, func() { os.RemoveAll(work) }, nil
+	return env, func() { sb.Close(); os.RemoveAll(work) }, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"arena/bot"
 	"arena/sandbox"
 )
 
@@ -28,8 +29,10 @@ func (s sandboxFlags) modeOrDefault() string { return cmp.Or(s.mode, string(sand
 func (s sandboxFlags) netOrDefault() string  { return cmp.Or(s.net, string(sandbox.NetNone)) }
 
 // open checks the flags, finds out what this machine offers and makes
-// the sandbox (nil when off).
-func (s sandboxFlags) open() (*sandbox.Sandbox, error) {
+// the sandbox (nil when off). The sandbox keeps groups ready for the
+// one-shot starts of up to games games at once (see poolSize), until ctx
+// ends or the caller, which owns it, calls its Close.
+func (s sandboxFlags) open(ctx context.Context, games int) (*sandbox.Sandbox, error) {
 	p, err := s.policy()
 	if err != nil {
 		return nil, err
@@ -37,12 +40,32 @@ func (s sandboxFlags) open() (*sandbox.Sandbox, error) {
 	if p.Mode == sandbox.Off {
 		return nil, nil
 	}
-	sb, err := sandbox.New(p, sandbox.Probe(context.Background(), p.Net))
+	sb, err := sandbox.New(p, sandbox.Probe(ctx, p.Net))
 	if err != nil {
 		return nil, fmt.Errorf("%w (arena doctor tells more; --sandbox auto uses what there is)", err)
 	}
+	if _, err := bot.OpenPool(ctx, sb, poolSize(games, 2)); err != nil {
+		return nil, err
+	}
 	return sb, nil
 }
+
+// keepReady has sb (made by open) keep groups ready for games games of
+// seats seats each at once, once a run knows how many it plays.
+func keepReady(sb *sandbox.Sandbox, games, seats int) {
+	if pool, ok := sb.Kept().(*bot.Pool); ok {
+		pool.Grow(poolSize(games, seats))
+	}
+}
+
+// poolSize is how many groups the sandbox keeps ready for games games of
+// seats seats each at once, up to maxPool. A start beyond them makes its
+// own group, as without a pool.
+func poolSize(games, seats int) int { return min(max(games, 1)*max(seats, 1), maxPool) }
+
+// maxPool caps the groups kept ready: each waits with an init of its own
+// (a few MB of memory).
+const maxPool = 16
 
 func (s sandboxFlags) policy() (sandbox.Policy, error) {
 	if s.mode == "" {

@@ -115,10 +115,11 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 		return err
 	}
 	defer st.Close()
-	sb, err := f.sandbox.open()
+	sb, err := f.sandbox.open(ctx, f.concurrency)
 	if err != nil {
 		return err
 	}
+	defer sb.Close()
 	disp, err := f.dispatch.start(ctx, out, cmd.ErrOrStderr())
 	if err != nil {
 		return err

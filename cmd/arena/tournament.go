@@ -392,6 +392,9 @@ func (spec *tournamentSpec) run(ctx context.Context) (standings.Report, error) {
 		fmt.Fprintf(stderr, "warning: --concurrency %d lets up to %d bots think at once on %d cores; expect time losses\n",
 			conc, conc*thinkers, cores)
 	}
+	if spec.disp == nil {
+		keepReady(env.Sandbox, conc, seats)
+	}
 	out := spec.stdout
 	if !spec.json {
 		out = stderr

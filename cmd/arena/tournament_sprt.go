@@ -135,6 +135,9 @@ func runSPRT(cmd *cobra.Command, d driver, f *matchFlags, sf *sprtFlags, build f
 		fmt.Fprintf(stderr, "warning: --concurrency %d lets up to %d bots think at once on %d cores; expect time losses\n",
 			conc, conc*thinkers, cores)
 	}
+	if !sf.dispatch.enabled() {
+		keepReady(env.Sandbox, conc, 2)
+	}
 	base := f.name
 	if base == "" {
 		base = "sprt-" + d.info.Name + "-" + time.Now().Format("20060102-150405")

@@ -53,10 +53,11 @@ leave at any time: a game of a worker that stops or dies goes to another.`,
 				}
 				cacheDir = filepath.Join(base, "arena", "bots")
 			}
-			sb, err := sf.open()
+			sb, err := sf.open(cmd.Context(), slots)
 			if err != nil {
 				return err
 			}
+			defer sb.Close()
 			return runWorker(cmd.Context(), url, name, slots, workDir, cacheDir, sb, slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil)))
 		},
 	}
