@@ -98,6 +98,8 @@ func TestBuild(t *testing.T) {
 		{"java", map[string]string{"Program.java": "public class Program { public static void main(String[] a) { System.out.println(1); } }\n"}, DefaultBuildLimits(), "", "javac"},
 		{"c++", map[string]string{"bot.cpp": "#include <iostream>\nint main() { std::cout << 1 << std::endl; }\n"}, DefaultBuildLimits(), "", "g++"},
 		{"javascript", map[string]string{"main.js": "console.log(1)\n"}, DefaultBuildLimits(), "", "node --check"},
+		{"c#", map[string]string{"Bot.cs": "public class Bot { public static void Main() { System.Console.WriteLine(1); } }\n"}, DefaultBuildLimits(), "", "mcs"},
+		{"c# error", map[string]string{"Bot.cs": "public class Bot { public static void Main() { nope(); } }\n"}, DefaultBuildLimits(), "exited", "nope"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := writeFiles(t, c.files)

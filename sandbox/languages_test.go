@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,9 +12,9 @@ import (
 )
 
 // TestLanguagesRunSandboxed starts bots in the languages contests see —
-// a shell script, Python, Java (a JVM with its threads and memory maps)
-// and a brain that forks a helper for every line — in every mode, and
-// checks that each answers its lines.
+// a shell script, Python, Java (a JVM with its threads and memory maps),
+// C# on mono, and a brain that forks a helper for every line — in every
+// mode, and checks that each answers its lines.
 func TestLanguagesRunSandboxed(t *testing.T) {
 	src := t.TempDir()
 	os.Chmod(src, 0o755)
@@ -43,6 +44,27 @@ public class Echo {
     }
 }
 `)}
+		},
+		"csharp": func(t *testing.T) []string {
+			// Compiled outside the sandbox, as a contest's build step
+			// would; the runtime (its JIT, threads and memory maps) runs
+			// inside it.
+			mono := lookPath(t, "mono")
+			mcs := lookPath(t, "mcs")
+			source := write("Echo.cs", `using System;
+using System.Threading;
+public class Echo {
+    public static void Main() {
+        var t = new Thread(() => {}); t.Start(); t.Join();
+        for (string l; (l = Console.ReadLine()) != null; ) { Console.WriteLine("got " + l); Console.Out.Flush(); }
+    }
+}
+`)
+			exe := filepath.Join(src, "Echo.exe")
+			if out, err := exec.Command(mcs, "-out:"+exe, source).CombinedOutput(); err != nil {
+				t.Fatalf("mcs: %v\n%s", err, out)
+			}
+			return []string{mono, exe}
 		},
 		"forking": func(t *testing.T) []string {
 			sh := lookPath(t, "sh")

@@ -30,6 +30,9 @@ export ARENA_TEST_POSTGRES
 # installs when it is missing.
 ARENA_TEST_CHROMIUM=$(./scripts/chromium.sh)
 export ARENA_TEST_CHROMIUM
+# Bots in Java and C# (mono) are started in the sandbox's tests: this
+# installs those runtimes when they are missing.
+./scripts/languages.sh
 go test -count=1 -timeout 20m ./...
 # (Strength is measured without the race detector, which slows the brain
 # several times over.)
