@@ -108,7 +108,9 @@ for line in sys.stdin:
 
 // BenchmarkBlockedSandboxed is BenchmarkBlocked's look at an idle bot
 // (cat) in the sandbox auto gives: with the filter's notifications
-// served, the look reads no stat file (stat-reads/op, 0).
+// served, the look reads no stat file (stat-reads/op, 0) and, the
+// filter reporting no new process or thread, lists none (trusted-tree/op,
+// 1: it reads one wchan file).
 func BenchmarkBlockedSandboxed(b *testing.B) {
 	sb := sandboxWithFilter(b)
 	p := startSh(b, "exec cat", Config{Sandbox: sb, Dir: b.TempDir()})
@@ -119,13 +121,14 @@ func BenchmarkBlockedSandboxed(b *testing.B) {
 	}
 	p.pauseMu.Lock()
 	defer p.pauseMu.Unlock()
-	reads := p.watch.statReads
+	reads, fast := p.watch.statReads, p.watch.fastLooks
 	for b.Loop() {
 		if blocked, idle := p.blocked(); !blocked || !idle {
 			b.Fatalf("blocked %v, idle %v", blocked, idle)
 		}
 	}
 	b.ReportMetric(float64(p.watch.statReads-reads)/float64(b.N), "stat-reads/op")
+	b.ReportMetric(float64(p.watch.fastLooks-fast)/float64(b.N), "trusted-tree/op")
 }
 
 // TestI386HandlerNotified: a 64-bit bot that installs a signal handler
@@ -184,5 +187,77 @@ int main(void) {
 	}
 	if after, _ := p.notify.Snapshot(); after == before {
 		t.Errorf("the i386 signal() was not noted (%s)", line)
+	}
+}
+
+// TestTrustedTreeSeesNewWork: a sandboxed bot found idle twice with no
+// notification between is looked at again without listing its
+// processes and threads (the trusted tree); when it then starts a busy
+// thread or process (the filter reports each clone, fork and vfork) and
+// goes back to reading its input, the next looks see the new work, and
+// never take the bot for idle.
+func TestTrustedTreeSeesNewWork(t *testing.T) {
+	sb := sandboxWithFilter(t)
+	py, err := ResolveProgram("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	const quiet = "import os, signal, subprocess, sys, threading\nsignal.signal(signal.SIGINT, signal.SIG_DFL)\n" +
+		"def spin():\n    while True:\n        pass\n" +
+		"print('ready', flush=True)\nsys.stdin.readline()\n"
+	const loop = "print('started', flush=True)\nfor line in sys.stdin:\n    print(line.strip(), flush=True)\n"
+	for _, tc := range []struct{ name, start string }{
+		{"busy thread", "threading.Thread(target=spin, daemon=True).start()\n"},
+		{"busy child (fork)", "if os.fork() == 0:\n    spin()\n"},
+		{"busy grandchild", "r, w = os.pipe()\nif os.fork() == 0:\n    if os.fork() == 0:\n        spin()\n    os.read(r, 1)\n    os._exit(0)\n"},
+		{"busy program (vfork)", "subprocess.Popen(['sh', '-c', 'while :; do :; done'])\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Start(Config{Args: []string{py, "-c", quiet + tc.start + loop}, Interactive: true, PauseGrace: 20 * time.Millisecond, Sandbox: sb, Dir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			if line, err := p.ReadLine(soon()); err != nil || line != "ready" {
+				t.Fatalf("%q %v %s", line, err, p.Stderr())
+			}
+			for end := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+				p.pauseMu.Lock()
+				trusted := p.watch.treeAt != 0 && p.watch.treeAt == p.watch.gen
+				p.pauseMu.Unlock()
+				if trusted && lookIdle(p, true) {
+					break
+				}
+				if time.Now().After(end) {
+					t.Fatal("the idle bot's tree was never trusted")
+				}
+				lookIdle(p, true)
+			}
+			p.pauseMu.Lock()
+			fast := p.watch.fastLooks
+			p.pauseMu.Unlock()
+			if fast == 0 {
+				t.Fatal("no look trusted the tree")
+			}
+			if err := p.WriteString("go\n", soon()); err != nil {
+				t.Fatal(err)
+			}
+			if line, err := p.ReadLine(soon()); err != nil || line != "started" {
+				t.Fatalf("%q %v %s", line, err, p.Stderr())
+			}
+			for i := range 50 {
+				if lookIdle(p, true) {
+					t.Fatalf("look %d took the bot for idle with its busy thread or process (fast %d, tree %v, procs %v, desc %v)", i, p.watch.fastLooks-fast, p.watch.tree, p.watch.procs, p.descendants())
+				}
+			}
+			p.Pause()
+			p.pauseMu.Lock()
+			held := p.held
+			p.pauseMu.Unlock()
+			p.Resume()
+			if !held {
+				t.Fatal("Pause left the bot running with its busy thread or process")
+			}
+		})
 	}
 }
