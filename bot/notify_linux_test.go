@@ -261,3 +261,20 @@ func TestTrustedTreeSeesNewWork(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkSandboxedSpawn is what the filter's report of each new
+// process costs a sandboxed bot that starts a program for every line
+// (sh running true: a fork, or a clone, an exec and a wait per line),
+// as arena sees it: the line written, the answer read.
+func BenchmarkSandboxedSpawn(b *testing.B) {
+	sb := sandboxWithFilter(b)
+	p := startSh(b, "while read l; do /bin/true; echo $l; done", Config{Sandbox: sb, Dir: b.TempDir()})
+	for b.Loop() {
+		if err := p.WriteString("x\n", soon()); err != nil {
+			b.Fatal(err)
+		}
+		if line, err := p.ReadLine(soon()); err != nil || line != "x" {
+			b.Fatalf("%q %v %s", line, err, p.Stderr())
+		}
+	}
+}
