@@ -132,8 +132,9 @@ func BenchmarkBlockedSandboxed(b *testing.B) {
 }
 
 // TestI386HandlerNotified: a 64-bit bot that installs a signal handler
-// through an i386 system call (int $0x80), which a filter of the native
-// calls alone would not see, is noted as the native call is.
+// or starts a process through an i386 system call (int $0x80), which a
+// filter of the native calls alone would not see, is noted as the native
+// call is.
 func TestI386HandlerNotified(t *testing.T) {
 	sb := sandboxWithFilter(t)
 	cc, err := exec.LookPath("cc")
@@ -141,52 +142,67 @@ func TestI386HandlerNotified(t *testing.T) {
 		t.Skip("no cc")
 	}
 	dir := t.TempDir()
-	src := filepath.Join(dir, "i386signal.c")
-	prog := filepath.Join(dir, "i386signal")
+	src := filepath.Join(dir, "i386calls.c")
+	prog := filepath.Join(dir, "i386calls")
 	if err := os.WriteFile(src, []byte(`#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
-int main(void) {
+int main(int argc, char **argv) {
 	char c;
 	long r;
+	int starts = 1;
 	printf("ready\n");
 	fflush(stdout);
-	if (read(0, &c, 1) != 1) return 1;
-	/* i386 signal(SIGALRM, 0x1000): the handler is never run */
-	__asm__ volatile("int $0x80" : "=a"(r) : "a"(48L), "b"(14L), "c"(0x1000L) : "memory");
-	printf("signal %ld\n", r);
+	if (argc < 2 || read(0, &c, 1) != 1) return 1;
+	if (strcmp(argv[1], "signal") == 0) {
+		/* i386 signal(SIGALRM, 0x1000): the handler is never run */
+		__asm__ volatile("int $0x80" : "=a"(r) : "a"(48L), "b"(14L), "c"(0x1000L) : "memory");
+		starts = 0;
+	} else if (strcmp(argv[1], "fork") == 0) {
+		__asm__ volatile("int $0x80" : "=a"(r) : "a"(2L) : "memory");
+	} else {
+		/* i386 clone(SIGCHLD, 0, ...): a fork */
+		__asm__ volatile("int $0x80" : "=a"(r) : "a"(120L), "b"(17L), "c"(0L), "d"(0L), "S"(0L), "D"(0L) : "memory");
+	}
+	if (starts && r == 0) _exit(0); /* the child */
+	printf("call %ld\n", r < 0 ? r : 0);
 	fflush(stdout);
 	return read(0, &c, 1) == 1 ? 0 : 1;
 }
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command(cc, "-O2", "-o", prog, src).CombinedOutput(); err != nil {
+	if out, err := exec.Command(cc, "-O1", "-o", prog, src).CombinedOutput(); err != nil {
 		t.Fatalf("cc: %v\n%s", err, out)
 	}
-	p, err := Start(Config{Args: []string{prog}, Interactive: true, Sandbox: sb, Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	if line, err := p.ReadLine(soon()); err != nil || line != "ready" {
-		t.Fatalf("%q %v %s", line, err, p.Stderr())
-	}
-	before, served := p.notify.Snapshot()
-	if !served {
-		t.Fatal("the filter's notifications are not served")
-	}
-	if err := p.WriteString("x", soon()); err != nil {
-		t.Fatal(err)
-	}
-	line, err := p.ReadLine(soon())
-	if err != nil || !strings.HasPrefix(line, "signal ") {
-		t.Fatalf("%q %v %s", line, err, p.Stderr())
-	}
-	if line == "signal -38" { // ENOSYS: no i386 system calls here
-		t.Skip("no i386 system calls on this kernel")
-	}
-	if after, _ := p.notify.Snapshot(); after == before {
-		t.Errorf("the i386 signal() was not noted (%s)", line)
+	for _, call := range []string{"signal", "fork", "clone"} {
+		t.Run(call, func(t *testing.T) {
+			p, err := Start(Config{Args: []string{prog, call}, Interactive: true, Sandbox: sb, Dir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			if line, err := p.ReadLine(soon()); err != nil || line != "ready" {
+				t.Fatalf("%q %v %s", line, err, p.Stderr())
+			}
+			before, served := p.notify.Snapshot()
+			if !served {
+				t.Fatal("the filter's notifications are not served")
+			}
+			if err := p.WriteString("x", soon()); err != nil {
+				t.Fatal(err)
+			}
+			line, err := p.ReadLine(soon())
+			if err != nil || !strings.HasPrefix(line, "call ") {
+				t.Fatalf("%q %v %s", line, err, p.Stderr())
+			}
+			if line == "call -38" { // ENOSYS: no i386 system calls here
+				t.Skip("no i386 system calls on this kernel")
+			}
+			if after, _ := p.notify.Snapshot(); after == before {
+				t.Errorf("the i386 %s was not noted (%s)", call, line)
+			}
+		})
 	}
 }
 
