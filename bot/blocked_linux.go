@@ -108,15 +108,6 @@ func (p *Process) blocked() (blocked, idle bool) {
 	var gen uint64
 	gen, w.served = p.notify.Snapshot()
 	w.gen = gen + 1
-	if w.served && w.trust == treeWhole && w.treeAt == w.gen {
-		if blocked, idle, ok := w.lookAgain(idle); ok {
-			if now, _ := p.notify.Snapshot(); now != gen {
-				idle = false
-			}
-			return blocked, idle
-		}
-	}
-	w.treeAt = 0
 	queue := append(w.queue[:0], p.Pid())
 	defer func() { w.queue = queue[:0] }()
 	for i := 0; i < len(queue); i++ {
@@ -134,68 +125,7 @@ func (p *Process) blocked() (blocked, idle bool) {
 	if now, _ := p.notify.Snapshot(); now != gen {
 		idle = false // a handler may have come while the bot was looked at
 	}
-	w.keepTree(queue, idle)
 	return true, idle
-}
-
-// keepTree notes the processes a complete look found (pids, which may
-// repeat), for lookAgain. The list is trusted once two looks in a row
-// found the bot idle with no notification between the start of the
-// first and the end of the second: a thread started before the first
-// (whose clone was reported, and answered, before it) may have been
-// missed by it, listed before it appeared; but the thread that started
-// it had left clone when the first look found it idle, before the
-// second began.
-func (w *watch) keepTree(pids []int, idle bool) {
-	if !idle || !w.served || w.trust != treeWhole {
-		w.idleAt = 0
-		return
-	}
-	if w.idleAt == w.gen {
-		w.tree = w.tree[:0]
-		for i, pid := range pids {
-			if !slices.Contains(pids[:i], pid) {
-				w.tree = append(w.tree, pid)
-			}
-		}
-		w.treeAt = w.gen
-		return
-	}
-	w.idleAt = w.gen
-}
-
-// lookAgain looks at the processes and threads of the trusted tree (see
-// keepTree) without listing them again: while the count of the bot's
-// notifications has not moved, no process or thread was started, so
-// those are all there is, or fewer. It reads the files kept open alone:
-// ok is false when one is not kept, or a thread is gone (its tid may
-// name another's thread now), and the caller then looks afresh.
-func (w *watch) lookAgain(wantIdle bool) (blocked, idle, ok bool) {
-	idle = wantIdle
-	w.fastLooks++
-	for _, pid := range w.tree {
-		wp := w.procs[pid]
-		if wp == nil || wp.taskFD < 0 || len(wp.threads) == 0 {
-			return false, false, false
-		}
-		procIdle := idle
-		for j := range wp.threads {
-			th := &wp.threads[j]
-			if th.wchan < 0 {
-				return false, false, false
-			}
-			state, thIdle := w.state(th)
-			switch state {
-			case 0:
-				return false, false, false
-			case 'R':
-				return false, false, true
-			}
-			procIdle = procIdle && thIdle
-		}
-		idle = idle && w.quietProc(wp, procIdle)
-	}
-	return true, idle, true
 }
 
 // treeTrust says whether every process of a bot is below it in the
@@ -283,36 +213,27 @@ func (w *watch) look(pid int, queue []int, wantIdle bool) (_ []int, running, idl
 			queue = w.children(th, queue)
 		}
 		if !gone {
-			idle = w.quietProc(wp, idle)
+			switch {
+			case wp.noisy > 0:
+				wp.noisy--
+				idle = false
+			case idle && len(wp.threads) > 0 && w.served && wp.quietAt == w.gen:
+				// Found quiet, and no handler installed since.
+			case idle && len(wp.threads) > 0:
+				var noisy bool
+				if idle, noisy = w.quiet(&wp.threads[0]); noisy {
+					wp.noisy = noisyLooks
+				}
+				if idle && w.served {
+					wp.quietAt = w.gen
+				}
+			}
 			break
 		}
 		wp.nlink = 0 // list the threads afresh
 		queue = queue[:n]
 	}
 	return queue, false, idle
-}
-
-// quietProc reports whether a process whose threads were all found
-// idle (idle) is idle: it catches no signal (see quiet).
-func (w *watch) quietProc(wp *watchedProc, idle bool) bool {
-	switch {
-	case wp.noisy > 0:
-		wp.noisy--
-		return false
-	case idle && len(wp.threads) > 0 && w.served && wp.quietAt == w.gen:
-		// Found quiet, and no handler installed since.
-		return true
-	case idle && len(wp.threads) > 0:
-		var noisy bool
-		if idle, noisy = w.quiet(&wp.threads[0]); noisy {
-			wp.noisy = noisyLooks
-		}
-		if idle && w.served {
-			wp.quietAt = w.gen
-		}
-		return idle
-	}
-	return idle
 }
 
 // quiet reports, from the stat file of one of a process's threads, that
@@ -392,13 +313,6 @@ type watch struct {
 	// statReads counts the stat files quiet has read (what the
 	// notifications save, which the tests check).
 	statReads int
-	// idleAt is the gen of the last complete look, when it found the
-	// bot idle, and treeAt that of the looks that trust tree, the
-	// processes they found (see keepTree); 0 for none. fastLooks counts
-	// the looks that trusted it (lookAgain).
-	idleAt, treeAt uint64
-	tree           []int
-	fastLooks      int
 	// noStack: the arena may not read kernel stacks (only root may; see
 	// state).
 	noStack bool

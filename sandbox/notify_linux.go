@@ -14,13 +14,11 @@ import (
 
 // Notifier follows the notifications of one bot's seccomp filter, whose
 // listener every process of the bot holds at NotifyFD: the filter holds
-// back each installation of a signal handler, and each start of a
-// process or thread, until arena has answered it. What arena learns that
-// way is that nothing changed: while the count of notifications stays
-// the same, a process of the bot found catching no signal goes on
-// catching none, and the bot has no process or thread it did not have,
-// so a look at an idle bot need not read its stat file nor list its
-// processes and threads again (package bot).
+// back each installation of a signal handler until arena has answered
+// it. What arena learns that way is that nothing changed: a process of
+// the bot found catching no signal goes on catching none while the count
+// of notifications stays the same, so a look at an idle bot need not
+// read its stat file again (package bot).
 type Notifier struct {
 	// gen counts the notifications answered. It is raised before the
 	// answer: by the time a handler is in place, gen has moved.

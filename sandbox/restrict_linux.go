@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"unsafe"
@@ -53,8 +52,7 @@ const seccompIoctlType = 0x21
 // told through the listener, has noted it: a bot that catches no signal
 // and waits for its input cannot be woken by a timer, so arena may leave
 // it running while the opponent thinks, and must know when that stops
-// being true. So is starting a process or a thread (see starterCalls).
-// The listener's own requests are refused.
+// being true. The listener's own requests are refused.
 func filter() seccomp.Filter {
 	f := seccomp.Filter{
 		Policy: seccomp.Policy{
@@ -88,75 +86,6 @@ func filter() seccomp.Filter {
 	return f
 }
 
-// starterCalls are the system calls that start a process or a thread
-// (clone3 is refused). The filter reports each to arena, as it does a
-// new signal handler: a bot whose count of notifications has not moved
-// has the processes and threads it had, or fewer, so a look at it need
-// not list them again (package bot).
-var starterCalls = []string{"clone", "fork", "vfork"}
-
-// starters returns the starterCalls that an architecture, of which
-// known holds the system call names, has (arm64 has clone alone).
-func starters(known map[string]int) []string {
-	var out []string
-	for _, name := range starterCalls {
-		if _, ok := known[name]; ok {
-			out = append(out, name)
-		}
-	}
-	return out
-}
-
-// startersFilter is the part of the filter, between the i386 one and
-// the native one, that reports the native starterCalls: a clone that
-// asks for namespaces goes on to the native part, which refuses it. It
-// is not a group of the native part, whose rules, once a condition on an
-// argument failed, compare the argument instead of the call's number to
-// the calls of the next rules. It ends where the native part starts
-// (which checks the architecture again), for any other architecture.
-func startersFilter() ([]bpf.Instruction, error) {
-	info, err := arch.GetInfo("")
-	if err != nil {
-		return nil, err
-	}
-	notify := uint32(seccomp.ActionUserNotify)
-	// The low half of the first argument (the flags, whose namespace
-	// bits all lie there).
-	arg0 := uint32(dataArg0)
-	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
-		arg0 += 4
-	}
-	var body []bpf.Instruction
-	for _, name := range starters(info.SyscallNames) {
-		n := uint32(info.SyscallNames[name])
-		if name != "clone" {
-			body = append(body, bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: n, SkipTrue: 1}, bpf.RetConstant{Val: notify})
-			continue
-		}
-		// jne clone -> past; ld flags; jset namespaces -> past all;
-		// ret notify; (past:)
-		body = append(body, bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: n, SkipTrue: 3},
-			bpf.LoadAbsolute{Off: arg0, Size: 4},
-			bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: newNamespaces, SkipTrue: 0xff}, // patched below
-			bpf.RetConstant{Val: notify})
-	}
-	if len(body) == 0 || len(body) > 250 {
-		return nil, fmt.Errorf("the filter of the calls that start a process or thread has %d instructions", len(body))
-	}
-	for i, in := range body {
-		if j, ok := in.(bpf.JumpIf); ok && j.SkipTrue == 0xff {
-			j.SkipTrue = uint8(len(body) - i - 1)
-			body[i] = j
-		}
-	}
-	head := []bpf.Instruction{
-		bpf.LoadAbsolute{Off: dataArch, Size: 4},
-		bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: uint32(info.ID), SkipTrue: uint8(len(body) + 1)},
-		bpf.LoadAbsolute{Off: dataNr, Size: 4},
-	}
-	return append(head, body...), nil
-}
-
 // notifiable reports whether arena can take a bot's listener
 // (pidfd_getfd, Linux 5.6, which also answers with
 // SECCOMP_USER_NOTIF_FLAG_CONTINUE): on an older kernel the filter holds
@@ -178,13 +107,6 @@ func compileFilter() ([]unix.SockFilter, error) {
 	compat, err := compatFilter()
 	if err != nil {
 		return nil, fmt.Errorf("assemble the filter: %w", err)
-	}
-	if notifiable() {
-		starts, err := startersFilter()
-		if err != nil {
-			return nil, fmt.Errorf("assemble the filter: %w", err)
-		}
-		compat = append(compat, starts...)
 	}
 	raw, err := bpf.Assemble(append(compat, insts...))
 	if err != nil {
@@ -276,12 +198,6 @@ func compatFilter() ([]bpf.Instruction, error) {
 			return nil, err
 		}
 		withArg(n, 1, []bpf.Instruction{bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0, SkipTrue: 1}}, notify)
-	}
-	if len(handlers) > 0 {
-		// After the rule that refuses a clone asking for namespaces.
-		for _, name := range starters(arch.I386.SyscallNames) {
-			deny(uint32(arch.I386.SyscallNames[name]), notify)
-		}
 	}
 	body = append(body, bpf.RetConstant{Val: allow})
 
