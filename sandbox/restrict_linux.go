@@ -233,8 +233,19 @@ func loadFilter(prog []unix.SockFilter) error {
 		}
 		return nil
 	}
-	fd, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_NEW_LISTENER,
-		uintptr(unsafe.Pointer(&fprog)))
+	// A bot held back for arena is interrupted by any signal it
+	// handles, and the call then fails with EINTR unless the handler
+	// asked for SA_RESTART: a call that never fails so otherwise
+	// (sigaction) could surprise it. With WAIT_KILLABLE_RECV (Linux 5.19)
+	// the wait, once arena has taken the notification, is interrupted by
+	// nothing but a fatal signal, which leaves only the microseconds
+	// before arena takes it; older kernels refuse the flag (EINVAL).
+	flags := uintptr(unix.SECCOMP_FILTER_FLAG_NEW_LISTENER | unix.SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV)
+	fd, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&fprog)))
+	if e == unix.EINVAL {
+		fd, _, e = unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_NEW_LISTENER,
+			uintptr(unsafe.Pointer(&fprog)))
+	}
 	if e != 0 {
 		return fmt.Errorf("load the filter: %w", e)
 	}
