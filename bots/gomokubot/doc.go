@@ -24,7 +24,8 @@
 //     open threes x1.5 -28 ± 44 over 200 games (f3x1.5); over 300 games
 //     each, threes that can become a four x1.5 -10 ± 32 (b3x1.5,
 //     144/3/153), open twos x1.5 -40 ± 34 (f2x1.5, 128/10/162) and x0.7
-//     +28 ± 34 (f2x0.7, 161/2/137), the opponent's sum at 80% -51 ± 34
+//     +28 ± 34 (f2x0.7, 161/2/137; +17 ± 26 over 500 with 200 more games
+//     on new openings, 260/5/235), the opponent's sum at 80% -51 ± 34
 //     (opp80, 124/8/168) and at 50% -38 ± 36 (opp50, 132/3/165); the
 //     double-three bonus x1.4 +44 ± 32 over 200 games, then -35 ± 34 over
 //     the next 200: +4 ± 24 over 400 (33x1.4, 201/3/196). Most openings
