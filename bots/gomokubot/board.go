@@ -502,6 +502,8 @@ type tuning struct {
 	breadth int     // quiet moves tried at inner nodes
 	oppPct  int32   // weight of the opponent's sum in the evaluation, percent
 	leafVCF int     // VCF node budget at the horizon (0: none)
+	leafVCT int     // node budget of a threat search (fours and open threes) at the horizon (0: none)
+	vctWide bool    // run it whenever the side to move has two threats, not only a double threat
 	lmr     bool    // reduce late quiet moves
 	ext4    bool    // a move that makes a four costs no depth (threat extension)
 	ext3    bool    // nor does one that makes an open three while the opponent has no four

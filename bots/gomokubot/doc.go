@@ -19,8 +19,18 @@
 //     score; the evaluation is the sum of those scores over the empty squares
 //     for the side to move minus 65% of the opponent's sum (the side to move
 //     gets to use its threats first), kept up to date as stones come and go.
-//     Weighting open threes 1.5 times more scored -28 ± 44 Elo over 200
-//     games at 20000 nodes (TestSPRT variant f3x1.5).
+//     The weights hold against single changes, each played by TestSPRT at
+//     20000 nodes a move (Elo and W/D/L of the change; no SPRT decided):
+//     open threes x1.5 -28 ± 44 over 200 games (f3x1.5); over 300 games
+//     each, threes that can become a four x1.5 -10 ± 32 (b3x1.5,
+//     144/3/153), open twos x1.5 -40 ± 34 (f2x1.5, 128/10/162) and x0.7
+//     +28 ± 34 (f2x0.7, 161/2/137; +17 ± 26 over 500 with 200 more games
+//     on new openings, 260/5/235), the opponent's sum at 80% -51 ± 34
+//     (opp80, 124/8/168) and at 50% -38 ± 36 (opp50, 132/3/165); the
+//     double-three bonus x1.4 +44 ± 32 over 200 games, then -35 ± 34 over
+//     the next 200: +4 ± 24 over 400 (33x1.4, 201/3/196). Most openings
+//     are won by the same colour in both games of a pair, so 300 games
+//     measure about ±35 Elo.
 //   - The search first plays an immediate five, blocks the opponent's five,
 //     looks for a victory by continuous fours (VCF) and checks whether the
 //     opponent has one (if so, only root moves that stop it are kept); then
@@ -35,7 +45,16 @@
 //     Extending open threes as well (tuning.ext3) proves 16 there but
 //     scored -80 ± 66 over 106 games at 20000 nodes, so it is off; so is
 //     a VCF probe at the horizon (tuning.leafVCF = 300: 7 instead of 4
-//     suite wins at 20000 nodes, but -87 ± 41 over 200 games). When the
+//     suite wins at 20000 nodes, but -87 ± 41 over 200 games), and so is
+//     a threat search with open threes at the horizon (tuning.leafVCT,
+//     only where the side to move can make a double threat and the
+//     opponent has no four): with 50 nodes a probe it proves 16 instead
+//     of 13 suite wins at 100000 nodes and costs 4% of the nodes of a
+//     depth-4 search, but scored -62 ± 31 over 300 games at 20000 nodes
+//     (122/3/175). It sees wins and losses a few moves earlier and its
+//     claims hold (in 12 self-play games each side that claimed a win
+//     went on to win); what it costs in play is not understood yet
+//     (TestLeafThreats, TestLeafThreatsSuite). When the
 //     opponent can make an open four the only moves tried are own fours
 //     and the squares that defend; quiet nodes try the best
 //     few moves by pattern score, and more only while all of them lose. At

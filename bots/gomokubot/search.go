@@ -526,19 +526,50 @@ func (e *Engine) leaf(me uint8, ply int) int {
 		return scoreWin - ply - 3
 	}
 	if e.tune.leafVCF > 0 && e.fours(me) > 0 {
-		st := &e.search
-		saved := st.vcfLimit
-		st.vcfLimit, st.vcfNodes = int64(e.tune.leafVCF), 0
-		n0 := len(st.vcfLine)
-		won := e.attack(me, 8, false)
-		length := len(st.vcfLine) - n0
-		st.vcfLine = st.vcfLine[:n0]
-		st.vcfLimit = saved
-		if won {
+		if won, length := e.leafAttack(me, false, 8, e.tune.leafVCF); won {
+			return scoreWin - ply - length - 1
+		}
+	}
+	if e.tune.leafVCT > 0 && e.leafThreats(me) {
+		if won, length := e.leafAttack(me, true, leafDepth, e.tune.leafVCT); won {
 			return scoreWin - ply - length - 1
 		}
 	}
 	return e.evaluate(me)
+}
+
+// leafDepth is the most attacking moves a threat search at the horizon
+// follows.
+const leafDepth = 6
+
+// leafThreats is the cheap test of whether a threat search at the horizon
+// is worth its nodes: the opponent has no four to interpose, and me can
+// make a double threat (a four and an open three, two open threes) or,
+// with tuning.vctWide, at least two threats of any kind.
+func (e *Engine) leafThreats(me uint8) bool {
+	if e.fours(3-me) > 0 {
+		return false
+	}
+	mc := &e.cnt[me-1]
+	if mc[lv33]+mc[lv43] > 0 {
+		return true
+	}
+	return e.tune.vctWide && mc[lvF3]+mc[lvB4] >= 2
+}
+
+// leafAttack runs a depth-first threat search for me, to move, at the
+// horizon (at most depth attacking moves and limit nodes), and returns
+// whether it wins and in how many plies.
+func (e *Engine) leafAttack(me uint8, threes bool, depth, limit int) (bool, int) {
+	st := &e.search
+	saved := st.vcfLimit
+	st.vcfLimit, st.vcfNodes = int64(limit), 0
+	n0 := len(st.vcfLine)
+	won := e.attack(me, depth, threes)
+	length := len(st.vcfLine) - n0
+	st.vcfLine = st.vcfLine[:n0]
+	st.vcfLimit = saved
+	return won, length
 }
 
 // evaluate is the static score for the side to move.

@@ -234,6 +234,10 @@ func TestTacticalScore(t *testing.T) {
 	for _, tc := range tcs {
 		e := engineFrom(t, gomoku.Freestyle, tc.rows...)
 		e.tune = v.tune
+		if v.w != nil {
+			e.comb = buildComb(*v.w)
+			e.rebuild()
+		}
 		e.MaxNodes = nodes
 		p, info := e.Search(context.Background(), tc.attacker, time.Minute)
 		ok := info.Score >= winMin
