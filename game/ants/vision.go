@@ -46,6 +46,7 @@ func (s *State) initVision() {
 	// A disc drawn without wrapping: inside the map by reach, and every
 	// span a word's width at most.
 	s.visionPlain = 2*reach+1 <= 64
+	s.initDiscWords()
 	s.wrapRow = make([]int32, s.Rows+2*reach+1)
 	for i := range s.wrapRow {
 		s.wrapRow[i] = int32(mod(i-reach, s.Rows) * s.Cols)
@@ -68,6 +69,34 @@ func (s *State) initVision() {
 	s.updateRevealed()
 }
 
+// initDiscWords lays out a lone ant's disc as consecutive words, once for
+// each of the 64 bit positions its first square may have in a word, when
+// ORing those words costs less than the disc's spans (two words each):
+// on maps up to about 128 columns. markRun then draws a lone ant away from
+// the map's edges without a shift or a mask to compute.
+func (s *State) initDiscWords() {
+	reach := s.visionReach
+	s.discWords, s.discLen = nil, 0
+	if !s.visionPlain || len(s.visionSteps) == 0 {
+		return
+	}
+	s.discMin = -reach*s.Cols - reach
+	s.discBits = 2*reach*s.Cols + 2*reach + 1
+	n := (63 + s.discBits + 63) >> 6 // the most words a phase spans
+	if n > 2*len(s.visionSteps) {
+		return
+	}
+	s.discLen = n
+	s.discWords = make([]uint64, 64*n+1) // setBits may touch the word past the last
+	for ph := range 64 {
+		t := s.discWords[ph*n:]
+		for k, st := range s.visionSteps {
+			lo := st - s.discMin + ph
+			setBits(t, lo, lo+2*int(s.visionSpans[k].w)+1)
+		}
+	}
+}
+
 // markRun sets in v the bits of the squares seen by ants on loc and
 // loc+ext of the same row, and on squares between them no further apart
 // than visionGap: the union of their discs, a span per row offset from
@@ -80,6 +109,18 @@ func (s *State) markRun(v []uint64, loc, ext int) {
 	if s.visionPlain && c >= reach && c+ext+reach < s.Cols {
 		zeros := s.visionZeros[:len(s.visionSteps)]
 		if r >= reach && r+reach < s.Rows {
+			if ext == 0 && s.discWords != nil {
+				// A lone ant: its disc's words for its bit phase.
+				o := uint(loc + s.discMin)
+				ph := int(o & 63)
+				t := s.discWords[ph*s.discLen : ph*s.discLen+(ph+s.discBits+63)>>6]
+				w := v[o>>6:]
+				w = w[:len(t)]
+				for j, m := range t {
+					w[j] |= m
+				}
+				return
+			}
 			for k, st := range s.visionSteps {
 				b := uint(loc + st)
 				i, sh := b>>6, b&63
