@@ -453,16 +453,8 @@ func (s *State) appendPlayerState(b []byte, p int) []byte {
 			b = s.appendLine(b, 'h', loc, id(k&15-1))
 		}
 	}
-	for i, w := range s.liveAntMap() {
-		if x := w & vis[i]; x != 0 {
-			b = s.appendWordLines(b, 'a', i, x, ids, p)
-		}
-	}
-	for i, w := range s.foodMap {
-		if x := w & vis[i]; x != 0 {
-			b = s.appendWordLines(b, 'f', i, x, nil, p)
-		}
-	}
+	b = s.appendMaskLines(b, 'a', s.liveAntMap(), vis, ids, p)
+	b = s.appendMaskLines(b, 'f', s.foodMap, vis, nil, p)
 	for _, k := range dead {
 		if loc, o := k>>4, k&15-1; o == p || seen(vis, loc) {
 			b = s.appendLine(b, 'd', loc, id(o))
@@ -489,59 +481,59 @@ func (s *State) appendFullState(b []byte) []byte {
 			s.trueIDs[o] = o
 		}
 	}
-	for i, w := range s.liveAntMap() {
-		if w != 0 {
-			b = s.appendWordLines(b, 'a', i, w, s.trueIDs, -1)
-		}
-	}
-	for i, w := range s.foodMap {
-		if w != 0 {
-			b = s.appendWordLines(b, 'f', i, w, nil, -1)
-		}
-	}
+	ants := s.liveAntMap()
+	b = s.appendMaskLines(b, 'a', ants, ants, s.trueIDs, -1)
+	b = s.appendMaskLines(b, 'f', s.foodMap, s.foodMap, nil, -1)
 	for _, k := range dead {
 		b = s.appendLine(b, 'd', k>>4, k&15-1)
 	}
 	return b
 }
 
-// appendWordLines appends appendLine's line for each square of word i of
-// a bit map set in x, in square order: with no owner when ids is nil,
-// else the owner of the ant there as ids numbers it (a player p's
-// numbering gives an owner p meets here the next id). The hot loop of the
-// state texts: room for the word's lines is made once, and the numbers
-// are copied as in appendLine.
-func (s *State) appendWordLines(b []byte, ilk byte, i int, x uint64, ids []int, p int) []byte {
+// appendMaskLines appends appendLine's line for each square set in both
+// m and vis (of vis's length at least), in square order: with no owner
+// when ids is nil, else the owner of the ant there as ids numbers it (a
+// player p's numbering gives an owner p meets here the next id). The hot
+// loop of the state texts: room is made once per word, and the numbers
+// are copied as in appendLine, with no bounds test (numLen is at most 6).
+func (s *State) appendMaskLines(b []byte, ilk byte, m, vis []uint64, ids []int, p int) []byte {
 	n := len(b)
-	if need := bits.OnesCount64(x) * lineRoom; cap(b)-n < need {
-		b = slices.Grow(b, need)
-	}
 	b = b[:cap(b)]
 	numWord, numLen, grid, cols := s.numWord, s.numLen, s.grid, s.Cols
-	for ; x != 0; x &= x - 1 {
-		loc := i<<6 | bits.TrailingZeros64(x)
-		r := s.row(loc)
-		c := loc - r*cols
-		t := b[n : n+lineRoom]
-		t[0], t[1] = ilk, ' '
-		k := 2
-		binary.LittleEndian.PutUint64(t[k:], numWord[r])
-		k += int(numLen[r])
-		binary.LittleEndian.PutUint64(t[k:], numWord[c])
-		k += int(numLen[c])
-		if ids == nil {
-			t[k-1] = '\n'
-			n += k
+	vis = vis[:len(m)]
+	for i, w := range m {
+		x := w & vis[i]
+		if x == 0 {
 			continue
 		}
-		o := int(grid[loc])
-		id := ids[o]
-		if id < 0 {
-			id = s.nextID(p)
-			ids[o] = id
+		if need := bits.OnesCount64(x) * lineRoom; len(b)-n < need {
+			b = slices.Grow(b[:n], need)
+			b = b[:cap(b)]
 		}
-		t[k], t[k+1] = byte('0'+id), '\n'
-		n += k + 2
+		for ; x != 0; x &= x - 1 {
+			loc := i<<6 | bits.TrailingZeros64(x)
+			r := s.row(loc)
+			c := loc - r*cols
+			t := b[n : n+lineRoom : n+lineRoom]
+			t[0], t[1] = ilk, ' '
+			binary.LittleEndian.PutUint64(t[2:10], numWord[r])
+			k := 2 + int(numLen[r]&7)
+			binary.LittleEndian.PutUint64(t[k:k+8], numWord[c])
+			k += int(numLen[c] & 7)
+			if ids == nil {
+				t[k-1] = '\n'
+				n += k
+				continue
+			}
+			o := int(grid[loc])
+			id := ids[o]
+			if id < 0 {
+				id = s.nextID(p)
+				ids[o] = id
+			}
+			t[k], t[k+1] = byte('0'+id), '\n'
+			n += k + 2
+		}
 	}
 	return b[:n]
 }
