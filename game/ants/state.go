@@ -144,12 +144,15 @@ type State struct {
 	runStart      []int // updateVision: per player, the run being drawn
 	runEnd        []int
 	runRowEnd     []int
-	visionReach   int      // no square in sight is further in rows or columns
-	visionPlain   bool     // every span of the disc fits in a word
-	discWords     []uint64 // markRun: a lone ant's whole disc as words, per bit phase (discLen each); nil: spans
-	discLen       int      // words per phase in discWords
-	discBits      int      // the disc's extent in bits from its first square
-	discMin       int      // the disc's first square from the ant's (negative)
+	visionReach   int       // no square in sight is further in rows or columns
+	visionPlain   bool      // every span of the disc fits in a word
+	discWords     []uint64  // markRun: a lone ant's whole disc as words, per bit phase (discLen each); nil: spans
+	discLen       int       // words per phase in discWords
+	discBits      int       // the disc's extent in bits from its first square
+	discMin       int       // the disc's first square from the ant's (negative)
+	edgeWords     []uint64  // markRun: a lone ant's disc near the left or right edge, from its first row's start, per phase and column; nil: spans
+	edgeLen       int       // words per disc in edgeWords
+	edgePhase     [64]int16 // the index in edgeWords of a first row's bit phase, -1 for none
 	revealedWater [][]int
 	wrapRow       []int32   // for r + dr + visionReach: the first square of row (r + dr) mod Rows
 	revealAnts    []int     // updateRevealed's buffer

@@ -47,6 +47,7 @@ func (s *State) initVision() {
 	// span a word's width at most.
 	s.visionPlain = 2*reach+1 <= 64
 	s.initDiscWords()
+	s.initEdgeWords()
 	s.wrapRow = make([]int32, s.Rows+2*reach+1)
 	for i := range s.wrapRow {
 		s.wrapRow[i] = int32(mod(i-reach, s.Rows) * s.Cols)
@@ -97,6 +98,52 @@ func (s *State) initDiscWords() {
 	}
 }
 
+// initEdgeWords lays out, as initDiscWords, the disc of a lone ant in one
+// of the reach columns at either edge of the map: its rows whole (the
+// spans wrapped round them), from the first row's start, for each bit
+// phase a row may start at (64/gcd(Cols, 64) of them). Only when the
+// table stays small (16 KiB) and ORing its words costs less than the
+// wrapped spans (up to four words each).
+func (s *State) initEdgeWords() {
+	reach, cols := s.visionReach, s.Cols
+	s.edgeWords, s.edgeLen = nil, 0
+	for i := range s.edgePhase {
+		s.edgePhase[i] = -1
+	}
+	if !s.visionPlain || reach == 0 || 2*reach+1 >= cols {
+		return
+	}
+	phases := 64 / (1 << min(bits.TrailingZeros(uint(cols)), 6))
+	n := (63 + len(s.visionSpans)*cols + 63) >> 6
+	if n > 4*len(s.visionSpans) || phases*2*reach*n > 2048 {
+		return
+	}
+	s.edgeLen = n
+	s.edgeWords = make([]uint64, phases*2*reach*n+1) // setBits may touch the word past the last
+	for k := range phases {
+		ph := k * cols & 63
+		s.edgePhase[ph] = int16(k)
+		for ci := range 2 * reach {
+			c := ci
+			if ci >= reach {
+				c = cols - 2*reach + ci
+			}
+			t := s.edgeWords[(k*2*reach+ci)*n:]
+			for j, sp := range s.visionSpans {
+				base, w := ph+j*cols, int(sp.w)
+				lo, hi := c-w, c+w+1
+				setBits(t, base+max(lo, 0), base+min(hi, cols))
+				if lo < 0 {
+					setBits(t, base+cols+lo, base+cols)
+				}
+				if hi > cols {
+					setBits(t, base, base+hi-cols)
+				}
+			}
+		}
+	}
+}
+
 // markRun sets in v the bits of the squares seen by ants on loc and
 // loc+ext of the same row, and on squares between them no further apart
 // than visionGap: the union of their discs, a span per row offset from
@@ -140,6 +187,24 @@ func (s *State) markRun(v []uint64, loc, ext int) {
 			w := v[i : i+2 : i+2]
 			w[0] |= m << sh
 			w[1] |= m >> 1 >> (63 - sh)
+		}
+		return
+	}
+	if ext == 0 && s.edgeWords != nil && r >= reach && r+reach < s.Rows {
+		// A lone ant at the left or right edge: its wrapped disc's
+		// words for its column and the bit phase of its first row.
+		o := uint((r - reach) * s.Cols)
+		ph := int(o & 63)
+		ci := c
+		if c >= reach {
+			ci = c - s.Cols + 2*reach
+		}
+		at := (int(s.edgePhase[ph])*2*reach + ci) * s.edgeLen
+		t := s.edgeWords[at : at+(ph+len(s.visionSpans)*s.Cols+63)>>6]
+		w := v[o>>6:]
+		w = w[:len(t)]
+		for j, m := range t {
+			w[j] |= m
 		}
 		return
 	}
