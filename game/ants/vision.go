@@ -307,18 +307,27 @@ func (s *State) updateVision() {
 	// The ants in row-major order (a bit per square, read in order):
 	// each player's ants close together in a row are drawn as one run.
 	ants := s.liveAntMap()
-	if len(s.runStart) != s.N {
-		s.runStart, s.runEnd, s.runRowEnd = make([]int, s.N), make([]int, s.N), make([]int, s.N)
+	var runs [16]visionRun // per player (at most 10), the run being drawn
+	for p := range runs {
+		runs[p].start = -1
 	}
-	start, end, rowEnd := s.runStart, s.runEnd, s.runRowEnd
 	if len(s.ownerAnts) != s.N {
 		s.ownerAnts = make([][]int32, s.N)
 	}
-	for p := range start {
-		start[p] = -1
+	// updateRevealed's lists, of the owners some player has yet to meet.
+	var unmet uint32
+	for p := range s.ownerAnts {
 		s.ownerAnts[p] = s.ownerAnts[p][:0]
 	}
-	listOwners := !s.allMet // updateRevealed's lists, for players yet to meet some
+	if !s.allMet {
+		for _, ids := range s.switchIDs {
+			for o, id := range ids {
+				if id < 0 {
+					unmet |= 1 << o
+				}
+			}
+		}
+	}
 	grid, gap, maxExt := s.grid, s.visionGap, s.visionMaxExt
 	for i, w := range ants {
 		if w == 0 {
@@ -327,26 +336,31 @@ func (s *State) updateVision() {
 		for w != 0 {
 			loc := i<<6 | bits.TrailingZeros64(w)
 			w &= w - 1
-			p := grid[loc]
-			if listOwners {
+			p := int(grid[loc]) & 15
+			if unmet>>p&1 != 0 {
 				s.ownerAnts[p] = append(s.ownerAnts[p], int32(loc))
 			}
-			if st := start[p]; st >= 0 {
-				if loc < rowEnd[p] && loc-end[p] <= gap && loc-st <= maxExt {
-					end[p] = loc
+			run := &runs[p]
+			if st := run.start; st >= 0 {
+				if loc < run.rowEnd && loc-run.end <= gap && loc-st <= maxExt {
+					run.end = loc
 					continue
 				}
-				s.markRun(s.vision[p], st, end[p]-st)
+				s.markRun(s.vision[p], st, run.end-st)
 			}
-			start[p], end[p], rowEnd[p] = loc, loc, (s.row(loc)+1)*s.Cols
+			run.start, run.end, run.rowEnd = loc, loc, (s.row(loc)+1)*s.Cols
 		}
 	}
-	for p, st := range start {
-		if st >= 0 {
-			s.markRun(s.vision[p], st, end[p]-st)
+	for p := range s.N {
+		if st := runs[p].start; st >= 0 {
+			s.markRun(s.vision[p], st, runs[p].end-st)
 		}
 	}
 }
+
+// visionRun is the run of a player's ants updateVision is drawing: the
+// squares of its first and last ant, and the end of their row.
+type visionRun struct{ start, end, rowEnd int }
 
 // liveAntMap returns a bit per square of the live ants, drawn afresh
 // only after the ants changed.
