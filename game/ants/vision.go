@@ -179,6 +179,24 @@ func (s *State) markRun(v []uint64, loc, ext int) {
 			return
 		}
 		// Near the top or bottom: the rows wrap, the columns do not.
+		if ext == 0 && s.discWords != nil && s.Rows > 2*reach {
+			// A lone ant: its disc's words in two parts, the rows
+			// beyond the map's edge moved to its other edge.
+			// The part above ends with its last row's span (2*reach+1
+			// bits from the row's first, a row before split).
+			size := s.Rows * s.Cols
+			o := loc + s.discMin
+			if r < reach {
+				split := (reach - r) * s.Cols
+				s.orDiscPart(v, o+size, 0, split-s.Cols+2*reach+1)
+				s.orDiscPart(v, o, split, s.discBits)
+			} else {
+				split := (s.Rows - r + reach) * s.Cols
+				s.orDiscPart(v, o, 0, split-s.Cols+2*reach+1)
+				s.orDiscPart(v, o-size, split, s.discBits)
+			}
+			return
+		}
 		rows := s.wrapRow[r : r+len(s.visionSpans)]
 		for k, sp := range s.visionSpans {
 			b := uint(int(rows[k]) + c - int(sp.w))
@@ -269,6 +287,26 @@ func (s *State) markRun(v []uint64, loc, ext int) {
 			setSpan(v, base+lo, hi-lo)
 		}
 	}
+}
+
+// orDiscPart sets in v bits a..b-1 of a lone ant's disc (discWords) laid
+// from bit d of v, which may be negative: bits d+a..d+b-1 are in the map.
+func (s *State) orDiscPart(v []uint64, d, a, b int) {
+	q := int(uint(d) & 63)
+	t := s.discWords[q*s.discLen : q*s.discLen+(q+s.discBits+63)>>6]
+	j0, j1 := (a+q)>>6, (b-1+q)>>6
+	w := v[d>>6+j0 : d>>6+j1+1]
+	t = t[j0 : j1+1]
+	first, last := ^uint64(0)<<uint((a+q)&63), ^uint64(0)>>uint(63-(b-1+q)&63)
+	if len(t) == 1 {
+		w[0] |= t[0] & first & last
+		return
+	}
+	w[0] |= t[0] & first
+	for j := 1; j < len(t)-1; j++ {
+		w[j] |= t[j]
+	}
+	w[len(t)-1] |= t[len(t)-1] & last
 }
 
 // setSpan sets n bits of v (1 <= n <= 64) from bit lo, in the word of lo
