@@ -2,6 +2,7 @@ package ants
 
 import (
 	"context"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -201,6 +202,47 @@ func BenchmarkUpdateVision(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		st.updateVision()
 		st.updateRevealed()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*ants), "ns/ant")
+}
+
+// BenchmarkUpdateVisionSmall draws the sight of 4 players with 54 ants
+// each scattered over an 80x80 map (as in the 1000-turn 4-player game of
+// BenchmarkRefereeVsOfficial: lone ants, a disc narrower than a row).
+func BenchmarkUpdateVisionSmall(b *testing.B) {
+	rng := rand.New(rand.NewPCG(80, 4))
+	grid := make([][]byte, 80)
+	for r := range grid {
+		grid[r] = []byte(strings.Repeat(".", 80))
+	}
+	for p := range 4 {
+		grid[p*20][p*20] = byte('0' + p)
+		for n := 0; n < 54; {
+			r, c := rng.IntN(80), rng.IntN(80)
+			if grid[r][c] == '.' {
+				grid[r][c] = byte('a' + p)
+				n++
+			}
+		}
+	}
+	text := "rows 80\ncols 80\nplayers 4\n"
+	for _, row := range grid {
+		text += "m " + string(row) + "\n"
+	}
+	m, err := ParseMap(text)
+	if err != nil {
+		b.Fatal(err)
+	}
+	opt := DefaultOptions()
+	opt.Scenario = true
+	st, err := NewState(m, opt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ants := len(st.currentAnts())
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		st.updateVision()
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*ants), "ns/ant")
 }

@@ -109,7 +109,7 @@ func TestPyInt(t *testing.T) {
 // against the general parser: whenever the fast path takes a line, both
 // read the same order from it.
 func FuzzSimpleOrder(f *testing.F) {
-	for _, s := range []string{"o 1 2 n", "o 12 034 w", "o 1  2 n", "O 1 2 n", "o -1 2 s", "o 1 2 n ", "o 1234567890 1 e", "o 1 2 x", "o ٣ 1 n"} {
+	for _, s := range []string{"o 1 2 n", "o 12 034 w", "o 1  2 n", "O 1 2 n", "o -1 2 s", "o 1 2 n ", "o 1234567890 1 e", "o 1 2 x", "o ٣ 1 n", "o 12 34 e", "o 1: 34 e", "o 7 45 w", "o 45 7 e"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
@@ -165,6 +165,36 @@ func TestSimpleOrder(t *testing.T) {
 		{"o 12  n", 0, 0, 0, false},
 		{"o 1 2 3 n", 0, 0, 0, false},
 		{"o 12 n", 0, 0, 0, false},
+		// nine bytes: "o RR CC d" read as one word, or another form
+		{"o 79 05 e", 79, 5, 'e', true},
+		{"o 00 00 n", 0, 0, 'n', true},
+		{"o 12 34 x", 0, 0, 0, false},
+		{"o 12 34 N", 0, 0, 0, false},
+		{"O 12 34 n", 0, 0, 0, false},
+		{"o 12 3: n", 0, 0, 0, false},
+		{"o 1/ 34 n", 0, 0, 0, false},
+		{"o 12 34  ", 0, 0, 0, false},
+		{"o 12\t34 n", 0, 0, 0, false},
+		{"o 12 34n n", 0, 0, 0, false},
+		{"o  12 34 n"[:9], 0, 0, 0, false},
+		{"o 1 2345 n"[:9], 0, 0, 0, false},
+		{"o 1 234 n", 1, 234, 'n', true},
+		{"o 123 4 s", 123, 4, 's', true},
+		// eight bytes: "o R CC d" or "o RR C d" as one word
+		{"o 7 45 w", 7, 45, 'w', true},
+		{"o 45 7 e", 45, 7, 'e', true},
+		{"o 0 00 n", 0, 0, 'n', true},
+		{"o 4: 7 e", 0, 0, 0, false},
+		{"o 45 : e", 0, 0, 0, false},
+		{"o 7 4/ w", 0, 0, 0, false},
+		{"o : 45 w", 0, 0, 0, false},
+		{"o 7 45 x", 0, 0, 0, false},
+		{"o 7 45  ", 0, 0, 0, false},
+		{"o 745  w", 0, 0, 0, false},
+		{"o  7 4 w", 0, 0, 0, false},
+		{"o 7  4 w", 0, 0, 0, false},
+		{"p 7 45 w", 0, 0, 0, false},
+		{"o 7 45 W", 0, 0, 0, false},
 	}
 	for _, c := range cases {
 		row, col, dir, ok := parseSimpleOrder(c.in)

@@ -51,6 +51,34 @@ func parseOrderLine(orders []parsedOrder, invalid []string, raw string) ([]parse
 // which the general path then judges.
 func parseSimpleOrder(s string) (row, col int, dir byte, ok bool) {
 	n := len(s)
+	if n == 8 {
+		// "o R CC d" or "o RR C d", read as "o RR CC d" below.
+		x := le64(s)
+		dir = s[7]
+		if aimRow[dir]|aimCol[dir] != 0 {
+			if x>>24&0xff == ' ' {
+				if x&order8RMask == order8RFixed && (x+order8RSix)&order8RNibble == order8RZero {
+					v := x - order8RZero
+					return int(v >> 16 & 15), int(v>>32&15)*10 + int(v>>40&15), dir, true
+				}
+			} else if x&order8CMask == order8CFixed && (x+order8CSix)&order8CNibble == order8CZero {
+				v := x - order8CZero
+				return int(v>>16&15)*10 + int(v>>24&15), int(v >> 40 & 15), dir, true
+			}
+		}
+	}
+	if n == 9 {
+		// "o RR CC d", the most common form on maps of 10 to 100
+		// squares a side: the first 8 bytes as a word, tested and read
+		// at once; other lines of 9 bytes ("o R CCC d") go the general
+		// way below.
+		x := le64(s)
+		dir = s[8]
+		if x&order9Mask == order9Fixed && (x+order9Six)&order9Nibble == order9Zero && aimRow[dir]|aimCol[dir] != 0 {
+			v := x - order9Zero // the digits' values
+			return int(v>>16&15)*10 + int(v>>24&15), int(v>>40&15)*10 + int(v>>48&15), dir, true
+		}
+	}
 	if n < 7 || s[0] != 'o' || s[1] != ' ' || s[n-2] != ' ' {
 		return 0, 0, 0, false
 	}
@@ -99,6 +127,40 @@ func parseSimpleOrder(s string) (row, col int, dir byte, ok bool) {
 		return 0, 0, 0, false
 	}
 	return row, col, dir, true
+}
+
+// The bytes of "o RR CC " as a little-endian word: 'o' and the spaces at
+// 0, 1, 4 and 7 as given, a digit's high nibble 3 at 2, 3, 5 and 6; a
+// digit plus 6 keeps that nibble (0x30..0x39 but not 0x3a..0x3f).
+const (
+	order9Mask   = 0xff_f0_f0_ff_f0_f0_ff_ff
+	order9Fixed  = 0x20_30_30_20_30_30_20_6f
+	order9Nibble = 0x00_f0_f0_00_f0_f0_00_00
+	order9Zero   = 0x00_30_30_00_30_30_00_00
+	order9Six    = 0x00_06_06_00_06_06_00_00
+)
+
+// The same for "o R CC d" (one-digit row) and "o RR C d" (one-digit
+// column), the direction at 7 left out.
+const (
+	order8RMask   = 0x00_ff_f0_f0_ff_f0_ff_ff
+	order8RFixed  = 0x00_20_30_30_20_30_20_6f
+	order8RNibble = 0x00_00_f0_f0_00_f0_00_00
+	order8RZero   = 0x00_00_30_30_00_30_00_00
+	order8RSix    = 0x00_00_06_06_00_06_00_00
+	order8CMask   = 0x00_ff_f0_ff_f0_f0_ff_ff
+	order8CFixed  = 0x00_20_30_20_30_30_20_6f
+	order8CNibble = 0x00_00_f0_00_f0_f0_00_00
+	order8CZero   = 0x00_00_30_00_30_30_00_00
+	order8CSix    = 0x00_00_06_00_06_06_00_00
+)
+
+// le64 is the first 8 bytes of s (at least 8 long) as a little-endian
+// word (one load: the compiler merges the bytes' loads).
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // twoDigits reads a number of one or two digits at s[i] followed by a

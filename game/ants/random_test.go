@@ -125,7 +125,7 @@ func checkVision(t *testing.T, st *State) {
 
 // TestVisionDrawing places random ants on maps of many shapes (smaller
 // than the disc, just wider than a word, not a multiple of 64) with
-// several view radii, clustered and spread, and compares every player's
+// several view radii, clustered, spread and sparse, and compares every player's
 // sight with a count made square by square.
 func TestVisionDrawing(t *testing.T) {
 	cases := []struct {
@@ -141,6 +141,10 @@ func TestVisionDrawing(t *testing.T) {
 		{40, 130, 1000, 300},
 		{50, 90, 0, 500},
 		{30, 200, 5, 2000},
+		{100, 120, 77, 40}, // sparse: lone ants
+		{60, 127, 55, 60},
+		{24, 24, 77, 10},
+		{90, 88, 77, 40}, // lone ants drawn from whole words, the widest map for them
 	}
 	for _, c := range cases {
 		t.Run(strconv.Itoa(c.rows)+"x"+strconv.Itoa(c.cols)+"/"+strconv.Itoa(c.r2), func(t *testing.T) {

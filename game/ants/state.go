@@ -137,19 +137,23 @@ type State struct {
 	revealed      [][]uint64 // per player: a bit per square ever in sight
 	waterBits     []uint64   // a bit per square of water
 	visionSpans   []visionSpan
-	visionSteps   []int // visionSpans' steps and masks, apart (markDisc's inner loop)
-	visionZeros   []int // 63 - 2w: the zeros above a span's mask
-	visionGap     int   // markRun: ants of a run no further apart than this
-	visionMaxExt  int   // nor than this from its first
-	runStart      []int // updateVision: per player, the run being drawn
-	runEnd        []int
-	runRowEnd     []int
-	visionReach   int  // no square in sight is further in rows or columns
-	visionPlain   bool // every span of the disc fits in a word
+	visionSteps   []int     // visionSpans' steps and masks, apart (markDisc's inner loop)
+	visionZeros   []int     // 63 - 2w: the zeros above a span's mask
+	visionGap     int       // markRun: ants of a run no further apart than this
+	visionMaxExt  int       // nor than this from its first
+	visionReach   int       // no square in sight is further in rows or columns
+	visionPlain   bool      // every span of the disc fits in a word
+	discWords     []uint64  // markRun: a lone ant's whole disc as words, per bit phase (discLen each); nil: spans
+	discLen       int       // words per phase in discWords
+	discBits      int       // the disc's extent in bits from its first square
+	discMin       int       // the disc's first square from the ant's (negative)
+	edgeWords     []uint64  // markRun: a lone ant's disc near the left or right edge, from its first row's start, per phase and column; nil: spans
+	edgeLen       int       // words per disc in edgeWords
+	edgePhase     [64]int16 // the index in edgeWords of a first row's bit phase, -1 for none
 	revealedWater [][]int
 	wrapRow       []int32   // for r + dr + visionReach: the first square of row (r + dr) mod Rows
 	revealAnts    []int     // updateRevealed's buffer
-	ownerAnts     [][]int32 // per player: the squares of its live ants, row-major (updateVision), while !allMet
+	ownerAnts     [][]int32 // per player: the squares of its live ants, row-major (updateVision), of owners not met by all
 	allMet        bool      // every player has an id for every other: no more first sightings
 	switchIDs     [][]int   // per player: engine id -> perspective id, -1 unknown
 

@@ -94,11 +94,7 @@ func TestAppendWordLines(t *testing.T) {
 			copy(st.switchIDs[tc.p], tc.ids)
 			ids = st.switchIDs[tc.p]
 		}
-		for i, w := range ants {
-			if w != 0 {
-				got = st.appendWordLines(got, 'a', i, w, ids, tc.p)
-			}
-		}
+		got = st.appendMaskLines(got, 'a', ants, ants, ids, tc.p)
 		if string(got) != string(want) {
 			t.Errorf("%s:\n%s\nwant\n%s", tc.name, got, want)
 		}

@@ -46,6 +46,8 @@ func (s *State) initVision() {
 	// A disc drawn without wrapping: inside the map by reach, and every
 	// span a word's width at most.
 	s.visionPlain = 2*reach+1 <= 64
+	s.initDiscWords()
+	s.initEdgeWords()
 	s.wrapRow = make([]int32, s.Rows+2*reach+1)
 	for i := range s.wrapRow {
 		s.wrapRow[i] = int32(mod(i-reach, s.Rows) * s.Cols)
@@ -68,6 +70,83 @@ func (s *State) initVision() {
 	s.updateRevealed()
 }
 
+// initDiscWords lays out a lone ant's disc as consecutive words, once for
+// each of the 64 bit positions its first square may have in a word, when
+// those words are few beside the disc's spans (two words each, shifted
+// and masked): at most 1.5 per span, on maps up to about 90 columns for
+// the usual view radius. Wider, the table (17 KiB on 126 columns) costs
+// more in cache misses than it saves, as measured on a 2-player game.
+// markRun then draws a lone ant away from the map's left and right edges
+// without a shift or a mask to compute.
+func (s *State) initDiscWords() {
+	reach := s.visionReach
+	s.discWords, s.discLen = nil, 0
+	if !s.visionPlain || len(s.visionSteps) == 0 {
+		return
+	}
+	s.discMin = -reach*s.Cols - reach
+	s.discBits = 2*reach*s.Cols + 2*reach + 1
+	n := (63 + s.discBits + 63) >> 6 // the most words a phase spans
+	if 2*n > 3*len(s.visionSteps) {
+		return
+	}
+	s.discLen = n
+	s.discWords = make([]uint64, 64*n+1) // setBits may touch the word past the last
+	for ph := range 64 {
+		t := s.discWords[ph*n:]
+		for k, st := range s.visionSteps {
+			lo := st - s.discMin + ph
+			setBits(t, lo, lo+2*int(s.visionSpans[k].w)+1)
+		}
+	}
+}
+
+// initEdgeWords lays out, as initDiscWords, the disc of a lone ant in one
+// of the reach columns at either edge of the map: its rows whole (the
+// spans wrapped round them), from the first row's start, for each bit
+// phase a row may start at (64/gcd(Cols, 64) of them). Only when the
+// table stays small (16 KiB) and ORing its words costs less than the
+// wrapped spans (up to four words each).
+func (s *State) initEdgeWords() {
+	reach, cols := s.visionReach, s.Cols
+	s.edgeWords, s.edgeLen = nil, 0
+	for i := range s.edgePhase {
+		s.edgePhase[i] = -1
+	}
+	if !s.visionPlain || reach == 0 || 2*reach+1 >= cols {
+		return
+	}
+	phases := 64 / (1 << min(bits.TrailingZeros(uint(cols)), 6))
+	n := (63 + len(s.visionSpans)*cols + 63) >> 6
+	if n > 4*len(s.visionSpans) || phases*2*reach*n > 2048 {
+		return
+	}
+	s.edgeLen = n
+	s.edgeWords = make([]uint64, phases*2*reach*n+1) // setBits may touch the word past the last
+	for k := range phases {
+		ph := k * cols & 63
+		s.edgePhase[ph] = int16(k)
+		for ci := range 2 * reach {
+			c := ci
+			if ci >= reach {
+				c = cols - 2*reach + ci
+			}
+			t := s.edgeWords[(k*2*reach+ci)*n:]
+			for j, sp := range s.visionSpans {
+				base, w := ph+j*cols, int(sp.w)
+				lo, hi := c-w, c+w+1
+				setBits(t, base+max(lo, 0), base+min(hi, cols))
+				if lo < 0 {
+					setBits(t, base+cols+lo, base+cols)
+				}
+				if hi > cols {
+					setBits(t, base, base+hi-cols)
+				}
+			}
+		}
+	}
+}
+
 // markRun sets in v the bits of the squares seen by ants on loc and
 // loc+ext of the same row, and on squares between them no further apart
 // than visionGap: the union of their discs, a span per row offset from
@@ -80,6 +159,18 @@ func (s *State) markRun(v []uint64, loc, ext int) {
 	if s.visionPlain && c >= reach && c+ext+reach < s.Cols {
 		zeros := s.visionZeros[:len(s.visionSteps)]
 		if r >= reach && r+reach < s.Rows {
+			if ext == 0 && s.discWords != nil {
+				// A lone ant: its disc's words for its bit phase.
+				o := uint(loc + s.discMin)
+				ph := int(o & 63)
+				t := s.discWords[ph*s.discLen : ph*s.discLen+(ph+s.discBits+63)>>6]
+				w := v[o>>6:]
+				w = w[:len(t)]
+				for j, m := range t {
+					w[j] |= m
+				}
+				return
+			}
 			for k, st := range s.visionSteps {
 				b := uint(loc + st)
 				i, sh := b>>6, b&63
@@ -91,6 +182,24 @@ func (s *State) markRun(v []uint64, loc, ext int) {
 			return
 		}
 		// Near the top or bottom: the rows wrap, the columns do not.
+		if ext == 0 && s.discWords != nil && s.Rows > 2*reach {
+			// A lone ant: its disc's words in two parts, the rows
+			// beyond the map's edge moved to its other edge.
+			// The part above ends with its last row's span (2*reach+1
+			// bits from the row's first, a row before split).
+			size := s.Rows * s.Cols
+			o := loc + s.discMin
+			if r < reach {
+				split := (reach - r) * s.Cols
+				s.orDiscPart(v, o+size, 0, split-s.Cols+2*reach+1)
+				s.orDiscPart(v, o, split, s.discBits)
+			} else {
+				split := (s.Rows - r + reach) * s.Cols
+				s.orDiscPart(v, o, 0, split-s.Cols+2*reach+1)
+				s.orDiscPart(v, o-size, split, s.discBits)
+			}
+			return
+		}
 		rows := s.wrapRow[r : r+len(s.visionSpans)]
 		for k, sp := range s.visionSpans {
 			b := uint(int(rows[k]) + c - int(sp.w))
@@ -99,6 +208,24 @@ func (s *State) markRun(v []uint64, loc, ext int) {
 			w := v[i : i+2 : i+2]
 			w[0] |= m << sh
 			w[1] |= m >> 1 >> (63 - sh)
+		}
+		return
+	}
+	if ext == 0 && s.edgeWords != nil && r >= reach && r+reach < s.Rows {
+		// A lone ant at the left or right edge: its wrapped disc's
+		// words for its column and the bit phase of its first row.
+		o := uint((r - reach) * s.Cols)
+		ph := int(o & 63)
+		ci := c
+		if c >= reach {
+			ci = c - s.Cols + 2*reach
+		}
+		at := (int(s.edgePhase[ph])*2*reach + ci) * s.edgeLen
+		t := s.edgeWords[at : at+(ph+len(s.visionSpans)*s.Cols+63)>>6]
+		w := v[o>>6:]
+		w = w[:len(t)]
+		for j, m := range t {
+			w[j] |= m
 		}
 		return
 	}
@@ -165,6 +292,26 @@ func (s *State) markRun(v []uint64, loc, ext int) {
 	}
 }
 
+// orDiscPart sets in v bits a..b-1 of a lone ant's disc (discWords) laid
+// from bit d of v, which may be negative: bits d+a..d+b-1 are in the map.
+func (s *State) orDiscPart(v []uint64, d, a, b int) {
+	q := int(uint(d) & 63)
+	t := s.discWords[q*s.discLen : q*s.discLen+(q+s.discBits+63)>>6]
+	j0, j1 := (a+q)>>6, (b-1+q)>>6
+	w := v[d>>6+j0 : d>>6+j1+1]
+	t = t[j0 : j1+1]
+	first, last := ^uint64(0)<<uint((a+q)&63), ^uint64(0)>>uint(63-(b-1+q)&63)
+	if len(t) == 1 {
+		w[0] |= t[0] & first & last
+		return
+	}
+	w[0] |= t[0] & first
+	for j := 1; j < len(t)-1; j++ {
+		w[j] |= t[j]
+	}
+	w[len(t)-1] |= t[len(t)-1] & last
+}
+
 // setSpan sets n bits of v (1 <= n <= 64) from bit lo, in the word of lo
 // and the next (v has a spare word at its end).
 func setSpan(v []uint64, lo, n int) {
@@ -201,18 +348,27 @@ func (s *State) updateVision() {
 	// The ants in row-major order (a bit per square, read in order):
 	// each player's ants close together in a row are drawn as one run.
 	ants := s.liveAntMap()
-	if len(s.runStart) != s.N {
-		s.runStart, s.runEnd, s.runRowEnd = make([]int, s.N), make([]int, s.N), make([]int, s.N)
+	var runs [16]visionRun // per player (at most 10), the run being drawn
+	for p := range runs {
+		runs[p].start = -1
 	}
-	start, end, rowEnd := s.runStart, s.runEnd, s.runRowEnd
 	if len(s.ownerAnts) != s.N {
 		s.ownerAnts = make([][]int32, s.N)
 	}
-	for p := range start {
-		start[p] = -1
+	// updateRevealed's lists, of the owners some player has yet to meet.
+	var unmet uint32
+	for p := range s.ownerAnts {
 		s.ownerAnts[p] = s.ownerAnts[p][:0]
 	}
-	listOwners := !s.allMet // updateRevealed's lists, for players yet to meet some
+	if !s.allMet {
+		for _, ids := range s.switchIDs {
+			for o, id := range ids {
+				if id < 0 {
+					unmet |= 1 << o
+				}
+			}
+		}
+	}
 	grid, gap, maxExt := s.grid, s.visionGap, s.visionMaxExt
 	for i, w := range ants {
 		if w == 0 {
@@ -221,26 +377,31 @@ func (s *State) updateVision() {
 		for w != 0 {
 			loc := i<<6 | bits.TrailingZeros64(w)
 			w &= w - 1
-			p := grid[loc]
-			if listOwners {
+			p := int(grid[loc]) & 15
+			if unmet>>p&1 != 0 {
 				s.ownerAnts[p] = append(s.ownerAnts[p], int32(loc))
 			}
-			if st := start[p]; st >= 0 {
-				if loc < rowEnd[p] && loc-end[p] <= gap && loc-st <= maxExt {
-					end[p] = loc
+			run := &runs[p]
+			if st := run.start; st >= 0 {
+				if loc < run.rowEnd && loc-run.end <= gap && loc-st <= maxExt {
+					run.end = loc
 					continue
 				}
-				s.markRun(s.vision[p], st, end[p]-st)
+				s.markRun(s.vision[p], st, run.end-st)
 			}
-			start[p], end[p], rowEnd[p] = loc, loc, (s.row(loc)+1)*s.Cols
+			run.start, run.end, run.rowEnd = loc, loc, (s.row(loc)+1)*s.Cols
 		}
 	}
-	for p, st := range start {
-		if st >= 0 {
-			s.markRun(s.vision[p], st, end[p]-st)
+	for p := range s.N {
+		if st := runs[p].start; st >= 0 {
+			s.markRun(s.vision[p], st, runs[p].end-st)
 		}
 	}
 }
+
+// visionRun is the run of a player's ants updateVision is drawing: the
+// squares of its first and last ant, and the end of their row.
+type visionRun struct{ start, end, rowEnd int }
 
 // liveAntMap returns a bit per square of the live ants, drawn afresh
 // only after the ants changed.
@@ -412,16 +573,8 @@ func (s *State) appendPlayerState(b []byte, p int) []byte {
 			b = s.appendLine(b, 'h', loc, id(k&15-1))
 		}
 	}
-	for i, w := range s.liveAntMap() {
-		if x := w & vis[i]; x != 0 {
-			b = s.appendWordLines(b, 'a', i, x, ids, p)
-		}
-	}
-	for i, w := range s.foodMap {
-		if x := w & vis[i]; x != 0 {
-			b = s.appendWordLines(b, 'f', i, x, nil, p)
-		}
-	}
+	b = s.appendMaskLines(b, 'a', s.liveAntMap(), vis, ids, p)
+	b = s.appendMaskLines(b, 'f', s.foodMap, vis, nil, p)
 	for _, k := range dead {
 		if loc, o := k>>4, k&15-1; o == p || seen(vis, loc) {
 			b = s.appendLine(b, 'd', loc, id(o))
@@ -448,59 +601,59 @@ func (s *State) appendFullState(b []byte) []byte {
 			s.trueIDs[o] = o
 		}
 	}
-	for i, w := range s.liveAntMap() {
-		if w != 0 {
-			b = s.appendWordLines(b, 'a', i, w, s.trueIDs, -1)
-		}
-	}
-	for i, w := range s.foodMap {
-		if w != 0 {
-			b = s.appendWordLines(b, 'f', i, w, nil, -1)
-		}
-	}
+	ants := s.liveAntMap()
+	b = s.appendMaskLines(b, 'a', ants, ants, s.trueIDs, -1)
+	b = s.appendMaskLines(b, 'f', s.foodMap, s.foodMap, nil, -1)
 	for _, k := range dead {
 		b = s.appendLine(b, 'd', k>>4, k&15-1)
 	}
 	return b
 }
 
-// appendWordLines appends appendLine's line for each square of word i of
-// a bit map set in x, in square order: with no owner when ids is nil,
-// else the owner of the ant there as ids numbers it (a player p's
-// numbering gives an owner p meets here the next id). The hot loop of the
-// state texts: room for the word's lines is made once, and the numbers
-// are copied as in appendLine.
-func (s *State) appendWordLines(b []byte, ilk byte, i int, x uint64, ids []int, p int) []byte {
+// appendMaskLines appends appendLine's line for each square set in both
+// m and vis (of vis's length at least), in square order: with no owner
+// when ids is nil, else the owner of the ant there as ids numbers it (a
+// player p's numbering gives an owner p meets here the next id). The hot
+// loop of the state texts: room is made once per word, and the numbers
+// are copied as in appendLine, with no bounds test (numLen is at most 6).
+func (s *State) appendMaskLines(b []byte, ilk byte, m, vis []uint64, ids []int, p int) []byte {
 	n := len(b)
-	if need := bits.OnesCount64(x) * lineRoom; cap(b)-n < need {
-		b = slices.Grow(b, need)
-	}
 	b = b[:cap(b)]
 	numWord, numLen, grid, cols := s.numWord, s.numLen, s.grid, s.Cols
-	for ; x != 0; x &= x - 1 {
-		loc := i<<6 | bits.TrailingZeros64(x)
-		r := s.row(loc)
-		c := loc - r*cols
-		t := b[n : n+lineRoom]
-		t[0], t[1] = ilk, ' '
-		k := 2
-		binary.LittleEndian.PutUint64(t[k:], numWord[r])
-		k += int(numLen[r])
-		binary.LittleEndian.PutUint64(t[k:], numWord[c])
-		k += int(numLen[c])
-		if ids == nil {
-			t[k-1] = '\n'
-			n += k
+	vis = vis[:len(m)]
+	for i, w := range m {
+		x := w & vis[i]
+		if x == 0 {
 			continue
 		}
-		o := int(grid[loc])
-		id := ids[o]
-		if id < 0 {
-			id = s.nextID(p)
-			ids[o] = id
+		if need := bits.OnesCount64(x) * lineRoom; len(b)-n < need {
+			b = slices.Grow(b[:n], need)
+			b = b[:cap(b)]
 		}
-		t[k], t[k+1] = byte('0'+id), '\n'
-		n += k + 2
+		for ; x != 0; x &= x - 1 {
+			loc := i<<6 | bits.TrailingZeros64(x)
+			r := s.row(loc)
+			c := loc - r*cols
+			t := b[n : n+lineRoom : n+lineRoom]
+			t[0], t[1] = ilk, ' '
+			binary.LittleEndian.PutUint64(t[2:10], numWord[r])
+			k := 2 + int(numLen[r]&7)
+			binary.LittleEndian.PutUint64(t[k:k+8], numWord[c])
+			k += int(numLen[c] & 7)
+			if ids == nil {
+				t[k-1] = '\n'
+				n += k
+				continue
+			}
+			o := int(grid[loc])
+			id := ids[o]
+			if id < 0 {
+				id = s.nextID(p)
+				ids[o] = id
+			}
+			t[k], t[k+1] = byte('0'+id), '\n'
+			n += k + 2
+		}
 	}
 	return b[:n]
 }
