@@ -295,3 +295,27 @@ func TestServerRestart(t *testing.T) {
 	}
 	checkOnce(t, st, "srv", 20)
 }
+
+// TestResultFoundWithoutConsumer: a results consumer that stops
+// delivering (as one can for a while when a cluster node dies) does not
+// leave a game waiting: Run looks for its result in the stream itself.
+func TestResultFoundWithoutConsumer(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "")
+	startWorker(t, connect(t, srv.URL()), "w", 1, newFakeGames(0))
+	r, err := NewRunner(context.Background(), connect(t, srv.URL()), Config{
+		Event: "deaf", Out: t.TempDir(), Games: testGames, Local: localOnly{}, Lease: time.Second, LookEvery: 100 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close() // no delivery from here on
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	rec, _, err := r.Run(ctx, match.Spec{ID: "deaf-1", Game: "gomoku", Players: players(2), Seats: []int{0, 1}}, match.Local{})
+	if err != nil {
+		t.Fatalf("Run without deliveries: %v", err)
+	}
+	if rec.ID != "deaf-1" || rec.Worker != "w" {
+		t.Errorf("record %q from worker %q", rec.ID, rec.Worker)
+	}
+}

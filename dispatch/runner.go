@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -47,7 +48,16 @@ type Config struct {
 	Withdraw bool
 	// Log gets the results refused and the retries; nil: none.
 	Log *slog.Logger
+	// LookEvery is how long Run waits for the results consumer to bring
+	// a game's result before it looks for it in the results stream
+	// itself, and again as often (DefaultLookEvery when 0). It is the
+	// safety net for a consumer that a cluster node's death left
+	// without deliveries for longer than its heartbeats tell.
+	LookEvery time.Duration
 }
+
+// DefaultLookEvery is Config.LookEvery's default.
+const DefaultLookEvery = 5 * time.Second
 
 // Runner is an engine.Runner that plays specs on workers: Run publishes
 // the spec as a job and returns the record a worker sends back. A game
@@ -84,6 +94,9 @@ func NewRunner(ctx context.Context, nc *nats.Conn, cfg Config) (*Runner, error) 
 	}
 	if cfg.Lease <= 0 {
 		cfg.Lease = DefaultLease
+	}
+	if cfg.LookEvery <= 0 {
+		cfg.LookEvery = DefaultLookEvery
 	}
 	if cfg.MaxAttempts <= 0 {
 		cfg.MaxAttempts = 5
@@ -241,17 +254,27 @@ func (r *Runner) Run(ctx context.Context, spec match.Spec, follow match.Local) (
 			return nil, "", err
 		}
 	}
+	look := time.NewTicker(r.cfg.LookEvery)
+	defer look.Stop()
+	var refused []byte // the last result refused: a look finds it again until a new one comes
 	for attempt := 1; ; attempt++ {
 		var data []byte
-		select {
-		case <-ctx.Done():
-			if r.cfg.Withdraw {
-				wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-				r.jobs.Purge(wctx, jetstream.WithPurgeSubject(jobSubj))
-				cancel()
+		for data == nil {
+			select {
+			case <-ctx.Done():
+				if r.cfg.Withdraw {
+					wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+					r.jobs.Purge(wctx, jetstream.WithPurgeSubject(jobSubj))
+					cancel()
+				}
+				return nil, "", ctx.Err()
+			case data = <-ch:
+			case <-look.C:
+				found, err := r.last(ctx, r.results, resSubj)
+				if err == nil && !bytes.Equal(found, refused) {
+					data = found
+				}
 			}
-			return nil, "", ctx.Err()
-		case data = <-ch:
 		}
 		res, rec, err := DecodeResult(data, spec, dg)
 		if err == nil && res.Error != "" {
@@ -260,6 +283,7 @@ func (r *Runner) Run(ctx context.Context, spec match.Spec, follow match.Local) (
 		if err == nil {
 			return r.keep(res, rec, files)
 		}
+		refused = data
 		r.cfg.Log.Warn("result refused", "game", spec.ID, "worker", res.Worker, "err", err, "attempt", attempt)
 		if attempt >= r.cfg.MaxAttempts {
 			return nil, "", fmt.Errorf("dispatch %s: %d results refused, the last: %w", spec.ID, attempt, err)
