@@ -78,12 +78,11 @@ func nap(d time.Duration) {
 // called with pauseMu held.
 //
 // idle reports, besides, that nothing but the arena can wake the bot
-// before its next command: every thread sleeps reading a pipe or waiting
-// for a child (see idleWait), no process of the bot catches a signal (a
-// timer's signal would run its handler), and no process of the bot can
-// be outside the tree looked at (see treeTrust). Such a bot cannot think
-// until the arena writes to it, so Pause need not stop it: the pipe it
-// reads is its input, or one whose writers all sleep in the tree too.
+// before its next command: the bot is one process of one thread, which
+// sleeps reading a pipe or waiting for a child (see idleWait), catches
+// no signal (a timer's signal would run its handler), and has no process
+// outside the tree looked at (see treeTrust). Such a bot cannot think
+// until the arena writes to it, so Pause need not stop it.
 //
 // A process that left the process tree (a double-forked daemon) is not
 // looked at: it is not what answers the arena, and whether it is stopped
@@ -108,24 +107,6 @@ func (p *Process) blocked() (blocked, idle bool) {
 	var gen uint64
 	gen, w.served = p.notify.Snapshot()
 	w.gen = gen + 1
-	// Threads are looked at one after another, so two that wake each
-	// other could each be caught asleep at its own moment while one of
-	// them always runs. When the bot had more than one thread at the
-	// last look, each thread's run count is read before and after this
-	// look: a thread whose count did not move slept throughout, and
-	// since every first reading precedes every second, all slept at
-	// once. A thread the first readings did not know makes the bot not
-	// idle (it is known at the next look).
-	bracket := w.threads > 1
-	for _, wp := range w.procs {
-		for j := range wp.threads {
-			th := &wp.threads[j]
-			th.before, th.counted = 0, false
-			if bracket {
-				th.before, th.counted = w.runCount(th)
-			}
-		}
-	}
 	queue := append(w.queue[:0], p.Pid())
 	defer func() { w.queue = queue[:0] }()
 	for i := 0; i < len(queue); i++ {
@@ -140,35 +121,28 @@ func (p *Process) blocked() (blocked, idle bool) {
 		idle = idle && procIdle
 	}
 	w.forget(queue)
-	threads := 0
-	for _, wp := range w.procs {
-		threads += len(wp.threads)
+	if idle && w.threadCount() > 1 {
+		// Threads are looked at one after another: two that wake each
+		// other (through a pipe, say) could each be caught asleep at its
+		// own moment while one of them always runs, and a look cannot
+		// tell. A lone thread that sleeps in an idle wait has nobody
+		// but the arena to wake it; a bot of more threads or processes
+		// is stopped (the freezer costs a few microseconds).
+		idle = false
 	}
-	if idle && threads > 1 {
-		idle = bracket && w.sleptThroughout()
-	}
-	w.threads = threads
 	if now, _ := p.notify.Snapshot(); now != gen {
 		idle = false // a handler may have come while the bot was looked at
 	}
 	return true, idle
 }
 
-// sleptThroughout reports whether no watched thread has run since its
-// run count was read at the start of the look (see blocked).
-func (w *watch) sleptThroughout() bool {
+// threadCount is the number of threads of the processes watched.
+func (w *watch) threadCount() int {
+	n := 0
 	for _, wp := range w.procs {
-		for j := range wp.threads {
-			th := &wp.threads[j]
-			if !th.counted {
-				return false
-			}
-			if now, ok := w.runCount(th); !ok || now != th.before {
-				return false
-			}
-		}
+		n += len(wp.threads)
 	}
-	return true
+	return n
 }
 
 // treeTrust says whether every process of a bot is below it in the
@@ -359,8 +333,6 @@ type watch struct {
 	// noStack: the arena may not read kernel stacks (only root may; see
 	// state).
 	noStack bool
-	// threads is how many threads the bot had at the last look.
-	threads int
 }
 
 // noisyLooks is how many looks a process that catches signals (most
@@ -396,10 +368,6 @@ type watchedThread struct {
 	children  int
 	schedstat int
 	stack     int
-	// before is the thread's run count at the start of the look, when
-	// counted (see blocked).
-	before  uint64
-	counted bool
 }
 
 func (w *watch) init() {
@@ -465,29 +433,6 @@ func (w *watch) runs(th *watchedThread) (string, bool) {
 		return "", false
 	}
 	return string(f[2]), true
-}
-
-// runCount is runs as a number, without allocating.
-func (w *watch) runCount(th *watchedThread) (uint64, bool) {
-	n, ok := w.read(&th.schedstat, th.dir+"schedstat", w.buf[:128])
-	if !ok || n <= 0 {
-		return 0, false
-	}
-	// The third field: skip two fields and their spaces.
-	data := w.buf[:n]
-	for range 2 {
-		i := bytes.IndexByte(data, ' ')
-		if i < 0 {
-			return 0, false
-		}
-		data = data[i+1:]
-	}
-	var v uint64
-	k := 0
-	for ; k < len(data) && data[k] >= '0' && data[k] <= '9'; k++ {
-		v = v*10 + uint64(data[k]-'0')
-	}
-	return v, k > 0
 }
 
 // sleepsIn returns the function a thread that is not running sleeps in,
