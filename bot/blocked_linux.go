@@ -79,7 +79,7 @@ func nap(d time.Duration) {
 //
 // idle reports, besides, that nothing but the arena can wake the bot
 // before its next command: the bot is one process of one thread, which
-// sleeps reading a pipe or waiting for a child (see idleWait), catches
+// sleeps reading a pipe (see idleWait), catches
 // no signal (a timer's signal would run its handler), and has no process
 // outside the tree looked at (see treeTrust). Such a bot cannot think
 // until the arena writes to it, so Pause need not stop it.
@@ -121,28 +121,10 @@ func (p *Process) blocked() (blocked, idle bool) {
 		idle = idle && procIdle
 	}
 	w.forget(queue)
-	if idle && w.threadCount() > 1 {
-		// Threads are looked at one after another: two that wake each
-		// other (through a pipe, say) could each be caught asleep at its
-		// own moment while one of them always runs, and a look cannot
-		// tell. A lone thread that sleeps in an idle wait has nobody
-		// but the arena to wake it; a bot of more threads or processes
-		// is stopped (the freezer costs a few microseconds).
-		idle = false
-	}
 	if now, _ := p.notify.Snapshot(); now != gen {
 		idle = false // a handler may have come while the bot was looked at
 	}
 	return true, idle
-}
-
-// threadCount is the number of threads of the processes watched.
-func (w *watch) threadCount() int {
-	n := 0
-	for _, wp := range w.procs {
-		n += len(wp.threads)
-	}
-	return n
 }
 
 // treeTrust says whether every process of a bot is below it in the
@@ -195,11 +177,11 @@ func nsInit(pid int) bool {
 }
 
 // idleWait reports whether a wait channel (the kernel function a thread
-// sleeps in) is one only a pipe's writer or a child can end: reading an
-// empty pipe, or waiting for a child.
+// sleeps in) is one only a pipe's writer can end: reading an empty pipe.
+// (Waiting for a child is not: an idle bot has no child.)
 func idleWait(wchan []byte) bool {
 	switch string(bytes.TrimSpace(wchan)) {
-	case "anon_pipe_read", "pipe_read", "do_wait":
+	case "anon_pipe_read", "pipe_read":
 		return true
 	}
 	return false
@@ -216,7 +198,14 @@ func (w *watch) look(pid int, queue []int, wantIdle bool) (_ []int, running, idl
 			return queue, false, true // gone
 		}
 		n, gone := len(queue), false
-		idle = wantIdle
+		// Threads are looked at one after another: two that wake each
+		// other (through a pipe, say) could each be caught asleep at its
+		// own moment while one of them always runs, and a look cannot
+		// tell. Only a lone thread of a process without children, asleep
+		// in an idle wait, has nobody but the arena to wake it; a bot of
+		// more threads or processes is stopped (the freezer costs a few
+		// microseconds), and its stat file need not be read.
+		idle = wantIdle && len(wp.threads) == 1
 		for j := range wp.threads {
 			th := &wp.threads[j]
 			state, thIdle := w.state(th)
@@ -229,6 +218,7 @@ func (w *watch) look(pid int, queue []int, wantIdle bool) (_ []int, running, idl
 			idle = idle && thIdle
 			queue = w.children(th, queue)
 		}
+		idle = idle && len(queue) == n // no children
 		if !gone {
 			switch {
 			case wp.noisy > 0:

@@ -15,14 +15,7 @@ import (
 // looked at alone, is often asleep reading a pipe.
 func pingPongBot(t *testing.T) string {
 	t.Helper()
-	cc, err := exec.LookPath("cc")
-	if err != nil {
-		t.Skip("no cc")
-	}
-	dir := t.TempDir()
-	src := filepath.Join(dir, "pingpong.c")
-	prog := filepath.Join(dir, "pingpong")
-	if err := os.WriteFile(src, []byte(`#include <pthread.h>
+	return buildC(t, "pingpong", `#include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
 static int ab[2], ba[2];
@@ -39,7 +32,22 @@ int main(void) {
 	while (fgets(line, sizeof line, stdin)) { fputs(line, stdout); fflush(stdout); }
 	return 0;
 }
-`), 0o644); err != nil {
+`)
+}
+
+// buildC compiles a C program of one file (with threads) into the
+// test's temporary folder and returns its path; the test skips where
+// there is no C compiler.
+func buildC(t *testing.T, name, source string) string {
+	t.Helper()
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Skip("no cc")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, name+".c")
+	prog := filepath.Join(dir, name)
+	if err := os.WriteFile(src, []byte(source), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := exec.Command(cc, "-O2", "-pthread", "-o", prog, src).CombinedOutput(); err != nil {
