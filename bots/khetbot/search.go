@@ -65,7 +65,21 @@ type Engine struct {
 	stopped  bool
 	moveBufs [maxPly + 1][]khet.Move
 	scores   [maxPly + 1][]int32
+
+	tune tuning
 }
+
+// tuning holds the search's switches, which the in-process SPRT
+// (sprt_test.go) compares one against another.
+type tuning struct {
+	// lmr reduces by one ply the late quiet moves of a node (neither the
+	// table's move, nor a killer, nor one whose laser took a piece),
+	// searching them again at full depth when they beat alpha.
+	lmr bool
+}
+
+// defaultTuning is the search as the bot plays.
+func defaultTuning() tuning { return tuning{} }
 
 // NewEngine makes an engine with a transposition table of about ttMB
 // megabytes.
@@ -74,7 +88,7 @@ func NewEngine(ttMB int) *Engine {
 	for n*2*ttEntrySize <= uint64(max(ttMB, 1))<<20 {
 		n *= 2
 	}
-	e := &Engine{tt: make([]ttEntry, n), ttMask: n - 1, seen: map[uint64]int{}, maxPlies: khet.DefaultMaxPlies}
+	e := &Engine{tt: make([]ttEntry, n), ttMask: n - 1, seen: map[uint64]int{}, maxPlies: khet.DefaultMaxPlies, tune: defaultTuning()}
 	for i := range e.moveBufs {
 		e.moveBufs[i] = make([]khet.Move, 0, 128)
 		e.scores[i] = make([]int32, 0, 128)
@@ -230,16 +244,23 @@ func (e *Engine) search(b *khet.Board, depth, ply, alpha, beta int) int {
 	for i, m := range moves {
 		u := b.Make(m)
 		e.path[ply+1] = b.Hash()
+		quiet := !u.Removed().IsPiece()
 		var score int
 		if i == 0 {
 			score = -e.search(b, depth-1, ply+1, -beta, -alpha)
 		} else {
-			score = -e.search(b, depth-1, ply+1, -alpha-1, -alpha)
+			reduce := 0
+			if e.tune.lmr && depth >= 3 && i >= 3 && quiet && m != e.killers[ply][0] && m != e.killers[ply][1] {
+				reduce = 1
+			}
+			score = -e.search(b, depth-1-reduce, ply+1, -alpha-1, -alpha)
+			if reduce > 0 && score > alpha && !e.stopped {
+				score = -e.search(b, depth-1, ply+1, -alpha-1, -alpha)
+			}
 			if score > alpha && score < beta && !e.stopped {
 				score = -e.search(b, depth-1, ply+1, -beta, -alpha)
 			}
 		}
-		quiet := !u.Removed().IsPiece()
 		b.Unmake(u)
 		if e.stopped {
 			return 0

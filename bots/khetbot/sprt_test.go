@@ -46,11 +46,17 @@ func sprtOpening(t *testing.T, n int) []khet.Move {
 // budgets, the first one Silver when aSilver, and returns the first one's
 // score.
 func sprtGame(t *testing.T, opening []khet.Move, nodesA, nodesB int64, aSilver bool) float64 {
+	return sprtVariantGame(t, opening, defaultTuning(), defaultTuning(), nodesA, nodesB, aSilver)
+}
+
+// sprtVariantGame is sprtGame between two tunings of the search.
+func sprtVariantGame(t *testing.T, opening []khet.Move, tuneA, tuneB tuning, nodesA, nodesB int64, aSilver bool) float64 {
 	s, err := khet.NewState(khet.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
 	a, b := NewEngine(8), NewEngine(8)
+	a.tune, b.tune = tuneA, tuneB
 	seen := func() {
 		a.Seen(s.Board().Hash())
 		b.Seen(s.Board().Hash())
@@ -111,4 +117,45 @@ func TestSPRT(t *testing.T) {
 		return sprtGame(t, op, nodesNew, nodesOld, true), sprtGame(t, op, nodesNew, nodesOld, false)
 	})
 	t.Logf("%d vs %d nodes/move: %v", nodesNew, nodesOld, r)
+}
+
+// sprtTunings are the versions of the search TestSPRTVariant compares.
+func sprtTunings() map[string]tuning {
+	out := map[string]tuning{}
+	add := func(name string, f func(t *tuning)) {
+		t := defaultTuning()
+		f(&t)
+		out[name] = t
+	}
+	add("base", func(t *tuning) {})
+	add("lmr", func(t *tuning) { t.lmr = true })
+	add("nolmr", func(t *tuning) { t.lmr = false })
+	return out
+}
+
+// TestSPRTVariant runs the SPRT of TestSPRT between two versions of the
+// search (sprtTunings) at the same node budget per move (KHET_NODES,
+// default 20000):
+//
+//	KHET_SPRT=200 KHET_SPRT_NEW=lmr KHET_SPRT_OLD=base go test -run TestSPRTVariant -v -timeout 60m ./bots/khetbot/
+func TestSPRTVariant(t *testing.T) {
+	maxPairs, _ := strconv.Atoi(os.Getenv("KHET_SPRT"))
+	if maxPairs == 0 {
+		t.Skip("set KHET_SPRT=<max pairs> to run an SPRT")
+	}
+	nodes, _ := strconv.ParseInt(os.Getenv("KHET_NODES"), 10, 64)
+	if nodes <= 0 {
+		nodes = 20000
+	}
+	vs := sprtTunings()
+	a, okA := vs[os.Getenv("KHET_SPRT_NEW")]
+	b, okB := vs[os.Getenv("KHET_SPRT_OLD")]
+	if !okA || !okB {
+		t.Fatal("KHET_SPRT_NEW and KHET_SPRT_OLD must name versions in sprtTunings")
+	}
+	r := sprttest.Run(t, maxPairs, func(i int) (float64, float64) {
+		op := sprtOpening(t, i)
+		return sprtVariantGame(t, op, a, b, nodes, nodes, true), sprtVariantGame(t, op, a, b, nodes, nodes, false)
+	})
+	t.Logf("%s vs %s at %d nodes/move: %v", os.Getenv("KHET_SPRT_NEW"), os.Getenv("KHET_SPRT_OLD"), nodes, r)
 }
