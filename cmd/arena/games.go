@@ -111,6 +111,7 @@ func newPointsBotCmd() *cobra.Command {
 		opts            pointsbot.Options
 		proto, surround string
 		seed            uint64
+		quiet           bool
 	)
 	cmd := &cobra.Command{
 		Use:   "points",
@@ -131,6 +132,9 @@ func newPointsBotCmd() *cobra.Command {
 			if seed == 0 {
 				opts.Seed = rand.Uint64()
 			}
+			if !quiet {
+				opts.Status = cmd.ErrOrStderr()
+			}
 			return pointsbot.RunPipe(cmd.Context(), os.Stdin, cmd.OutOrStdout(), opts)
 		},
 	}
@@ -140,6 +144,7 @@ func newPointsBotCmd() *cobra.Command {
 	fl.StringVar(&surround, "surround", "standard", "the game's empty-enclosure rule: standard, always or always-enemy")
 	fl.Uint64Var(&seed, "seed", 0, "random seed of the search (0 = random)")
 	fl.IntVar(&opts.Playouts, "playouts", 0, "fixed number of playouts per move (0 = as the clock allows)")
+	fl.BoolVar(&quiet, "quiet", false, "no status line per move (Points Battle: status text before the move; v6: stderr)")
 	return cmd
 }
 
