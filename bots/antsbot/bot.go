@@ -25,6 +25,11 @@ const (
 type Bot struct {
 	// Log, if set, receives a line per battle and per turn (debugging).
 	Log io.Writer
+	// Status, if set, receives one line per turn, written before the
+	// turn's orders (StatusLine says what it holds). It is meant for
+	// stderr: the AI Challenge protocol has no message line, and the
+	// engine keeps what a bot writes on stderr with its turn.
+	Status io.Writer
 
 	p   Params
 	w   *world
@@ -43,6 +48,7 @@ type Bot struct {
 	// Combat search: evaluations this turn and the most a turn may do
 	// (a bound for when there is no deadline).
 	evals, evalBudget int
+	stats             turnStats
 
 	// BFS scratch space.
 	dist   []int32
@@ -78,9 +84,11 @@ func (b *Bot) Start(p Params) {
 // Turn implements Player: it plans every ant's move and returns the
 // orders, cutting planning short when deadline comes near.
 func (b *Bot) Turn(obs *Observation, deadline time.Time) []Order {
+	start := time.Now()
 	b.turn = obs.Turn
 	b.deadline = deadline
 	b.evals, b.evalBudget = 0, maxEvalsPerTurn
+	b.stats = turnStats{}
 	w := b.w
 	for _, a := range b.mine {
 		b.ownAt[a] = 0
@@ -124,7 +132,17 @@ func (b *Bot) Turn(obs *Observation, deadline time.Time) []Order {
 		b.rally()
 	}
 	b.combat()
-	return b.resolve()
+	orders := b.resolve()
+	if b.Status != nil {
+		budget := turnBudget(b.p)
+		if !deadline.IsZero() && budget > 0 {
+			start = deadline.Add(-budget) // the turn's clock started before Turn
+		} else {
+			budget = 0
+		}
+		fmt.Fprintln(b.Status, b.StatusLine(time.Since(start), budget))
+	}
+	return orders
 }
 
 func (b *Bot) logf(format string, args ...any) {

@@ -361,7 +361,8 @@ func BenchmarkTurnBig(b *testing.B) {
 }
 
 // BenchmarkTurnFront is one turn with two armies of 600 ants facing
-// each other along a long front on a 200x200 map.
+// each other along a long front on a 200x200 map; it reports the combat
+// search's evaluations per turn and per second of search.
 func BenchmarkTurnFront(b *testing.B) {
 	p := DefaultParams()
 	p.Rows, p.Cols = 200, 200
@@ -376,11 +377,17 @@ func BenchmarkTurnFront(b *testing.B) {
 			obs.Ants = append(obs.Ants, Unit{Loc{r, c}, 1})
 		}
 	}
+	evals := 0
+	var search time.Duration
 	for b.Loop() {
 		obs.Turn++
 		bot.Turn(obs, time.Time{})
+		evals += bot.evals
+		search += bot.stats.combat
 	}
 	b.ReportMetric(float64(len(obs.Ants)), "ants")
+	b.ReportMetric(float64(evals)/float64(b.N), "evals/op")
+	b.ReportMetric(float64(evals)/search.Seconds(), "evals/s")
 }
 
 func BenchmarkTurnSmall(b *testing.B) {

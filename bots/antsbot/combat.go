@@ -109,6 +109,8 @@ func (b *Bot) battles() []battle {
 // pieces of battle still to plan, so the first ones cannot starve the
 // rest.
 func (b *Bot) combat() {
+	t0 := time.Now()
+	defer func() { b.stats.combat += time.Since(t0) }()
 	ahead := 2*len(b.mine) >= 3*len(b.enemies) && len(b.mine) >= 10
 	var pieces [][]battle
 	total := 0
@@ -117,6 +119,7 @@ func (b *Bot) combat() {
 		pieces = append(pieces, ps)
 		total += len(ps)
 	}
+	b.stats.battles += len(pieces)
 	done := 0
 	for _, ps := range pieces {
 		// The pieces of a big battle are planned one after the other;
@@ -127,6 +130,7 @@ func (b *Bot) combat() {
 			done++
 			if !b.timeLeft() {
 				// Out of time: hold still, the safest plan without looking.
+				b.stats.held++
 				for _, a := range part.mine {
 					b.role[a], b.pref[a] = roleCombat, []int{dirStay}
 					decided = append(decided, b.mine[a])

@@ -52,4 +52,8 @@
 //     arrives; each planning stage checks the clock (the combat search
 //     between moves, and at most 200,000 evaluations a turn), and ants
 //     left unplanned hold still. BFS scratch space is reused between turns.
+//
+// With Bot.Status set (arena bot ants sets it to stderr), every turn ends
+// in a status line (Bot.StatusLine): time used of the budget, ants, and
+// what the combat search did, with its evaluations per second.
 package antsbot

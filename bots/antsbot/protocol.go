@@ -67,6 +67,12 @@ type Player interface {
 // a loaded machine.
 const Budget = 0.5
 
+// turnBudget is the time Run gives a player for one turn, counted from
+// the turn's "turn N" line.
+func turnBudget(p Params) time.Duration {
+	return time.Duration(float64(p.TurnTime)*Budget) * time.Millisecond
+}
+
 // Run speaks the AI Challenge bot protocol on in/out for player pl until
 // the "end" block or the end of input, and returns nil then. Every answer
 // ends in "go" and is flushed at once. A turn's clock starts when its
@@ -121,8 +127,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, pl Player) error {
 			if !started {
 				return fmt.Errorf("protocol: turn %d before the turn-0 settings", r.obs.Turn)
 			}
-			budget := time.Duration(float64(r.params.TurnTime)*Budget) * time.Millisecond
-			orders := pl.Turn(&r.obs, r.start.Add(budget))
+			orders := pl.Turn(&r.obs, r.start.Add(turnBudget(r.params)))
 			for _, o := range orders {
 				fmt.Fprintf(w, "o %d %d %c\n", o.Row, o.Col, o.Dir)
 			}

@@ -60,6 +60,8 @@ type skirmish struct {
 
 	evals    int // evaluations so far
 	maxEvals int
+	replies  int  // enemy replies added to the pool
+	stopped  bool // the search was cut short by the clock or the budget
 	deadline time.Time
 }
 
@@ -218,12 +220,14 @@ func (k *skirmish) value(our []int8, pool [][]int8) (float64, int) {
 	return worst + 0.25*sum/float64(len(pool)), at
 }
 
-// busy reports whether the clock or the evaluation budget is spent.
+// busy reports whether the clock or the evaluation budget is spent; once
+// it has said so, stopped is set.
 func (k *skirmish) busy() bool {
-	if k.evals >= k.maxEvals {
+	if k.evals >= k.maxEvals || (!k.deadline.IsZero() && time.Now().After(k.deadline)) {
+		k.stopped = true
 		return true
 	}
-	return !k.deadline.IsZero() && time.Now().After(k.deadline)
+	return false
 }
 
 // taken reports whether another ant of ant i's owner (on side set, whose
@@ -330,6 +334,7 @@ func (k *skirmish) search(ours, theirs [][]int8) []int8 {
 			break // no reply hurts more than the pool's: cur stands
 		}
 		pool = append(pool, found)
+		k.replies++
 	}
 	best, bestV = settled[0], 0.0
 	for p, our := range settled {
@@ -468,6 +473,13 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 	ours[0], ours[planHold] = ours[planHold], ours[0]
 
 	best := k.search(ours, theirs)
+	b.stats.pieces++
+	b.stats.fighters += own
+	b.stats.foes += ne
+	b.stats.replies += k.replies
+	if k.stopped {
+		b.stats.cut++
+	}
 	v, _ := k.value(best, theirs)
 	b.logf("turn %d battle %d (+%d) v %d: %d evals, value %.3f", b.turn, own, len(helpers), ne, k.evals, v)
 	to := make([]int, own)

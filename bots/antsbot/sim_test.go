@@ -75,8 +75,14 @@ func newSim(t testing.TB, text string, p Params, seed int64) *sim {
 		s.seen[i] = make([]bool, s.w.n)
 	}
 	s.dead = make([][]int, 0)
-	// Starting food: a few squares near each hill, then some anywhere.
+	// Starting food: a few squares near each hill, then some anywhere
+	// (hills in order, so that a seed always gives the same game).
+	hills := make([]int, 0, len(s.hills))
 	for h := range s.hills {
+		hills = append(hills, h)
+	}
+	slices.Sort(hills)
+	for _, h := range hills {
 		for range 3 {
 			s.addFoodNear(h, 6)
 		}

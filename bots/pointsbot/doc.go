@@ -21,4 +21,10 @@
 //   - Time: most of the increment plus a twentieth of the time saved, never
 //     more than a third of the clock, less a margin; the clock is read
 //     every 32 playouts, so it never loses on time.
+//
+// With Options.Status set (arena bot points sets it to stderr), every move
+// comes with a status line (StatusLine): playouts and their rate, the
+// tree's size and depth, the chosen move's visits and win rate, the time
+// used of the budget. Points Battle takes it as status text before the
+// move; under v6 it goes to Status.
 package pointsbot

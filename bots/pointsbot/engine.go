@@ -30,8 +30,21 @@ type Engine struct {
 	order []int32
 	pos   []int32 // position of each candidate cell in cand (-1: none)
 	// Stats of the last search.
-	Playouts int
-	Nodes    int
+	Playouts int           // simulations run
+	Nodes    int           // tree size at the end
+	Depth    int           // deepest descent into the tree
+	Elapsed  time.Duration // the search's time
+	Visits   float64       // visits of the move chosen (with the prior's virtual ones)
+	WinRate  float64       // that move's mean result for the side to move, 0 to 1
+}
+
+// PlayoutRate is the last search's playouts per second (0 without
+// playouts).
+func (e *Engine) PlayoutRate() float64 {
+	if e.Playouts == 0 || e.Elapsed <= 0 {
+		return 0
+	}
+	return float64(e.Playouts) / e.Elapsed.Seconds()
 }
 
 type node struct {
@@ -97,6 +110,8 @@ func (e *Engine) candidates(f *points.Field, r int) []int32 {
 // ok false when no point is free.
 func (e *Engine) Best(ctx context.Context, f *points.Field, lim Limits) (points.Point, bool) {
 	start := time.Now()
+	e.Playouts, e.Nodes, e.Depth, e.Visits, e.WinRate = 0, 0, 0, 0, 0
+	defer func() { e.Elapsed = time.Since(start) }()
 	if f.Free() == 0 {
 		return points.Point{}, false
 	}
@@ -147,6 +162,9 @@ func (e *Engine) Best(ctx context.Context, f *points.Field, lim Limits) (points.
 		if n := e.nodes[c].n; n > bestN {
 			best, bestN = c, n
 		}
+	}
+	if nd := e.nodes[best]; nd.n > 0 {
+		e.Visits, e.WinRate = float64(nd.n), float64(nd.w)/float64(nd.n)
 	}
 	return f.PointOf(int(e.nodes[best].move)), true
 }
@@ -219,6 +237,7 @@ func (e *Engine) simulate(f *points.Field, me points.Color, maxNodes, expand int
 			break
 		}
 	}
+	e.Depth = max(e.Depth, depth)
 	// Playout: the free candidates in random order.
 	e.order = append(e.order[:0], e.cand...)
 	for i := len(e.order) - 1; i > 0; i-- {

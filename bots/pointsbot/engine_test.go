@@ -145,7 +145,8 @@ func TestRunPipe(t *testing.T) {
 }
 
 // BenchmarkPlayouts measures the search on a middle-game position of the
-// standard field (playouts per second).
+// standard field: playouts per second, the tree's average size after a
+// search of 200 playouts and the deepest descent.
 func BenchmarkPlayouts(b *testing.B) {
 	f, _ := points.NewField(39, 32, points.Standard)
 	rng := rand.New(rand.NewPCG(3, 3))
@@ -158,12 +159,16 @@ func BenchmarkPlayouts(b *testing.B) {
 	}
 	e := New(1)
 	b.ResetTimer()
-	total := 0
+	total, nodes, depth := 0, 0, 0
 	for i := 0; i < b.N; i++ {
 		e.Best(context.Background(), f, Limits{Playouts: 200})
 		total += e.Playouts
+		nodes += e.Nodes
+		depth = max(depth, e.Depth)
 	}
 	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "playouts/s")
+	b.ReportMetric(float64(nodes)/float64(b.N), "tree-nodes")
+	b.ReportMetric(float64(depth), "depth")
 }
 
 // BenchmarkCandidates is the move generation of the search.

@@ -21,6 +21,35 @@ type Options struct {
 	// Playouts, if positive, fixes the search to that many playouts per
 	// move whatever the clock says (tests; the clock still caps it).
 	Playouts int
+	// Status, if set, switches on a status line per move saying what the
+	// search did (see StatusLine). The Points Battle protocol has room
+	// for it: every line but "move X Y" is status text, which the manager
+	// keeps with the move, so RunPipe writes the line on out just before
+	// the move. Points AI Protocol v6 has none, so RunV6 writes it to
+	// Status (stderr) before its answer. nil = no status lines.
+	Status io.Writer
+}
+
+// StatusLine describes the last search of e, which chose p as dot
+// number dot of the game (opening crosses included), within the budget
+// lim (p written with the given coordinate base):
+//
+//	status: dot 23 at 12 7: playouts 45123 pps 150412 tree 12345 depth 9 visits 3400 win 56.2% time 300ms of 312ms
+//
+// pps is playouts per second, tree the nodes of the search tree, depth
+// its deepest descent, visits and win the chosen move's visits and mean
+// result for the side that played it; a fixed playout count adds "cap N".
+func StatusLine(e *Engine, dot int, p points.Point, base int, lim Limits) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "status: dot %d at %d %d: playouts %d pps %.0f tree %d depth %d visits %.0f win %.1f%% time %v",
+		dot, p.X+base, p.Y+base, e.Playouts, e.PlayoutRate(), e.Nodes, e.Depth, e.Visits, 100*e.WinRate, e.Elapsed.Round(time.Millisecond))
+	if lim.Time > 0 {
+		fmt.Fprintf(&sb, " of %v", lim.Time.Round(time.Millisecond))
+	}
+	if lim.Playouts > 0 {
+		fmt.Fprintf(&sb, " cap %d", lim.Playouts)
+	}
+	return sb.String()
 }
 
 // RunPipe speaks the Points Battle protocol on in and out until "quit"
@@ -107,13 +136,18 @@ func RunPipe(ctx context.Context, in io.Reader, out io.Writer, opts Options) err
 			if b.field == nil {
 				return fmt.Errorf("go before new")
 			}
-			t0 := time.Now()
-			p, ok := b.engine.Best(ctx, b.field, b.limits())
+			lim := b.limits()
+			p, ok := b.engine.Best(ctx, b.field, lim)
 			if !ok {
 				return fmt.Errorf("go with no free point")
 			}
+			if opts.Status != nil {
+				// A status line is never flushed alone: it goes out with
+				// the move.
+				w.WriteString(StatusLine(b.engine, b.field.Dots()+1, p, opts.Protocol.Base, lim))
+				w.WriteByte('\n')
+			}
 			b.field.Put(b.field.Index(p))
-			say(fmt.Sprintf("%d playouts, %d nodes, %v", b.engine.Playouts, b.engine.Nodes, time.Since(t0).Round(time.Millisecond)))
 			if err := say(points.FormatMove(p, opts.Protocol.Base)); err != nil {
 				return err
 			}

@@ -3,6 +3,7 @@ package pointsbot
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -138,6 +139,11 @@ func (g *v6Game) answer(ctx context.Context, req points.V6Request) (results []st
 		p, found := g.engine.Best(ctx, g.field, lim)
 		if !found {
 			return nil, false
+		}
+		if g.opts.Status != nil {
+			// Best effort: a status line that cannot be written must not
+			// cost the move.
+			fmt.Fprintln(g.opts.Status, StatusLine(g.engine, g.field.Dots()+1, p, 0, lim))
 		}
 		return points.V6Move(p, g.field.Next()), true
 	}

@@ -19,14 +19,20 @@ func TestAntsBotCommandSpeaksProtocol(t *testing.T) {
 		"end", "players 2", "score 1 1", "status survived survived", "playerturns 1 1", "a 5 6 0", "go",
 		"",
 	}, "\n")
-	for _, args := range [][]string{nil, {"--sample", "hunter"}} {
+	for _, args := range [][]string{nil, {"--quiet"}, {"--sample", "hunter"}} {
 		cmd := newAntsBotCmd()
-		var out bytes.Buffer
+		var out, errb bytes.Buffer
 		cmd.SetIn(strings.NewReader(in))
 		cmd.SetOut(&out)
+		cmd.SetErr(&errb)
 		cmd.SetArgs(args)
 		if err := cmd.ExecuteContext(context.Background()); err != nil {
 			t.Fatalf("%v: %v", args, err)
+		}
+		// arena's bot reports each turn on stderr unless told not to.
+		status := errb.String()
+		if args == nil && (!strings.HasPrefix(status, "turn 1: time ") || strings.Count(status, "\n") != 1) || args != nil && status != "" {
+			t.Errorf("%v: stderr %q", args, status)
 		}
 		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 		if lines[0] != "go" || lines[len(lines)-1] != "go" || len(lines) != 3 {

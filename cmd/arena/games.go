@@ -111,6 +111,7 @@ func newPointsBotCmd() *cobra.Command {
 		opts            pointsbot.Options
 		proto, surround string
 		seed            uint64
+		quiet           bool
 	)
 	cmd := &cobra.Command{
 		Use:   "points",
@@ -131,6 +132,9 @@ func newPointsBotCmd() *cobra.Command {
 			if seed == 0 {
 				opts.Seed = rand.Uint64()
 			}
+			if !quiet {
+				opts.Status = cmd.ErrOrStderr()
+			}
 			return pointsbot.RunPipe(cmd.Context(), os.Stdin, cmd.OutOrStdout(), opts)
 		},
 	}
@@ -140,6 +144,7 @@ func newPointsBotCmd() *cobra.Command {
 	fl.StringVar(&surround, "surround", "standard", "the game's empty-enclosure rule: standard, always or always-enemy")
 	fl.Uint64Var(&seed, "seed", 0, "random seed of the search (0 = random)")
 	fl.IntVar(&opts.Playouts, "playouts", 0, "fixed number of playouts per move (0 = as the clock allows)")
+	fl.BoolVar(&quiet, "quiet", false, "no status line per move (Points Battle: status text before the move; v6: stderr)")
 	return cmd
 }
 
@@ -148,18 +153,26 @@ func newPointsBotCmd() *cobra.Command {
 func newAntsBotCmd() *cobra.Command {
 	var sample string
 	var seed int64
+	var quiet bool
 	cmd := &cobra.Command{
 		Use:   "ants",
 		Short: "arena's Ants bot: the AI Challenge bot protocol on stdin/stdout",
 		Long: `arena's Ants bot speaks the AI Challenge 2011 bot protocol on stdin/stdout:
 it reads the turn-0 settings, answers "go", then plays every turn with
-"o ROW COL DIR" orders and "go" until the engine sends "end".
+"o ROW COL DIR" orders and "go" until the engine sends "end". Before each
+answer it writes a status line on stderr (off with --quiet): the time
+used of the half turntime it allows itself, the ants, and what the combat
+search did (battles, evaluations and evaluations per second).
 With --sample it plays one of the simple opponents instead: random, hold,
 lefty, greedy and hunter, in the style of the engine's Python sample bots,
 or phalanx, which fights in groups.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var pl antsbot.Player = antsbot.New()
+			bot := antsbot.New()
+			if !quiet {
+				bot.Status = cmd.ErrOrStderr()
+			}
+			var pl antsbot.Player = bot
 			if sample != "" {
 				var err error
 				if pl, err = antsbot.NewSample(sample, seed); err != nil {
@@ -171,5 +184,6 @@ or phalanx, which fights in groups.`,
 	}
 	cmd.Flags().StringVar(&sample, "sample", "", "play a sample strategy instead: random, hold, lefty, greedy, hunter or phalanx")
 	cmd.Flags().Int64Var(&seed, "seed", 0, "random seed of a sample strategy (default: the engine's player_seed)")
+	cmd.Flags().BoolVar(&quiet, "quiet", false, "no status line on stderr after every turn")
 	return cmd
 }

@@ -145,6 +145,11 @@ func TestPointsBotCommand(t *testing.T) {
 	if lines[0] != "me" {
 		t.Errorf("name line %q", lines[0])
 	}
+	// The status line goes out as the protocol's status text, before the
+	// move (in the protocol's coordinates).
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], "status: dot 5 at ") || !strings.Contains(lines[1], lines[2][len("move "):]+": playouts ") {
+		t.Errorf("output %q, want the name, a status line and the move", lines)
+	}
 	p, err := points.ParseMove(lines[len(lines)-1], 1)
 	if err != nil {
 		t.Fatalf("last line %q: %v", lines[len(lines)-1], err)
