@@ -65,6 +65,7 @@ type Engine struct {
 	stopped  bool
 	moveBufs [maxPly + 1][]khet.Move
 	scores   [maxPly + 1][]int32
+	beamBuf  []khet.Square
 
 	tune tuning
 }
@@ -330,6 +331,12 @@ const (
 // then by history; moves that destroy the mover's own pieces go last. A
 // Scarab turned either way is the same mirror, so only the clockwise turn
 // is searched.
+//
+// What a move's laser removes is found without playing the move when the
+// move changes no square of the mover's beam as it stands: the beam then
+// runs as before and hits what it hits now. Only the few moves that touch
+// the beam (and the Sphinx's turns) are played, which is most of the
+// ordering's cost otherwise.
 func (e *Engine) ordered(b *khet.Board, ply int, ttMove khet.Move) []khet.Move {
 	moves := b.Moves(e.moveBufs[ply][:0])
 	n := 0
@@ -343,6 +350,7 @@ func (e *Engine) ordered(b *khet.Board, ply int, ttMove khet.Move) []khet.Move {
 	moves = moves[:n]
 	scores := e.scores[ply][:0]
 	me := b.ToMove()
+	beam, hit := e.beamOf(b, me)
 	for _, m := range moves {
 		var s int32
 		switch {
@@ -355,8 +363,13 @@ func (e *Engine) ordered(b *khet.Board, ply int, ttMove khet.Move) []khet.Move {
 		default:
 			s = min(e.history[me][historyIndex(m)], orderKiller-1)
 		}
-		u := b.Make(m)
-		if r := u.Removed(); r.IsPiece() && m != ttMove {
+		r := hit
+		if beam.touches(b, m) {
+			u := b.Make(m)
+			r = u.Removed()
+			b.Unmake(u)
+		}
+		if r.IsPiece() && m != ttMove {
 			v := int32(pieceValue[r.Kind()])
 			switch {
 			case r.Color() != me && r.Kind() == khet.Pharaoh:
@@ -369,7 +382,6 @@ func (e *Engine) ordered(b *khet.Board, ply int, ttMove khet.Move) []khet.Move {
 				s = orderLoss + s/2 - v
 			}
 		}
-		b.Unmake(u)
 		scores = append(scores, s)
 	}
 	// Insertion sort: the lists are short and mostly ordered by history.
@@ -383,6 +395,36 @@ func (e *Engine) ordered(b *khet.Board, ply int, ttMove khet.Move) []khet.Move {
 	}
 	e.moveBufs[ply], e.scores[ply] = moves, scores
 	return moves
+}
+
+// beamSquares is a set of squares (by their khet.Square number).
+type beamSquares [2]uint64
+
+func (s *beamSquares) add(sq khet.Square) { s[sq>>6&1] |= 1 << (sq & 63) }
+
+func (s beamSquares) has(sq khet.Square) bool { return s[sq>>6&1]&(1<<(sq&63)) != 0 }
+
+// beamOf returns the squares c's beam crosses (up to and with the piece
+// it ends at) and the piece it would destroy if fired now (0 if none).
+func (e *Engine) beamOf(b *khet.Board, c khet.Color) (beamSquares, khet.Piece) {
+	path, hit := b.Beam(c, e.beamBuf[:0])
+	e.beamBuf = path
+	var set beamSquares
+	for _, sq := range path {
+		set.add(sq)
+	}
+	return set, hit
+}
+
+// touches reports whether move m may change the mover's beam: it turns
+// the Sphinx, or moves a piece from or to a square of the beam.
+func (s beamSquares) touches(b *khet.Board, m khet.Move) bool {
+	x, y := int(m.X), int(m.Y)
+	if s.has(khet.SquareAt(x, y)) || b.At(x, y).Kind() == khet.Sphinx {
+		return true
+	}
+	dx, dy, step := m.Act.Step()
+	return step && s.has(khet.SquareAt(x+dx, y+dy))
 }
 
 // pv follows the table from the root to list the expected line.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -212,4 +213,66 @@ func TestAlwaysLegal(t *testing.T) {
 			s.Play(moves[rng.IntN(len(moves))])
 		}
 	}
+}
+
+// TestOrderingWithoutPlaying: the move ordering, which plays only the
+// moves that touch the mover's beam, ranks every move exactly as playing
+// each one would, in positions along random games of every setup.
+func TestOrderingWithoutPlaying(t *testing.T) {
+	for _, setup := range khet.Setups() {
+		t.Run(string(setup), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(len(setup)), 11))
+			for game := range 20 {
+				b, err := khet.SetupBoard(setup, khet.Rules{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				e := NewEngine(1)
+				for ply := 0; ply < 120 && b.PharaohAlive(khet.Silver) && b.PharaohAlive(khet.Red); ply++ {
+					e.killers[0] = [2]khet.Move{}
+					got := slices.Clone(e.ordered(b, 0, khet.Move{}))
+					want := orderedByPlaying(e, b)
+					if !slices.Equal(got, want) {
+						t.Fatalf("game %d ply %d of %s: ordered\n%v\nplaying every move orders\n%v", game, ply, b, got, want)
+					}
+					moves := b.Moves(nil)
+					b.Make(moves[rng.IntN(len(moves))])
+				}
+			}
+		})
+	}
+}
+
+// orderedByPlaying is ordered's ranking found by playing every move.
+func orderedByPlaying(e *Engine, b *khet.Board) []khet.Move {
+	me := b.ToMove()
+	var moves []khet.Move
+	var scores []int32
+	for _, m := range b.Moves(nil) {
+		if m.Act == khet.RotateCCW && b.At(int(m.X), int(m.Y)).Kind() == khet.Scarab {
+			continue
+		}
+		s := min(e.history[me][historyIndex(m)], orderKiller-1)
+		u := b.Make(m)
+		if r := u.Removed(); r.IsPiece() {
+			v := int32(pieceValue[r.Kind()])
+			switch {
+			case r.Color() != me && r.Kind() == khet.Pharaoh:
+				s = orderWin
+			case r.Color() != me:
+				s = orderCapture + v
+			case r.Kind() == khet.Pharaoh:
+				s = orderLoss - 1
+			default:
+				s = orderLoss + s/2 - v
+			}
+		}
+		b.Unmake(u)
+		i := len(scores)
+		for i > 0 && scores[i-1] < s {
+			i--
+		}
+		moves, scores = slices.Insert(moves, i, m), slices.Insert(scores, i, s)
+	}
+	return moves
 }
