@@ -22,9 +22,9 @@ import (
 // Every game keeps its own outcome: its caller returns once the
 // transaction holding it has committed, with its own error. A game that
 // is refused without touching anything (ErrExists, ErrNotFound) is just
-// left out; a game whose statement fails (a constraint, invalid JSON on
-// PostgreSQL) rolls the transaction back, gets that error alone, and the
-// others are written again without it.
+// left out; a game whose statement fails (a constraint, a trigger) rolls
+// the transaction back, gets that error alone, and the others are
+// written again without it.
 
 // maxBatch bounds one transaction, so that a flood of saves is committed
 // in steps rather than held in memory until it stops.
