@@ -96,8 +96,9 @@ type committer struct {
 	written int64
 
 	// Counts, for tests and benchmarks: saves handed to a transaction,
-	// transactions committed and the games they wrote.
-	taken, txs, games atomic.Int64
+	// transactions committed, the games they wrote and, of those, the
+	// games written by COPY.
+	taken, txs, games, copied atomic.Int64
 }
 
 func newCommitter(s *Store) *committer {
@@ -269,13 +270,18 @@ func claim(next []*pending) (saves, rest []*pending) {
 // outcome. A save whose statement fails is told its error and the rest
 // are written again without it.
 func (c *committer) commit(saves []*pending) {
-	oneByOne := false
+	how := byCopy
+	if !c.s.d.copy {
+		how = byRows
+	}
 	for len(saves) > 0 {
-		errs, bad, err := c.try(saves, oneByOne)
+		errs, bad, err := c.try(saves, how)
 		switch bad {
 		case someRow:
-			// Find which: write the games one statement each.
-			oneByOne = true
+			// A COPY fails on a game already stored: write the games
+			// with inserts, which skip those. An insert of several games
+			// failed: find which, with one statement each.
+			how++
 		case wholeBatch:
 			for i, p := range saves {
 				if err != nil {
@@ -292,6 +298,14 @@ func (c *committer) commit(saves []*pending) {
 	}
 }
 
+// How try writes a batch's plain games, from the fastest way to the one
+// that tells which game failed.
+const (
+	byCopy   = iota // one COPY on PostgreSQL (copy.go); multi-row inserts elsewhere
+	byRows          // multi-row inserts, that skip the games already stored
+	oneByOne        // an insert each
+)
+
 // What try's bad means, besides the index of the save that failed.
 const (
 	wholeBatch = -1 // every save has the outcome: errs, or err for all
@@ -306,19 +320,26 @@ const maxRows = 32
 // refusal (ErrExists, ErrNotFound) in errs when the transaction
 // committed (bad = wholeBatch); the index of the save whose statement
 // failed, with its error, when one did (the transaction is rolled back);
-// someRow when a multi-row insert failed; or wholeBatch and the error of
-// the transaction itself (begin, commit), which is every save's. With
-// oneByOne, each game has an insert of its own, so that a failure names
-// its game.
-func (c *committer) try(saves []*pending, oneByOne bool) (errs []error, bad int, err error) {
+// someRow when a COPY or multi-row insert failed; or wholeBatch and the
+// error of the transaction itself (begin, commit), which is every save's.
+// how is byCopy, byRows or oneByOne: with oneByOne, each game has an
+// insert of its own, so that a failure names its game.
+func (c *committer) try(saves []*pending, how int) (errs []error, bad int, err error) {
 	// The batch's writes belong to several callers: none of their
 	// contexts may cut it short. Close waits for it.
 	ctx := context.Background()
-	tx, err := c.s.w.BeginTx(ctx, nil)
+	// A connection of its own, so that a COPY may run in the
+	// transaction (copy.go).
+	conn, err := c.s.w.Conn(ctx)
 	if err != nil {
 		return nil, wholeBatch, err
 	}
-	defer tx.Rollback() // a no-op once committed
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, wholeBatch, err
+	}
+	defer tx.Rollback() // a no-op once committed, and run before conn.Close
 	b := &batch{s: c.s, tx: tx, exists: map[string]bool{}}
 	errs = make([]error, len(saves))
 
@@ -342,9 +363,21 @@ func (c *committer) try(saves []*pending, oneByOne bool) (errs []error, bad int,
 		}
 		rows = append(rows, i)
 	}
+	copied := 0
+	if how == byCopy && c.s.d.copy && len(rows) >= copyMinRows {
+		if err := c.copyGames(ctx, conn, saves, rows); err != nil {
+			return nil, someRow, err
+		}
+		for _, i := range rows {
+			if t := saves[i].row.tournament; t != "" {
+				b.gained(t)
+			}
+		}
+		copied, rows = len(rows), nil
+	}
 	for len(rows) > 0 {
 		n := maxRows
-		if oneByOne {
+		if how == oneByOne {
 			n = 1
 		}
 		chunk := rows[:min(n, len(rows))]
@@ -385,6 +418,7 @@ func (c *committer) try(saves []*pending, oneByOne bool) (errs []error, bad int,
 		return nil, wholeBatch, err
 	}
 	c.txs.Add(1)
+	c.copied.Add(int64(copied))
 	for _, err := range errs {
 		if err == nil {
 			c.games.Add(1)

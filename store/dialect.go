@@ -19,6 +19,8 @@ type dialect struct {
 	// lock, when set, is run first in the migration transaction so that
 	// two processes opening a new database do not both create it.
 	lock string
+	// copy: a batch's games are written with COPY (copy.go).
+	copy bool
 }
 
 var sqliteDialect = &dialect{
@@ -52,6 +54,7 @@ var postgresDialect = &dialect{
 	),
 	// Any constant will do, as long as it is the store's own.
 	lock: `SELECT pg_advisory_xact_lock(7273917001)`,
+	copy: true,
 }
 
 // q rewrites a query's ? placeholders for the dialect. The store's SQL
