@@ -95,6 +95,10 @@ type committer struct {
 	// checkpoint was asked for (the writer's only).
 	written int64
 
+	// tournaments are those seen stored (the writer's only): tournaments
+	// are never deleted, so a batch need not ask again.
+	tournaments map[string]bool
+
 	// Counts, for tests and benchmarks: saves handed to a transaction,
 	// transactions committed, the games they wrote and, of those, the
 	// games written by COPY.
@@ -102,7 +106,8 @@ type committer struct {
 }
 
 func newCommitter(s *Store) *committer {
-	c := &committer{s: s, wake: make(chan struct{}, 1), exited: make(chan struct{}), inserts: map[int]*sql.Stmt{}}
+	c := &committer{s: s, wake: make(chan struct{}, 1), exited: make(chan struct{}), inserts: map[int]*sql.Stmt{},
+		tournaments: map[string]bool{}}
 	go c.run()
 	return c
 }
@@ -340,7 +345,7 @@ func (c *committer) try(saves []*pending, how int) (errs []error, bad int, err e
 		return nil, wholeBatch, err
 	}
 	defer tx.Rollback() // a no-op once committed, and run before conn.Close
-	b := &batch{s: c.s, tx: tx, exists: map[string]bool{}}
+	b := &batch{s: c.s, tx: tx, known: c.tournaments, exists: map[string]bool{}}
 	errs = make([]error, len(saves))
 
 	// The plain games first, all in a few statements. Their tournaments
@@ -490,6 +495,7 @@ type batch struct {
 	tx *sql.Tx
 
 	insertGame *sql.Stmt       // s.insertGame in tx, once needed
+	known      map[string]bool // tournaments stored, as seen by earlier batches
 	exists     map[string]bool // tournaments looked up in tx
 	touched    []string        // tournaments that gained a game
 }
@@ -504,6 +510,9 @@ func (b *batch) insert(ctx context.Context) *sql.Stmt {
 
 // tournamentExists tells whether the tournament is stored.
 func (b *batch) tournamentExists(ctx context.Context, name string) (bool, error) {
+	if b.known[name] {
+		return true, nil
+	}
 	if ok, seen := b.exists[name]; seen {
 		return ok, nil
 	}
@@ -516,6 +525,7 @@ func (b *batch) tournamentExists(ctx context.Context, name string) (bool, error)
 		return false, err
 	default:
 		b.exists[name] = true
+		b.known[name] = true
 	}
 	return b.exists[name], nil
 }
