@@ -81,23 +81,28 @@ type committer struct {
 	closed bool
 
 	wake   chan struct{} // capacity 1: something was queued, or Close
-	exited chan struct{} // closed when the writer has drained and stopped
+	exited chan struct{} // closed when the writers have drained and stopped
 
+	// writing is held by the writer that takes a batch, until it sends
+	// the batch's COMMIT (see run). What follows, up to written, is its
+	// holder's only.
+	writing sync.Mutex
+	next    []*pending // queued, not yet written
+	last    int        // the size of the previous batch
 	// inserts are the multi-row insert statements, by number of rows,
 	// prepared once each: parsing one every batch took a tenth of the
-	// writer's time (the writer's only; closed when it stops).
+	// writer's time (closed when the writers stop).
 	inserts map[int]*sql.Stmt
 	// unprepared are the numbers of rows whose statement a transaction
-	// wrote out in full, to be prepared after it.
+	// wrote out in full, to be prepared before the next batch.
 	unprepared []int
+	// tournaments are those seen stored: tournaments are never deleted,
+	// so a batch need not ask again.
+	tournaments map[string]bool
 
 	// written is how many bytes (records) were committed since the last
-	// checkpoint was asked for (the writer's only).
+	// checkpoint was asked for (SQLite's one writer's).
 	written int64
-
-	// tournaments are those seen stored (the writer's only): tournaments
-	// are never deleted, so a batch need not ask again.
-	tournaments map[string]bool
 
 	// Counts, for tests and benchmarks: saves handed to a transaction,
 	// transactions committed, the games they wrote and, of those, the
@@ -108,7 +113,17 @@ type committer struct {
 func newCommitter(s *Store) *committer {
 	c := &committer{s: s, wake: make(chan struct{}, 1), exited: make(chan struct{}), inserts: map[int]*sql.Stmt{},
 		tournaments: map[string]bool{}}
-	go c.run()
+	var writers sync.WaitGroup
+	for range max(s.d.writers, 1) {
+		writers.Go(c.run)
+	}
+	go func() {
+		writers.Wait()
+		for _, stmt := range c.inserts {
+			stmt.Close()
+		}
+		close(c.exited)
+	}()
 	return c
 }
 
@@ -153,7 +168,7 @@ func (c *committer) poke() {
 }
 
 // close refuses new saves, waits until every queued one is written and
-// stops the writer. It may be called more than once.
+// stops the writers. It may be called more than once.
 func (c *committer) close() {
 	c.mu.Lock()
 	c.closed = true
@@ -170,45 +185,56 @@ func (c *committer) drain() (queue []*pending, closed bool) {
 	return queue, c.closed
 }
 
-// run is the writer: it commits what is queued, batch after batch, until
-// the committer is closed and nothing is left.
+// run is a writer: it commits what is queued, batch after batch, until
+// the committer is closed and nothing is left. A writer holds c.writing
+// from taking a batch until its COMMIT is sent; while the COMMIT waits
+// for the log's flush, another writer (PostgreSQL has two) takes and
+// writes the next batch.
 func (c *committer) run() {
-	defer close(c.exited)
-	defer func() {
-		for _, stmt := range c.inserts {
-			stmt.Close()
+	ctx := context.Background()
+	for {
+		c.writing.Lock()
+		c.prepare(ctx)
+		saves, ok := c.take()
+		if !ok {
+			c.writing.Unlock()
+			return
 		}
-	}()
-	var next []*pending // queued, not yet written
-	last := 0           // the size of the previous batch
+		size := 0
+		for _, p := range saves {
+			size += p.size
+		}
+		c.commit(saves) // unlocks c.writing; may reorder and clear saves
+		c.committed(size)
+	}
+}
+
+// take waits for the next batch and claims it, or returns false once
+// the committer is closed and nothing is left. The caller holds
+// c.writing.
+func (c *committer) take() ([]*pending, bool) {
 	for {
 		queue, closed := c.drain()
-		next = append(next, queue...)
-		if len(next) == 0 {
+		c.next = append(c.next, queue...)
+		if len(c.next) == 0 {
 			if closed {
-				return
+				return nil, false
 			}
 			<-c.wake
 			continue
 		}
-		if len(next) < last && !closed {
-			next = c.gather(next, last)
+		if len(c.next) < c.last && !closed {
+			c.next = c.gather(c.next, c.last)
 		}
 		if ck := c.s.ckpt; ck != nil {
 			ck.restartLog(context.Background(), c.s.w)
 		}
 		var saves []*pending
-		saves, next = claim(next)
+		saves, c.next = claim(c.next)
 		if len(saves) > 0 {
-			last = len(saves)
+			c.last = len(saves)
 			c.taken.Add(int64(len(saves)))
-			size := 0
-			for _, p := range saves {
-				size += p.size
-			}
-			c.commit(saves) // may reorder and clear saves
-			c.committed(size)
-			c.prepare(context.Background())
+			return saves, true
 		}
 	}
 }
@@ -273,14 +299,23 @@ func claim(next []*pending) (saves, rest []*pending) {
 
 // commit writes a batch in one transaction and tells every save its
 // outcome. A save whose statement fails is told its error and the rest
-// are written again without it.
+// are written again without it. The caller holds c.writing: commit
+// unlocks it as the COMMIT is sent (or when it gives up).
 func (c *committer) commit(saves []*pending) {
+	handedOver := false
+	handOver := func() {
+		if !handedOver {
+			handedOver = true
+			c.writing.Unlock()
+		}
+	}
+	defer handOver()
 	how := byCopy
 	if !c.s.d.copy {
 		how = byRows
 	}
 	for len(saves) > 0 {
-		errs, bad, err := c.try(saves, how)
+		errs, bad, err := c.try(saves, how, handOver)
 		switch bad {
 		case someRow:
 			// A COPY fails on a game already stored: write the games
@@ -328,8 +363,9 @@ const maxRows = 32
 // someRow when a COPY or multi-row insert failed; or wholeBatch and the
 // error of the transaction itself (begin, commit), which is every save's.
 // how is byCopy, byRows or oneByOne: with oneByOne, each game has an
-// insert of its own, so that a failure names its game.
-func (c *committer) try(saves []*pending, how int) (errs []error, bad int, err error) {
+// insert of its own, so that a failure names its game. handOver is
+// called as the COMMIT is sent.
+func (c *committer) try(saves []*pending, how int, handOver func()) (errs []error, bad int, err error) {
 	// The batch's writes belong to several callers: none of their
 	// contexts may cut it short. Close waits for it.
 	ctx := context.Background()
@@ -419,6 +455,7 @@ func (c *committer) try(saves []*pending, how int) (errs []error, bad int, err e
 	if err := b.touchTournaments(ctx); err != nil {
 		return nil, wholeBatch, err
 	}
+	handOver()
 	if err := tx.Commit(); err != nil {
 		return nil, wholeBatch, err
 	}
@@ -443,10 +480,10 @@ func (c *committer) insertQuery(n int) string {
 		strings.Repeat(one+", ", n-1) + one + ` ON CONFLICT (id) DO NOTHING RETURNING id`)
 }
 
-// prepare prepares the insert statements that the last transaction
-// lacked. It runs between transactions: on SQLite the writer's one
-// connection is busy during one. A statement that fails to prepare is
-// written out again next time.
+// prepare prepares the insert statements that the last transactions
+// lacked. It runs before a batch is taken, with c.writing held: on
+// SQLite the writer's one connection is busy during a transaction. A
+// statement that fails to prepare is written out again next time.
 func (c *committer) prepare(ctx context.Context) {
 	for _, n := range c.unprepared {
 		if _, ok := c.inserts[n]; ok {

@@ -21,6 +21,10 @@ type dialect struct {
 	lock string
 	// copy: a batch's games are written with COPY (copy.go).
 	copy bool
+	// writers is how many batches may be under way at once: one being
+	// written, the others' commits waiting for the log's flush
+	// (commit.go). SQLite has a single writer connection.
+	writers int
 }
 
 var sqliteDialect = &dialect{
@@ -37,6 +41,7 @@ var sqliteDialect = &dialect{
 		"{record_bytes}", "", // records are BLOBs since schema version 3
 		"{record_storage}", "",
 	),
+	writers: 1,
 }
 
 var postgresDialect = &dialect{
@@ -53,8 +58,9 @@ var postgresDialect = &dialect{
 		"{record_storage}", postgresRecordStorage,
 	),
 	// Any constant will do, as long as it is the store's own.
-	lock: `SELECT pg_advisory_xact_lock(7273917001)`,
-	copy: true,
+	lock:    `SELECT pg_advisory_xact_lock(7273917001)`,
+	copy:    true,
+	writers: 2,
 }
 
 // q rewrites a query's ? placeholders for the dialect. The store's SQL
