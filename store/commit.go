@@ -14,10 +14,12 @@ import (
 
 // Group commit: the games saved while a commit is on its way to the disk
 // are written together by the next one, in one transaction of a few
-// multi-row inserts. A durable commit costs one fsync (SQLite) or one WAL
-// flush (PostgreSQL) whatever it holds, so when many games finish
-// together each pays only a share of it; a game saved alone is committed
-// at once, as before.
+// multi-row inserts (one COPY on PostgreSQL, copy.go). A durable commit
+// costs one fsync (SQLite) or one WAL flush (PostgreSQL) whatever it
+// holds, so when many games finish together each pays only a share of
+// it; a game saved alone is committed at once, as before. On PostgreSQL
+// a second writer writes the next batch, on a connection of its own,
+// while the first's COMMIT waits for the flush; SQLite has one writer.
 //
 // Every game keeps its own outcome: its caller returns once the
 // transaction holding it has committed, with its own error. A game that

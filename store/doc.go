@@ -35,8 +35,9 @@
 // Group commit: a durable commit costs one flush of the log whatever it
 // holds, so the games saved while a commit is under way (from a pool of
 // games, a coordinator's results) are written together by the next one,
-// in one transaction of a few multi-row inserts; a game saved alone is
-// committed at once. Each caller still returns only once its own game is
+// in one transaction of a few multi-row inserts (a COPY on PostgreSQL,
+// where the next batch is written while a commit waits for its flush); a
+// game saved alone is committed at once. Each caller still returns only once its own game is
 // durable, with its own outcome: a duplicate or a game the database
 // refuses fails alone and the others are written without it (commit.go).
 //
