@@ -371,14 +371,18 @@ func (c *committer) try(saves []*pending, how int, handOver func()) (errs []erro
 	// The batch's writes belong to several callers: none of their
 	// contexts may cut it short. Close waits for it.
 	ctx := context.Background()
-	// A connection of its own, so that a COPY may run in the
-	// transaction (copy.go).
-	conn, err := c.s.w.Conn(ctx)
-	if err != nil {
-		return nil, wholeBatch, err
+	// Where COPY is used, a connection of its own, so that the COPY
+	// runs in the transaction (copy.go).
+	var conn *sql.Conn
+	begin := c.s.w.BeginTx
+	if c.s.d.copy {
+		if conn, err = c.s.w.Conn(ctx); err != nil {
+			return nil, wholeBatch, err
+		}
+		defer conn.Close()
+		begin = conn.BeginTx
 	}
-	defer conn.Close()
-	tx, err := conn.BeginTx(ctx, nil)
+	tx, err := begin(ctx, nil)
 	if err != nil {
 		return nil, wholeBatch, err
 	}
