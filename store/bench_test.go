@@ -240,8 +240,8 @@ func processorTime(tb testing.TB) time.Duration {
 
 // BenchmarkGameArgs is what SaveGame does on its caller's goroutine
 // before a game joins a batch, for a typical record (20 KB of JSON):
-// check it, find its game and pack it as the backend keeps it (S2 on
-// SQLite). stored-bytes is what the record column then holds.
+// check it, find its game and pack it (S2). stored-bytes is what the
+// record column then holds.
 func BenchmarkGameArgs(b *testing.B) {
 	for _, d := range []*dialect{sqliteDialect, postgresDialect} {
 		b.Run(d.name, func(b *testing.B) {

@@ -14,17 +14,19 @@ import (
 
 // Group commit: the games saved while a commit is on its way to the disk
 // are written together by the next one, in one transaction of a few
-// multi-row inserts. A durable commit costs one fsync (SQLite) or one WAL
-// flush (PostgreSQL) whatever it holds, so when many games finish
-// together each pays only a share of it; a game saved alone is committed
-// at once, as before.
+// multi-row inserts (one COPY on PostgreSQL, copy.go). A durable commit
+// costs one fsync (SQLite) or one WAL flush (PostgreSQL) whatever it
+// holds, so when many games finish together each pays only a share of
+// it; a game saved alone is committed at once, as before. On PostgreSQL
+// a second writer writes the next batch, on a connection of its own,
+// while the first's COMMIT waits for the flush; SQLite has one writer.
 //
 // Every game keeps its own outcome: its caller returns once the
 // transaction holding it has committed, with its own error. A game that
 // is refused without touching anything (ErrExists, ErrNotFound) is just
-// left out; a game whose statement fails (a constraint, invalid JSON on
-// PostgreSQL) rolls the transaction back, gets that error alone, and the
-// others are written again without it.
+// left out; a game whose statement fails (a constraint, a trigger) rolls
+// the transaction back, gets that error alone, and the others are
+// written again without it.
 
 // maxBatch bounds one transaction, so that a flood of saves is committed
 // in steps rather than held in memory until it stops.
@@ -81,28 +83,49 @@ type committer struct {
 	closed bool
 
 	wake   chan struct{} // capacity 1: something was queued, or Close
-	exited chan struct{} // closed when the writer has drained and stopped
+	exited chan struct{} // closed when the writers have drained and stopped
 
+	// writing is held by the writer that takes a batch, until it sends
+	// the batch's COMMIT (see run). What follows, up to written, is its
+	// holder's only.
+	writing sync.Mutex
+	next    []*pending // queued, not yet written
+	last    int        // the size of the previous batch
 	// inserts are the multi-row insert statements, by number of rows,
 	// prepared once each: parsing one every batch took a tenth of the
-	// writer's time (the writer's only; closed when it stops).
+	// writer's time (closed when the writers stop).
 	inserts map[int]*sql.Stmt
 	// unprepared are the numbers of rows whose statement a transaction
-	// wrote out in full, to be prepared after it.
+	// wrote out in full, to be prepared before the next batch.
 	unprepared []int
+	// tournaments are those seen stored: tournaments are never deleted,
+	// so a batch need not ask again.
+	tournaments map[string]bool
 
 	// written is how many bytes (records) were committed since the last
-	// checkpoint was asked for (the writer's only).
+	// checkpoint was asked for (SQLite's one writer's).
 	written int64
 
 	// Counts, for tests and benchmarks: saves handed to a transaction,
-	// transactions committed and the games they wrote.
-	taken, txs, games atomic.Int64
+	// transactions committed, the games they wrote and, of those, the
+	// games written by COPY.
+	taken, txs, games, copied atomic.Int64
 }
 
 func newCommitter(s *Store) *committer {
-	c := &committer{s: s, wake: make(chan struct{}, 1), exited: make(chan struct{}), inserts: map[int]*sql.Stmt{}}
-	go c.run()
+	c := &committer{s: s, wake: make(chan struct{}, 1), exited: make(chan struct{}), inserts: map[int]*sql.Stmt{},
+		tournaments: map[string]bool{}}
+	var writers sync.WaitGroup
+	for range max(s.d.writers, 1) {
+		writers.Go(c.run)
+	}
+	go func() {
+		writers.Wait()
+		for _, stmt := range c.inserts {
+			stmt.Close()
+		}
+		close(c.exited)
+	}()
 	return c
 }
 
@@ -147,7 +170,7 @@ func (c *committer) poke() {
 }
 
 // close refuses new saves, waits until every queued one is written and
-// stops the writer. It may be called more than once.
+// stops the writers. It may be called more than once.
 func (c *committer) close() {
 	c.mu.Lock()
 	c.closed = true
@@ -164,45 +187,56 @@ func (c *committer) drain() (queue []*pending, closed bool) {
 	return queue, c.closed
 }
 
-// run is the writer: it commits what is queued, batch after batch, until
-// the committer is closed and nothing is left.
+// run is a writer: it commits what is queued, batch after batch, until
+// the committer is closed and nothing is left. A writer holds c.writing
+// from taking a batch until its COMMIT is sent; while the COMMIT waits
+// for the log's flush, another writer (PostgreSQL has two) takes and
+// writes the next batch.
 func (c *committer) run() {
-	defer close(c.exited)
-	defer func() {
-		for _, stmt := range c.inserts {
-			stmt.Close()
+	ctx := context.Background()
+	for {
+		c.writing.Lock()
+		c.prepare(ctx)
+		saves, ok := c.take()
+		if !ok {
+			c.writing.Unlock()
+			return
 		}
-	}()
-	var next []*pending // queued, not yet written
-	last := 0           // the size of the previous batch
+		size := 0
+		for _, p := range saves {
+			size += p.size
+		}
+		c.commit(saves) // unlocks c.writing; may reorder and clear saves
+		c.committed(size)
+	}
+}
+
+// take waits for the next batch and claims it, or returns false once
+// the committer is closed and nothing is left. The caller holds
+// c.writing.
+func (c *committer) take() ([]*pending, bool) {
 	for {
 		queue, closed := c.drain()
-		next = append(next, queue...)
-		if len(next) == 0 {
+		c.next = append(c.next, queue...)
+		if len(c.next) == 0 {
 			if closed {
-				return
+				return nil, false
 			}
 			<-c.wake
 			continue
 		}
-		if len(next) < last && !closed {
-			next = c.gather(next, last)
+		if len(c.next) < c.last && !closed {
+			c.next = c.gather(c.next, c.last)
 		}
 		if ck := c.s.ckpt; ck != nil {
 			ck.restartLog(context.Background(), c.s.w)
 		}
 		var saves []*pending
-		saves, next = claim(next)
+		saves, c.next = claim(c.next)
 		if len(saves) > 0 {
-			last = len(saves)
+			c.last = len(saves)
 			c.taken.Add(int64(len(saves)))
-			size := 0
-			for _, p := range saves {
-				size += p.size
-			}
-			c.commit(saves) // may reorder and clear saves
-			c.committed(size)
-			c.prepare(context.Background())
+			return saves, true
 		}
 	}
 }
@@ -267,15 +301,29 @@ func claim(next []*pending) (saves, rest []*pending) {
 
 // commit writes a batch in one transaction and tells every save its
 // outcome. A save whose statement fails is told its error and the rest
-// are written again without it.
+// are written again without it. The caller holds c.writing: commit
+// unlocks it as the COMMIT is sent (or when it gives up).
 func (c *committer) commit(saves []*pending) {
-	oneByOne := false
+	handedOver := false
+	handOver := func() {
+		if !handedOver {
+			handedOver = true
+			c.writing.Unlock()
+		}
+	}
+	defer handOver()
+	how := byCopy
+	if !c.s.d.copy {
+		how = byRows
+	}
 	for len(saves) > 0 {
-		errs, bad, err := c.try(saves, oneByOne)
+		errs, bad, err := c.try(saves, how, handOver)
 		switch bad {
 		case someRow:
-			// Find which: write the games one statement each.
-			oneByOne = true
+			// A COPY fails on a game already stored: write the games
+			// with inserts, which skip those. An insert of several games
+			// failed: find which, with one statement each.
+			how++
 		case wholeBatch:
 			for i, p := range saves {
 				if err != nil {
@@ -292,6 +340,14 @@ func (c *committer) commit(saves []*pending) {
 	}
 }
 
+// How try writes a batch's plain games, from the fastest way to the one
+// that tells which game failed.
+const (
+	byCopy   = iota // one COPY on PostgreSQL (copy.go); multi-row inserts elsewhere
+	byRows          // multi-row inserts, that skip the games already stored
+	oneByOne        // an insert each
+)
+
 // What try's bad means, besides the index of the save that failed.
 const (
 	wholeBatch = -1 // every save has the outcome: errs, or err for all
@@ -306,20 +362,32 @@ const maxRows = 32
 // refusal (ErrExists, ErrNotFound) in errs when the transaction
 // committed (bad = wholeBatch); the index of the save whose statement
 // failed, with its error, when one did (the transaction is rolled back);
-// someRow when a multi-row insert failed; or wholeBatch and the error of
-// the transaction itself (begin, commit), which is every save's. With
-// oneByOne, each game has an insert of its own, so that a failure names
-// its game.
-func (c *committer) try(saves []*pending, oneByOne bool) (errs []error, bad int, err error) {
+// someRow when a COPY or multi-row insert failed; or wholeBatch and the
+// error of the transaction itself (begin, commit), which is every save's.
+// how is byCopy, byRows or oneByOne: with oneByOne, each game has an
+// insert of its own, so that a failure names its game. handOver is
+// called as the COMMIT is sent.
+func (c *committer) try(saves []*pending, how int, handOver func()) (errs []error, bad int, err error) {
 	// The batch's writes belong to several callers: none of their
 	// contexts may cut it short. Close waits for it.
 	ctx := context.Background()
-	tx, err := c.s.w.BeginTx(ctx, nil)
+	// Where COPY is used, a connection of its own, so that the COPY
+	// runs in the transaction (copy.go).
+	var conn *sql.Conn
+	begin := c.s.w.BeginTx
+	if c.s.d.copy {
+		if conn, err = c.s.w.Conn(ctx); err != nil {
+			return nil, wholeBatch, err
+		}
+		defer conn.Close()
+		begin = conn.BeginTx
+	}
+	tx, err := begin(ctx, nil)
 	if err != nil {
 		return nil, wholeBatch, err
 	}
-	defer tx.Rollback() // a no-op once committed
-	b := &batch{s: c.s, tx: tx, exists: map[string]bool{}}
+	defer tx.Rollback() // a no-op once committed, and run before conn.Close
+	b := &batch{s: c.s, tx: tx, known: c.tournaments, exists: map[string]bool{}}
 	errs = make([]error, len(saves))
 
 	// The plain games first, all in a few statements. Their tournaments
@@ -342,9 +410,21 @@ func (c *committer) try(saves []*pending, oneByOne bool) (errs []error, bad int,
 		}
 		rows = append(rows, i)
 	}
+	copied := 0
+	if how == byCopy && c.s.d.copy && len(rows) >= copyMinRows {
+		if err := c.copyGames(ctx, conn, saves, rows); err != nil {
+			return nil, someRow, err
+		}
+		for _, i := range rows {
+			if t := saves[i].row.tournament; t != "" {
+				b.gained(t)
+			}
+		}
+		copied, rows = len(rows), nil
+	}
 	for len(rows) > 0 {
 		n := maxRows
-		if oneByOne {
+		if how == oneByOne {
 			n = 1
 		}
 		chunk := rows[:min(n, len(rows))]
@@ -381,10 +461,12 @@ func (c *committer) try(saves []*pending, oneByOne bool) (errs []error, bad int,
 	if err := b.touchTournaments(ctx); err != nil {
 		return nil, wholeBatch, err
 	}
+	handOver()
 	if err := tx.Commit(); err != nil {
 		return nil, wholeBatch, err
 	}
 	c.txs.Add(1)
+	c.copied.Add(int64(copied))
 	for _, err := range errs {
 		if err == nil {
 			c.games.Add(1)
@@ -404,10 +486,10 @@ func (c *committer) insertQuery(n int) string {
 		strings.Repeat(one+", ", n-1) + one + ` ON CONFLICT (id) DO NOTHING RETURNING id`)
 }
 
-// prepare prepares the insert statements that the last transaction
-// lacked. It runs between transactions: on SQLite the writer's one
-// connection is busy during one. A statement that fails to prepare is
-// written out again next time.
+// prepare prepares the insert statements that the last transactions
+// lacked. It runs before a batch is taken, with c.writing held: on
+// SQLite the writer's one connection is busy during a transaction. A
+// statement that fails to prepare is written out again next time.
 func (c *committer) prepare(ctx context.Context) {
 	for _, n := range c.unprepared {
 		if _, ok := c.inserts[n]; ok {
@@ -456,6 +538,7 @@ type batch struct {
 	tx *sql.Tx
 
 	insertGame *sql.Stmt       // s.insertGame in tx, once needed
+	known      map[string]bool // tournaments stored, as seen by earlier batches
 	exists     map[string]bool // tournaments looked up in tx
 	touched    []string        // tournaments that gained a game
 }
@@ -470,6 +553,9 @@ func (b *batch) insert(ctx context.Context) *sql.Stmt {
 
 // tournamentExists tells whether the tournament is stored.
 func (b *batch) tournamentExists(ctx context.Context, name string) (bool, error) {
+	if b.known[name] {
+		return true, nil
+	}
 	if ok, seen := b.exists[name]; seen {
 		return ok, nil
 	}
@@ -482,6 +568,7 @@ func (b *batch) tournamentExists(ctx context.Context, name string) (bool, error)
 		return false, err
 	default:
 		b.exists[name] = true
+		b.known[name] = true
 	}
 	return b.exists[name], nil
 }

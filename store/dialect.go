@@ -12,14 +12,19 @@ type dialect struct {
 	name   string
 	dollar bool // placeholders are $1, $2, ... instead of ?
 	// types replaces the markers of the schema's migrations: {json},
-	// {time}, {serial} and those of recordMigration. A statement that
+	// {time}, {serial} and those of recordMigration and
+	// packedMigration. A statement that
 	// is left empty is not run.
 	types *strings.Replacer
 	// lock, when set, is run first in the migration transaction so that
 	// two processes opening a new database do not both create it.
 	lock string
-	// packed: records are kept compressed (record.go).
-	packed bool
+	// copy: a batch's games are written with COPY (copy.go).
+	copy bool
+	// writers is how many batches may be under way at once: one being
+	// written, the others' commits waiting for the log's flush
+	// (commit.go). SQLite has a single writer connection.
+	writers int
 }
 
 var sqliteDialect = &dialect{
@@ -33,8 +38,10 @@ var sqliteDialect = &dialect{
 		"{record_game}", "json_extract(record, '$.game')",
 		"{record_type}", "", // no types to change: records become BLOBs row by row
 		"{record_compression}", "",
+		"{record_bytes}", "", // records are BLOBs since schema version 3
+		"{record_storage}", "",
 	),
-	packed: true,
+	writers: 1,
 }
 
 var postgresDialect = &dialect{
@@ -47,9 +54,13 @@ var postgresDialect = &dialect{
 		"{record_game}", "(record->>'game')",
 		"{record_type}", postgresRecordType,
 		"{record_compression}", postgresRecordCompression,
+		"{record_bytes}", postgresRecordBytes,
+		"{record_storage}", postgresRecordStorage,
 	),
 	// Any constant will do, as long as it is the store's own.
-	lock: `SELECT pg_advisory_xact_lock(7273917001)`,
+	lock:    `SELECT pg_advisory_xact_lock(7273917001)`,
+	copy:    true,
+	writers: 2,
 }
 
 // q rewrites a query's ? placeholders for the dialect. The store's SQL

@@ -14,15 +14,17 @@
 //     busy timeout, so concurrent SaveGame calls from a pool of games (or
 //     a second process reading standings) never fail with SQLITE_BUSY.
 //     The log is copied into the database file by a checkpointer on a
-//     connection of its own, not by the commits (checkpoint.go), and
-//     records are kept compressed (S2), written in a fifth of the bytes
-//     (record.go).
+//     connection of its own, not by the commits (checkpoint.go).
 //   - PostgreSQL (github.com/jackc/pgx/v5), chosen by a DSN starting with
 //     "postgres://" or "postgresql://", for a shared server that several
 //     machines or a web front end use. JSON lists (players, scores, ...)
 //     are JSONB there, read back as the same JSON value, not necessarily
-//     the same bytes (key order and spacing are PostgreSQL's); a record is
-//     JSON, kept as it came (record.go).
+//     the same bytes (key order and spacing are PostgreSQL's).
+//
+// On both, a game's record is kept compressed (S2, about a fifth of its
+// JSON), packed on the caller's goroutine, so that the database neither
+// writes nor parses the whole JSON (record.go); read back, it is the same
+// bytes as it was given.
 //
 // The durability guarantee, on both backends: SaveGame writes a game in
 // one transaction, so after a crash a game is either stored whole or not
@@ -33,14 +35,15 @@
 // Group commit: a durable commit costs one flush of the log whatever it
 // holds, so the games saved while a commit is under way (from a pool of
 // games, a coordinator's results) are written together by the next one,
-// in one transaction of a few multi-row inserts; a game saved alone is
-// committed at once. Each caller still returns only once its own game is
+// in one transaction of a few multi-row inserts (a COPY on PostgreSQL,
+// where the next batch is written while a commit waits for its flush); a
+// game saved alone is committed at once. Each caller still returns only once its own game is
 // durable, with its own outcome: a duplicate or a game the database
 // refuses fails alone and the others are written without it (commit.go).
 //
 // Times are kept to the microsecond, in UTC, on both backends. A record
-// must be a JSON object: PostgreSQL checks it whole, SQLite only that it
-// is an object from '{' to '}' and reads as JSON as far as its "game"
-// member, since checking 20 KB of JSON made by json.Marshal would double
-// the cost of a save.
+// must be a JSON object: the store checks that it is an object from '{'
+// to '}' and reads as JSON as far as its "game" member, not the whole of
+// it, since checking 20 KB of JSON made by json.Marshal would double the
+// cost of a save.
 package store

@@ -41,6 +41,7 @@ var migrations = [][]string{
 	},
 	contestMigration, // store/contest.go
 	recordMigration,  // store/record.go
+	packedMigration,  // store/record.go
 }
 
 // migrate brings the schema up to date in one transaction.

@@ -394,13 +394,12 @@ const gameColumns = `id, tournament, round, players, seats, winner, reason, deta
 	record, record_path, start_time, end_time`
 
 func (s *Store) scanGame(row interface{ Scan(...any) error }) (Game, error) {
-	packed := s.d.packed
 	var g Game
 	var tournament sql.NullString
 	var winner sql.NullInt64
 	var players, seats, scores []byte
 	err := row.Scan(&g.ID, &tournament, &g.Round, &players, &seats, &winner, &g.Reason, &g.Detail,
-		&scores, &g.Moves, recordScanner{&g.Record, packed}, &g.RecordPath, timeScanner{&g.Start}, timeScanner{&g.End})
+		&scores, &g.Moves, recordScanner{&g.Record}, &g.RecordPath, timeScanner{&g.Start}, timeScanner{&g.End})
 	if err != nil {
 		return g, err
 	}
@@ -481,8 +480,7 @@ func (s *Store) GameIDs(ctx context.Context, tournament string) (map[string]bool
 
 // looksLikeObject tells a JSON object from a truncated or foreign
 // record. It does not check the JSON in between: json.Valid would take
-// 40 % of a SaveGame's time for records that json.Marshal made; on
-// PostgreSQL the JSONB column checks it fully anyway.
+// 40 % of a SaveGame's time for records that json.Marshal made.
 func looksLikeObject(data []byte) bool {
 	data = bytes.TrimSpace(data)
 	return len(data) >= 2 && data[0] == '{' && data[len(data)-1] == '}'
