@@ -125,7 +125,11 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 	// The record names the protocol each probed bot turned out to speak.
 	g.Players = slices.Clone(g.Players) // the caller's players still probe
 	for _, p := range probed {
-		g.Players[p.player].Protocol.Kind = p.seat.Spoken()
+		kind := p.seat.Spoken()
+		g.Players[p.player].Protocol.Kind = kind
+		if rec.Players[p.player].Protocol != "human" {
+			rec.Players[p.player].Protocol = kind.recordName()
+		}
 	}
 	rec.Options = header(mc, g, seating, state).Options
 	return rec, nil
@@ -161,7 +165,7 @@ func header(mc MatchConfig, g Game, seating []int, state *State) *game.Record {
 	}
 	rec.Players = make([]game.PlayerRecord, len(g.Players))
 	for pi, p := range g.Players {
-		rec.Players[pi] = p.Record("pointsbattle")
+		rec.Players[pi] = p.Record(p.Protocol.Kind.recordName())
 	}
 	return rec
 }

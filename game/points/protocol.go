@@ -50,6 +50,18 @@ const (
 	Probe        ProtocolKind = "auto" // ask the bot at start (Seat.Start)
 )
 
+// recordName is how a game record's player entry names the protocol:
+// "pointsbattle", "v6", or "auto" for a bot not yet asked.
+func (k ProtocolKind) recordName() string {
+	switch k {
+	case PointsBattle, "":
+		return "pointsbattle"
+	case AIProtocol6:
+		return "v6"
+	}
+	return string(k)
+}
+
 // ParseProtocolKind reads "pb", "v6" or "auto" in any case.
 func ParseProtocolKind(s string) (ProtocolKind, bool) {
 	switch k := ProtocolKind(strings.ToLower(strings.TrimSpace(s))); k {

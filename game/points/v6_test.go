@@ -326,6 +326,9 @@ func TestProbe(t *testing.T) {
 			if err := json.Unmarshal(rec.Options, &o); err != nil || !strings.HasPrefix(o.Protocols[0], tt.name+",") || o.Protocols[1] != "base=0,time_unit=ms" {
 				t.Errorf("record's protocols %q (%v): want the one found, %s", o.Protocols, err, tt.name)
 			}
+			if want := map[bool]string{true: "v6", false: "pointsbattle"}[tt.v6]; rec.Players[0].Protocol != want || rec.Players[1].Protocol != "pointsbattle" {
+				t.Errorf("players' protocols %q, %q; want %q, pointsbattle", rec.Players[0].Protocol, rec.Players[1].Protocol, want)
+			}
 			lines := readLog(t, logf)
 			if lines[1] != "1 list_commands" {
 				t.Errorf("first line sent %q, want the probe", lines[1])
