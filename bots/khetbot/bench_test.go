@@ -18,10 +18,12 @@ func BenchmarkSearch(b *testing.B) {
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
 
-// BenchmarkEvaluate is the leaf evaluation.
+// BenchmarkEvaluate is the leaf evaluation as the search makes it (with
+// the material it keeps).
 func BenchmarkEvaluate(b *testing.B) {
 	bd, _ := khet.SetupBoard(khet.Classic, khet.Rules{})
+	material := materialOf(bd)
 	for i := 0; i < b.N; i++ {
-		evaluate(bd)
+		evaluateWith(bd, material)
 	}
 }

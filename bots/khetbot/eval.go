@@ -30,28 +30,36 @@ const (
 // evaluate scores the position for the side to move: material, what each
 // laser would hit if fired now, how close each beam passes to the enemy
 // Pharaoh, and the Pharaoh's guards.
-func evaluate(b *khet.Board) int {
-	me := b.ToMove()
+func evaluate(b *khet.Board) int { return evaluateWith(b, materialOf(b)) }
+
+// materialOf sums the value of each side's pieces on b.
+func materialOf(b *khet.Board) [2]int {
 	var side [2]int
-	var pharaoh [2][2]int
 	for y := range khet.Height {
 		for x := range khet.Width {
-			p := b.At(x, y)
-			if !p.IsPiece() {
-				continue
-			}
-			c := p.Color()
-			side[c] += pieceValue[p.Kind()]
-			if p.Kind() == khet.Pharaoh {
-				pharaoh[c] = [2]int{x, y}
+			if p := b.At(x, y); p.IsPiece() {
+				side[p.Color()] += pieceValue[p.Kind()]
 			}
 		}
 	}
-	for c := range 2 {
-		px, py := pharaoh[c][0], pharaoh[c][1]
+	return side
+}
+
+// evaluateWith is evaluate given each side's material, which the search
+// keeps as pieces are taken rather than counting the board at every leaf.
+func evaluateWith(b *khet.Board, material [2]int) int {
+	me := b.ToMove()
+	side := material
+	var pharaoh [2][2]int
+	for c := khet.Silver; c <= khet.Red; c++ {
+		px, py, ok := b.Pharaoh(c)
+		if !ok {
+			px, py = 0, 0 // as a count of the board finds it (the search never scores such a position)
+		}
+		pharaoh[c] = [2]int{px, py}
 		for dy := -1; dy <= 1; dy++ {
 			for dx := -1; dx <= 1; dx++ {
-				if p := b.At(px+dx, py+dy); p.IsPiece() && p.Color() == khet.Color(c) && (dx != 0 || dy != 0) {
+				if p := b.At(px+dx, py+dy); p.IsPiece() && p.Color() == c && (dx != 0 || dy != 0) {
 					side[c] += guard
 				}
 			}

@@ -66,6 +66,12 @@ type Engine struct {
 	moveBufs [maxPly + 1][]khet.Move
 	scores   [maxPly + 1][]int32
 	beamBuf  []khet.Square
+	// material is each side's material in the position searched, kept
+	// as the search plays and takes back moves (see play).
+	material [2]int
+	// verify makes every leaf check material against a count of the
+	// board (tests).
+	verify bool
 
 	tune tuning
 }
@@ -124,6 +130,7 @@ func (e *Engine) Search(b *khet.Board, lim Limits) Result {
 		maxDepth = maxPly - 1
 	}
 	e.path[0] = b.Hash()
+	e.material = materialOf(b)
 	var last, prev time.Duration // how long the last two iterations took
 	for depth := 1; depth <= maxDepth; depth++ {
 		began := time.Since(e.start)
@@ -174,7 +181,7 @@ func (e *Engine) rootSearch(b *khet.Board, depth int, res *Result) int {
 	alpha, beta := -inf, inf
 	best := khet.Move{}
 	for i, m := range moves {
-		u := b.Make(m)
+		u := e.play(b, m)
 		e.path[1] = b.Hash()
 		var score int
 		if i == 0 {
@@ -185,7 +192,7 @@ func (e *Engine) rootSearch(b *khet.Board, depth int, res *Result) int {
 				score = -e.search(b, depth-1, 1, -beta, -alpha)
 			}
 		}
-		b.Unmake(u)
+		e.takeBack(b, u)
 		if e.stopped {
 			if best != (khet.Move{}) {
 				// The iteration found a better move than the last one
@@ -222,7 +229,10 @@ func (e *Engine) search(b *khet.Board, depth, ply, alpha, beta int) int {
 		return 0
 	}
 	if depth <= 0 || ply >= maxPly-1 {
-		return evaluate(b)
+		if e.verify && e.material != materialOf(b) {
+			panic("khetbot: material kept by the search differs from the board's")
+		}
+		return evaluateWith(b, e.material)
 	}
 	var ttMove khet.Move
 	if ent, ok := e.probe(h); ok {
@@ -243,7 +253,7 @@ func (e *Engine) search(b *khet.Board, depth, ply, alpha, beta int) int {
 	origAlpha := alpha
 	best, bestMove := -inf, khet.Move{}
 	for i, m := range moves {
-		u := b.Make(m)
+		u := e.play(b, m)
 		e.path[ply+1] = b.Hash()
 		quiet := !u.Removed().IsPiece()
 		var score int
@@ -262,7 +272,7 @@ func (e *Engine) search(b *khet.Board, depth, ply, alpha, beta int) int {
 				score = -e.search(b, depth-1, ply+1, -beta, -alpha)
 			}
 		}
-		b.Unmake(u)
+		e.takeBack(b, u)
 		if e.stopped {
 			return 0
 		}
@@ -290,6 +300,24 @@ func (e *Engine) search(b *khet.Board, depth, ply, alpha, beta int) int {
 	}
 	e.store(h, depth, best, flag, bestMove, ply)
 	return best
+}
+
+// play makes move m on b and takes what its laser removes off the
+// material count.
+func (e *Engine) play(b *khet.Board, m khet.Move) khet.Undo {
+	u := b.Make(m)
+	if r := u.Removed(); r.IsPiece() {
+		e.material[r.Color()] -= pieceValue[r.Kind()]
+	}
+	return u
+}
+
+// takeBack undoes what play did.
+func (e *Engine) takeBack(b *khet.Board, u khet.Undo) {
+	if r := u.Removed(); r.IsPiece() {
+		e.material[r.Color()] += pieceValue[r.Kind()]
+	}
+	b.Unmake(u)
 }
 
 // repeated reports whether the position at ply was seen before in the game

@@ -276,3 +276,25 @@ func orderedByPlaying(e *Engine, b *khet.Board) []khet.Move {
 	}
 	return moves
 }
+
+// TestMaterialKept: the material the search keeps as it plays and takes
+// back moves is, at every leaf, what a count of the board gives (the
+// engine panics otherwise), along random games of every setup.
+func TestMaterialKept(t *testing.T) {
+	for _, setup := range khet.Setups() {
+		t.Run(string(setup), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(len(setup)), 13))
+			b, err := khet.SetupBoard(setup, khet.Rules{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := NewEngine(1)
+			e.verify = true
+			for ply := 0; ply < 60 && b.PharaohAlive(khet.Silver) && b.PharaohAlive(khet.Red); ply++ {
+				e.Search(b, Limits{Depth: 3})
+				moves := b.Moves(nil)
+				b.Make(moves[rng.IntN(len(moves))])
+			}
+		})
+	}
+}

@@ -259,6 +259,12 @@ func (b *Board) At(x, y int) Piece {
 // PharaohAlive reports whether c's Pharaoh is still on the board.
 func (b *Board) PharaohAlive(c Color) bool { return b.pharaoh[c] != 0 }
 
+// Pharaoh returns the square of c's Pharaoh (ok false once it is gone).
+func (b *Board) Pharaoh(c Color) (x, y int, ok bool) {
+	sq := b.pharaoh[c]
+	return sq.X(), sq.Y(), sq != 0
+}
+
 // Pieces lists the pieces in the state string's order (y, then x).
 func (b *Board) Pieces() []PlacedPiece {
 	out := make([]PlacedPiece, 0, b.count)
