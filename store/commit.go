@@ -196,12 +196,12 @@ func (c *committer) run() {
 	ctx := context.Background()
 	for {
 		c.writing.Lock()
-		c.prepare(ctx)
 		saves, ok := c.take()
 		if !ok {
 			c.writing.Unlock()
 			return
 		}
+		c.prepare(ctx)
 		size := 0
 		for _, p := range saves {
 			size += p.size
@@ -487,8 +487,10 @@ func (c *committer) insertQuery(n int) string {
 }
 
 // prepare prepares the insert statements that the last transactions
-// lacked. It runs before a batch is taken, with c.writing held: on
-// SQLite the writer's one connection is busy during a transaction. A
+// lacked. It runs once a batch is taken, before its transaction, with
+// c.writing held: on SQLite the writer's one connection is busy during a
+// transaction. On PostgreSQL preparing an insert takes a lock on the
+// table, so a batch waits there as its inserts would, already taken. A
 // statement that fails to prepare is written out again next time.
 func (c *committer) prepare(ctx context.Context) {
 	for _, n := range c.unprepared {
