@@ -130,6 +130,7 @@ func sprtTunings() map[string]tuning {
 	add("base", func(t *tuning) {})
 	add("lmr", func(t *tuning) { t.lmr = true })
 	add("nolmr", func(t *tuning) { t.lmr = false })
+	add("danger", func(t *tuning) { t.dangerExt = true })
 	return out
 }
 
