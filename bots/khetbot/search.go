@@ -260,13 +260,17 @@ func (e *Engine) search(b *khet.Board, depth, ply, alpha, beta int) int {
 			}
 		}
 	}
-	moves := e.ordered(b, ply, ttMove)
+	moves := e.scored(b, ply, ttMove)
 	if e.tune.dangerExt && ply < 2*e.rootDepth && e.inDanger(b, me) {
 		depth++
 	}
 	origAlpha := alpha
 	best, bestMove := -inf, khet.Move{}
-	for i, m := range moves {
+	for i := 0; ; i++ {
+		m, ok := moves.pick()
+		if !ok {
+			break
+		}
 		u := e.play(b, m)
 		e.path[ply+1] = b.Hash()
 		quiet := !u.Removed().IsPiece()
@@ -387,6 +391,15 @@ const (
 // the beam (and the Sphinx's turns) are played, which is most of the
 // ordering's cost otherwise.
 func (e *Engine) ordered(b *khet.Board, ply int, ttMove khet.Move) []khet.Move {
+	p := e.scored(b, ply, ttMove)
+	for _, ok := p.pick(); ok; _, ok = p.pick() {
+	}
+	return p.moves
+}
+
+// scored generates the legal moves at ply with their ordering scores (see
+// ordered), for a picker to hand out best first.
+func (e *Engine) scored(b *khet.Board, ply int, ttMove khet.Move) picker {
 	moves := b.Moves(e.moveBufs[ply][:0])
 	n := 0
 	for _, m := range moves {
@@ -433,17 +446,40 @@ func (e *Engine) ordered(b *khet.Board, ply int, ttMove khet.Move) []khet.Move {
 		}
 		scores = append(scores, s)
 	}
-	// Insertion sort: the lists are short and mostly ordered by history.
-	for i := 1; i < len(moves); i++ {
-		m, s := moves[i], scores[i]
-		j := i - 1
-		for ; j >= 0 && scores[j] < s; j-- {
-			moves[j+1], scores[j+1] = moves[j], scores[j]
-		}
-		moves[j+1], scores[j+1] = m, s
-	}
 	e.moveBufs[ply], e.scores[ply] = moves, scores
-	return moves
+	return picker{moves: moves, scores: scores}
+}
+
+// picker hands out a node's moves best first, in the order a stable sort
+// by score would give, choosing each only when the search asks for it:
+// most nodes are cut off after a move or two, and sorting all of them
+// cost more than the rest of the ordering.
+type picker struct {
+	moves  []khet.Move
+	scores []int32
+	next   int
+}
+
+// pick returns the best move not handed out yet (the first of equals),
+// false when none is left.
+func (p *picker) pick() (khet.Move, bool) {
+	k := p.next
+	if k >= len(p.moves) {
+		return khet.Move{}, false
+	}
+	best := k
+	for i := k + 1; i < len(p.scores); i++ {
+		if p.scores[i] > p.scores[best] {
+			best = i
+		}
+	}
+	m, s := p.moves[best], p.scores[best]
+	// Shift rather than swap, so that equal scores keep their order.
+	copy(p.moves[k+1:best+1], p.moves[k:best])
+	copy(p.scores[k+1:best+1], p.scores[k:best])
+	p.moves[k], p.scores[k] = m, s
+	p.next++
+	return m, true
 }
 
 // beamSquares is a set of squares (by their khet.Square number).

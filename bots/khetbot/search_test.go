@@ -298,3 +298,49 @@ func TestMaterialKept(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchTreeKept pins the search's tree: the move, score and node
+// count of a depth-4 search from positions along random games of every
+// setup, as the search gave them before its speed-ups (the ordering
+// without playing every move, the material kept, the picker), which must
+// change nothing but the time. A change meant to change the search
+// updates the table.
+func TestSearchTreeKept(t *testing.T) {
+	want := []struct {
+		setup khet.Setup
+		ply   int
+		move  string
+		score int
+		nodes int64
+	}{
+		{"classic", 0, "S272", 0, 22506},
+		{"classic", 8, "S947", 86, 24006},
+		{"classic", 16, "S947", 90, 20630},
+		{"imhotep", 0, "S358", 0, 20467},
+		{"imhotep", 8, "S438", 200, 19066},
+		{"imhotep", 16, "S457", -6, 16492},
+		{"dynasty", 0, "S743", 0, 26401},
+		{"dynasty", 8, "S430", -29999, 69},
+		{"dynasty", 16, "S430", -29999, 65},
+	}
+	k := 0
+	for _, setup := range khet.Setups() {
+		rng := rand.New(rand.NewPCG(uint64(len(setup)), 17))
+		b, err := khet.SetupBoard(setup, khet.Rules{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ply := 0; ply < 24; ply++ {
+			if ply%8 == 0 {
+				res := NewEngine(4).Search(b, Limits{Depth: 4})
+				w := want[k]
+				if w.setup != setup || w.ply != ply || res.Move.String() != w.move || res.Score != w.score || res.Nodes != w.nodes {
+					t.Errorf("%s ply %d: %v score %d in %d nodes; want %s score %d in %d nodes", setup, ply, res.Move, res.Score, res.Nodes, w.move, w.score, w.nodes)
+				}
+				k++
+			}
+			moves := b.Moves(nil)
+			b.Make(moves[rng.IntN(len(moves))])
+		}
+	}
+}
