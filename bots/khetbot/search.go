@@ -260,16 +260,30 @@ func (e *Engine) search(b *khet.Board, depth, ply, alpha, beta int) int {
 			}
 		}
 	}
-	moves := e.scored(b, ply, ttMove)
 	if e.tune.dangerExt && ply < 2*e.rootDepth && e.inDanger(b, me) {
 		depth++
 	}
+	// The table's move is searched before the others are generated: it
+	// often refutes the node alone.
+	first := ttMove != (khet.Move{}) && e.usable(b, ttMove)
+	var moves picker
 	origAlpha := alpha
 	best, bestMove := -inf, khet.Move{}
 	for i := 0; ; i++ {
-		m, ok := moves.pick()
-		if !ok {
-			break
+		var m khet.Move
+		if i == 0 && first {
+			m = ttMove
+		} else {
+			if i == 0 || i == 1 && first {
+				moves = e.scored(b, ply, ttMove)
+				if first {
+					moves.drop(ttMove)
+				}
+			}
+			var ok bool
+			if m, ok = moves.pick(); !ok {
+				break
+			}
 		}
 		u := e.play(b, m)
 		e.path[ply+1] = b.Hash()
@@ -458,6 +472,27 @@ type picker struct {
 	moves  []khet.Move
 	scores []int32
 	next   int
+}
+
+// drop removes move m from the moves to hand out.
+func (p *picker) drop(m khet.Move) {
+	for i := p.next; i < len(p.moves); i++ {
+		if p.moves[i] == m {
+			p.moves = append(p.moves[:i], p.moves[i+1:]...)
+			p.scores = append(p.scores[:i], p.scores[i+1:]...)
+			return
+		}
+	}
+}
+
+// usable reports whether a move from the table is legal here and one the
+// generator would give (a Scarab is only turned clockwise): a table entry
+// may belong to another position with the same key.
+func (e *Engine) usable(b *khet.Board, m khet.Move) bool {
+	if m.Act == khet.RotateCCW && b.At(int(m.X), int(m.Y)).Kind() == khet.Scarab {
+		return false
+	}
+	return b.Check(m) == nil
 }
 
 // pick returns the best move not handed out yet (the first of equals),
