@@ -381,10 +381,47 @@ var texelFree = []int{
 	int(nPat) + int(lv33), int(nPat) + int(lv43), -1,
 }
 
+// texelOrder is the order the line patterns' weights must keep: a
+// pattern closer to five is worth at least as much.
+var texelOrder = []uint8{pB1, pF1, pB2, pF2, pB3, pF3, pB4}
+
+// valid reports whether p keeps the weights non-negative, the patterns
+// in texelOrder and oppPct in 0..100.
+func (p *texelParams) valid() bool {
+	if p.opp < 0 || p.opp > 100 {
+		return false
+	}
+	for _, i := range texelFree {
+		if i >= 0 && p.w[i] < 0 {
+			return false
+		}
+	}
+	for k := 1; k < len(texelOrder); k++ {
+		if p.w[texelOrder[k]] < p.w[texelOrder[k-1]] {
+			return false
+		}
+	}
+	return true
+}
+
+// scaleUnseen multiplies the weights the fit cannot see of the open four
+// and its level by how much the four's weight grew from def, if it grew,
+// so that they stay above the patterns that were fitted. (Fives are
+// found before any ordering or evaluation looks at them.)
+func (p *texelParams) scaleUnseen(def texelParams) {
+	r := p.w[pB4] / def.w[pB4]
+	if r <= 1 {
+		return
+	}
+	for _, i := range []int{int(pF4), int(nPat) + int(lvFlex4)} {
+		p.w[i] = math.Round(def.w[i] * r)
+	}
+}
+
 // fitWeights improves p by coordinate descent on integer values: each
 // free value in turn moves up or down by a step (a share of its size, at
-// least 1) while the training loss falls; the share halves from 1/4 to
-// under 1/100. logf reports each round.
+// least 1) while the training loss falls and p stays valid; the share
+// halves from 1/4 to under 1/100. logf reports each round.
 func fitWeights(ps []texelPos, p texelParams, k float64, logf func(string, ...any)) texelParams {
 	get := func(p *texelParams, i int) *float64 {
 		if i < 0 {
@@ -403,7 +440,7 @@ func fitWeights(ps []texelPos, p texelParams, k float64, logf func(string, ...an
 					for {
 						old := *v
 						*v = old + dir*step
-						if i < 0 && (*v < 0 || *v > 100) {
+						if !p.valid() {
 							*v = old
 							break
 						}
@@ -471,6 +508,7 @@ func TestTexelFit(t *testing.T) {
 	k := fitK(ps, &p0)
 	t.Logf("K = %.6g; default weights: train loss %.5f, held-out %.5f", k, texelLoss(ps, &p0, k, false), texelLoss(ps, &p0, k, true))
 	p := fitWeights(ps, p0, k, t.Logf)
+	p.scaleUnseen(p0)
 	w, opp := p.weights()
 	t.Logf("fitted: train loss %.5f, held-out %.5f (K refitted for them: %.6g)", texelLoss(ps, &p, k, false), texelLoss(ps, &p, k, true), fitK(ps, &p))
 	t.Logf("weights: pat %v bonus %v oppPct %d", w.pat, w.bonus, opp)
