@@ -421,7 +421,9 @@ func (p *texelParams) scaleUnseen(def texelParams) {
 // fitWeights improves p by coordinate descent on integer values: each
 // free value in turn moves up or down by a step (a share of its size, at
 // least 1) while the training loss falls and p stays valid; the share
-// halves from 1/4 to under 1/100. logf reports each round.
+// halves from 1/4 to under 1/100. logf reports each round. It returns
+// the values at the end of the round with the lowest held-out loss (the
+// held-out positions stop the descent when it starts to overfit).
 func fitWeights(ps []texelPos, p texelParams, k float64, logf func(string, ...any)) texelParams {
 	get := func(p *texelParams, i int) *float64 {
 		if i < 0 {
@@ -430,6 +432,7 @@ func fitWeights(ps []texelPos, p texelParams, k float64, logf func(string, ...an
 		return &p.w[i]
 	}
 	best := texelLoss(ps, &p, k, false)
+	kept, keptLoss := p, texelLoss(ps, &p, k, true)
 	for share := 0.25; share >= 0.01; share /= 2 {
 		for improved := true; improved; {
 			improved = false
@@ -454,9 +457,13 @@ func fitWeights(ps []texelPos, p texelParams, k float64, logf func(string, ...an
 				}
 			}
 		}
-		logf("step %.3f: train loss %.5f, held-out %.5f, %v", share, best, texelLoss(ps, &p, k, true), p)
+		held := texelLoss(ps, &p, k, true)
+		logf("step %.3f: train loss %.5f, held-out %.5f, %v", share, best, held, p)
+		if held < keptLoss {
+			kept, keptLoss = p, held
+		}
 	}
-	return p
+	return kept
 }
 
 // String lists the fitted values by name.

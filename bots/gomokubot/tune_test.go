@@ -271,6 +271,13 @@ func sprtVariants() map[string]variant {
 	addW("33x1.4", func(t *tuning, w *weights) { w.bonus[lv33] = w.bonus[lv33] * 14 / 10 })
 	addW("opp80", func(t *tuning, w *weights) { t.oppPct = 80 })
 	addW("opp50", func(t *tuning, w *weights) { t.oppPct = 50 })
+	// texel: the weights TestTexelFit learned from 600 self-play games at
+	// 1500 nodes a move (TestTexelGen, seed 1): 9908 quiet positions.
+	addW("texel", func(t *tuning, w *weights) {
+		w.pat = [nPat]int32{pDead: 0, pOL: 0, pB1: 0, pF1: 1, pB2: 1, pF2: 18, pB3: 80,
+			pF3: 244, pB4: 342, pF4: 1710, pF5: 3000}
+		w.bonus = [nLevel]int32{lv33: 669, lv43: 2258, lvFlex4: 3420, lvFive: 3000}
+	})
 	return out
 }
 
