@@ -55,10 +55,6 @@ type Engine struct {
 	fives [2]int           // continuous games: fives completed per colour
 	lines [2]*lineTable    // per colour
 	comb  *[1 << 16]cellInfo
-	// order, when set, scores the moves in genMoves instead of comb
-	// (an experiment: evaluation and move ordering with different
-	// weights).
-	order *[1 << 16]cellInfo
 
 	tune tuning
 

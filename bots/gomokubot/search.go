@@ -619,7 +619,6 @@ func (e *Engine) genMoves(me uint8, ply, ttMove int) ([]move, int) {
 	opp := 3 - me
 	threat := e.cnt[opp-1][lvFlex4] > 0 && e.hasLegal(opp, lvFlex4)
 	buf := e.search.moves[ply][:0]
-	ord := e.order
 	for _, i := range e.real {
 		t := int(i)
 		if e.cells[t] != cEmpty {
@@ -634,9 +633,6 @@ func (e *Engine) genMoves(me uint8, ply, ttMove int) ([]move, int) {
 			continue
 		}
 		sc := mi.score + oi.score
-		if ord != nil {
-			sc = ord[e.pat[t][me-1]].score + ord[e.pat[t][opp-1]].score
-		}
 		if t == ttMove {
 			sc = 1 << 30
 		}

@@ -238,9 +238,6 @@ func TestTacticalScore(t *testing.T) {
 			e.comb = buildComb(*v.w)
 			e.rebuild()
 		}
-		if v.order {
-			e.order = combTable()
-		}
 		e.MaxNodes = nodes
 		p, info := e.Search(context.Background(), tc.attacker, time.Minute)
 		ok := info.Score >= winMin

@@ -519,6 +519,12 @@ func TestTexelFit(t *testing.T) {
 	w, opp := p.weights()
 	t.Logf("fitted: train loss %.5f, held-out %.5f (K refitted for them: %.6g)", texelLoss(ps, &p, k, false), texelLoss(ps, &p, k, true), fitK(ps, &p))
 	t.Logf("weights: pat %v bonus %v oppPct %d", w.pat, w.bonus, opp)
+	var half texelParams
+	for i := range half.w {
+		half.w[i] = math.Trunc((p0.w[i] + p.w[i]) / 2)
+	}
+	half.opp = math.Round((p0.opp + p.opp) / 2)
+	t.Logf("half way from the defaults: train loss %.5f, held-out %.5f", texelLoss(ps, &half, k, false), texelLoss(ps, &half, k, true))
 }
 
 // TestTexelFeatures checks the decomposition the fit relies on: in the

@@ -18,8 +18,6 @@ type variant struct {
 	name string
 	tune tuning
 	w    *weights
-	// order: moves are ordered by the default weights whatever w is.
-	order bool
 }
 
 // matchGames plays n openings, each with both colours, between a and b
@@ -180,9 +178,6 @@ func sprtPair(t *testing.T, a, b variant, opening int, nodes, nodesB int64) (flo
 				p.e.comb = buildComb(*v.w)
 				p.e.rebuild()
 			}
-			if v.order {
-				p.e.order = combTable()
-			}
 			p.e.MaxNodes = n
 			return p
 		}
@@ -277,9 +272,6 @@ func sprtVariants() map[string]variant {
 	addW("opp80", func(t *tuning, w *weights) { t.oppPct = 80 })
 	addW("opp50", func(t *tuning, w *weights) { t.oppPct = 50 })
 	addW("texel", func(t *tuning, w *weights) { *w = texelWeights() })
-	// texeleval evaluates with the learned weights and orders the moves
-	// with the defaults.
-	out["texeleval"] = variant{name: "texeleval", tune: defaultTuning(), w: new(texelWeights()), order: true}
 	// texelhalf goes half way from the defaults to the learned weights.
 	addW("texelhalf", func(t *tuning, w *weights) {
 		l := texelWeights()
