@@ -33,6 +33,9 @@ import (
 // on the empty squares (per direction) plus each level's bonus times how
 // many squares have that level (texelFeatures; TestTexelFeatures checks
 // the decomposition against Engine.evaluate).
+//
+// The first fit (texelWeights, the texel variant of TestSPRT) predicts
+// results better but plays worse than the defaults; see doc.go.
 
 // texelGame is one self-play game: its moves, how many of them were the
 // opening's, and the winner (gomoku.Empty: a draw).
