@@ -30,7 +30,19 @@
 //     double-three bonus x1.4 +44 ± 32 over 200 games, then -35 ± 34 over
 //     the next 200: +4 ± 24 over 400 (33x1.4, 201/3/196). Most openings
 //     are won by the same colour in both games of a pair, so 300 games
-//     measure about ±35 Elo.
+//     measure about ±35 Elo. Weights learned from games do not beat them
+//     either: Texel tuning (texel_test.go) on 9908 quiet positions (no
+//     four, no open three on the board) of 600 self-play games at 1500
+//     nodes a move lowers the logistic loss of the result on held-out
+//     games from 0.663 to 0.633 with threes and fours worth 4 to 5 times
+//     the defaults next to the twos, and ones worth nothing
+//     (texelWeights), yet at 20000 nodes a move they scored -50 ± 39 over
+//     300 games (texel, 128/1/171), -23 ± 36 half way from the defaults
+//     (texelhalf, 138/4/158) and -56 ± 38 with the moves still ordered by
+//     the defaults (125/2/173); at 60000 nodes +0 ± 33 (148/4/148), and
+//     half way +30 ± 34 (161/4/135, LLR 0.47): not decided, worth a
+//     longer test at larger budgets. Predicting who wins a quiet position
+//     is not what a shallow search needs from its evaluation here.
 //   - The search first plays an immediate five, blocks the opponent's five,
 //     looks for a victory by continuous fours (VCF) and checks whether the
 //     opponent has one (if so, only root moves that stop it are kept); then

@@ -572,20 +572,30 @@ func (e *Engine) leafAttack(me uint8, threes bool, depth, limit int) (bool, int)
 	return won, length
 }
 
-// evaluate is the static score for the side to move.
+// evaluate is the static score for the side to move: its sum less
+// tuning.oppPct percent of the opponent's, plus threatBonus.
 func (e *Engine) evaluate(me uint8) int {
 	opp := 3 - me
-	s := int(e.sum[me-1]) - int(e.sum[opp-1]*e.tune.oppPct/100)
-	if e.fours(opp) == 0 {
-		mc := &e.cnt[me-1]
-		switch {
-		case mc[lvFlex4] > 0 || mc[lv43] > 0:
-			s += 3000
-		case mc[lv33] > 0 && !e.renjuBlack(me) && e.cnt[opp-1][lvFlex4] == 0:
-			s += 1500
-		}
-	}
+	s := int(e.sum[me-1]) - int(e.sum[opp-1]*e.tune.oppPct/100) + e.threatBonus(me)
 	return min(max(s, -(winMin-1)), winMin-1)
+}
+
+// threatBonus is the part of the evaluation that does not come from the
+// weights: a double threat the side to move can make while the opponent
+// has no four to interpose.
+func (e *Engine) threatBonus(me uint8) int {
+	opp := 3 - me
+	if e.fours(opp) != 0 {
+		return 0
+	}
+	mc := &e.cnt[me-1]
+	switch {
+	case mc[lvFlex4] > 0 || mc[lv43] > 0:
+		return 3000
+	case mc[lv33] > 0 && !e.renjuBlack(me) && e.cnt[opp-1][lvFlex4] == 0:
+		return 1500
+	}
+	return 0
 }
 
 // hasLegal reports whether colour c has a legal square at level lv.
