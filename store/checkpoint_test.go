@@ -47,21 +47,26 @@ func TestCheckpointer(t *testing.T) {
 		t.Errorf("the database file alone holds %d games before any checkpoint, want 0 (all in the log)", got)
 	}
 
-	// Now one checkpoint per commit: the last one starts after the last
-	// commit and copies the whole log.
+	// Now one checkpoint per commit: one starts after the last commit
+	// and copies the whole log. (The writer asks for a checkpoint after
+	// a commit's callers have their answer, so the last batch of the
+	// saves above may ask for one too, before or after the last save's.)
 	s.ckpt.every.Store(1)
 	if err := s.SaveGame(ctx, sampleGame("t", n)); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the checkpoint", func() bool { return s.ckpt.runs.Load() == 1 })
+	waitFor(t, "the checkpoint", func() bool { return s.ckpt.runs.Load() >= 1 })
+	waitFor(t, "a checkpoint after the last commit", func() bool {
+		return countGames(t, copyAlone(t, path)) == n+1
+	})
 	if err := s.ckpt.err.Load(); err != nil {
 		t.Fatalf("checkpoint: %v", *err)
 	}
 	if frames := s.ckpt.frames.Load(); frames == 0 {
 		t.Error("the checkpointer found an empty log")
 	}
-	if got := countGames(t, copyAlone(t, path)); got != n+1 {
-		t.Errorf("the database file alone holds %d games after the checkpoint, want %d", got, n+1)
+	if runs := s.ckpt.runs.Load(); runs > 2 {
+		t.Errorf("%d checkpoints after two commits at most asked for them", runs)
 	}
 }
 
