@@ -417,7 +417,7 @@ func (e *Engine) scored(b *khet.Board, ply int, ttMove khet.Move) picker {
 	moves := b.Moves(e.moveBufs[ply][:0])
 	n := 0
 	for _, m := range moves {
-		if m.Act == khet.RotateCCW && b.At(int(m.X), int(m.Y)).Kind() == khet.Scarab {
+		if sameTurn(b, m) {
 			continue
 		}
 		moves[n] = m
@@ -446,22 +446,34 @@ func (e *Engine) scored(b *khet.Board, ply int, ttMove khet.Move) picker {
 			b.Unmake(u)
 		}
 		if r.IsPiece() && m != ttMove {
-			v := int32(pieceValue[r.Kind()])
-			switch {
-			case r.Color() != me && r.Kind() == khet.Pharaoh:
-				s = orderWin
-			case r.Color() != me:
-				s = orderCapture + v
-			case r.Kind() == khet.Pharaoh:
-				s = orderLoss - 1
-			default:
-				s = orderLoss + s/2 - v
-			}
+			s = captureOrder(r, me, s)
 		}
 		scores = append(scores, s)
 	}
 	e.moveBufs[ply], e.scores[ply] = moves, scores
 	return picker{moves: moves, scores: scores}
+}
+
+// captureOrder is the ordering score of a move of side me whose laser
+// removes piece r, given its quiet score s: a win, a capture by value,
+// or, for the mover's own piece, a loss ranked last.
+func captureOrder(r khet.Piece, me khet.Color, s int32) int32 {
+	v := int32(pieceValue[r.Kind()])
+	switch {
+	case r.Color() != me && r.Kind() == khet.Pharaoh:
+		return orderWin
+	case r.Color() != me:
+		return orderCapture + v
+	case r.Kind() == khet.Pharaoh:
+		return orderLoss - 1
+	}
+	return orderLoss + s/2 - v
+}
+
+// sameTurn reports whether m turns a Scarab anticlockwise: the same
+// mirror as the clockwise turn, which alone is searched.
+func sameTurn(b *khet.Board, m khet.Move) bool {
+	return m.Act == khet.RotateCCW && b.At(int(m.X), int(m.Y)).Kind() == khet.Scarab
 }
 
 // picker hands out a node's moves best first, in the order a stable sort
@@ -489,10 +501,7 @@ func (p *picker) drop(m khet.Move) {
 // generator would give (a Scarab is only turned clockwise): a table entry
 // may belong to another position with the same key.
 func (e *Engine) usable(b *khet.Board, m khet.Move) bool {
-	if m.Act == khet.RotateCCW && b.At(int(m.X), int(m.Y)).Kind() == khet.Scarab {
-		return false
-	}
-	return b.Check(m) == nil
+	return !sameTurn(b, m) && b.Check(m) == nil
 }
 
 // pick returns the best move not handed out yet (the first of equals),

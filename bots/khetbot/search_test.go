@@ -249,23 +249,13 @@ func orderedByPlaying(e *Engine, b *khet.Board) []khet.Move {
 	var moves []khet.Move
 	var scores []int32
 	for _, m := range b.Moves(nil) {
-		if m.Act == khet.RotateCCW && b.At(int(m.X), int(m.Y)).Kind() == khet.Scarab {
+		if sameTurn(b, m) {
 			continue
 		}
 		s := min(e.history[me][historyIndex(m)], orderKiller-1)
 		u := b.Make(m)
 		if r := u.Removed(); r.IsPiece() {
-			v := int32(pieceValue[r.Kind()])
-			switch {
-			case r.Color() != me && r.Kind() == khet.Pharaoh:
-				s = orderWin
-			case r.Color() != me:
-				s = orderCapture + v
-			case r.Kind() == khet.Pharaoh:
-				s = orderLoss - 1
-			default:
-				s = orderLoss + s/2 - v
-			}
+			s = captureOrder(r, me, s)
 		}
 		b.Unmake(u)
 		i := len(scores)
