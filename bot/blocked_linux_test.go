@@ -250,9 +250,7 @@ func TestPauseLeavesIdleBot(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer p.Close()
-			if line, err := p.ReadLine(soon()); err != nil || line != "ready" {
-				t.Fatalf("%q %v %s", line, err, p.Stderr())
-			}
+			expectReady(t, p)
 			checkPause(t, p, tc.idle)
 		})
 	}
@@ -343,9 +341,7 @@ func TestPauseLeavesIdleSandboxedBot(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer p.Close()
-				if line, err := p.ReadLine(soon()); err != nil || line != "ready" {
-					t.Fatalf("%q %v %s", line, err, p.Stderr())
-				}
+				expectReady(t, p)
 				checkPause(t, p, c.idle)
 			})
 		}
@@ -378,9 +374,7 @@ for line in sys.stdin:
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if line, err := p.ReadLine(soon()); err != nil || line != "ready" {
-		t.Fatalf("%q %v %s", line, err, p.Stderr())
-	}
+	expectReady(t, p)
 	p.Pause()
 	time.Sleep(20 * time.Millisecond) // the stop reaches the bot
 	before := cpuTicks(t, p.Pid())
@@ -492,5 +486,14 @@ func TestSleepsIn(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// expectReady fails the test unless the bot's first line, soon, is
+// "ready".
+func expectReady(t testing.TB, p *Process) {
+	t.Helper()
+	if line, err := p.ReadLine(soon()); err != nil || line != "ready" {
+		t.Fatalf("%q %v %s", line, err, p.Stderr())
 	}
 }

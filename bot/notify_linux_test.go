@@ -54,9 +54,7 @@ for line in sys.stdin:
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if line, err := p.ReadLine(soon()); err != nil || line != "ready" {
-		t.Fatalf("%q %v %s", line, err, p.Stderr())
-	}
+	expectReady(t, p)
 	for end := time.Now().Add(time.Minute); !lookIdle(p, true); time.Sleep(time.Millisecond) {
 		if time.Now().After(end) {
 			t.Fatal("never idle")
@@ -148,9 +146,7 @@ int main(void) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if line, err := p.ReadLine(soon()); err != nil || line != "ready" {
-		t.Fatalf("%q %v %s", line, err, p.Stderr())
-	}
+	expectReady(t, p)
 	before := servedGen(t, p)
 	if err := p.WriteString("x", soon()); err != nil {
 		t.Fatal(err)

@@ -78,9 +78,7 @@ func TestPingPongThreadsNeverIdle(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer p.Close()
-			if line, err := p.ReadLine(soon()); err != nil || line != "ready" {
-				t.Fatalf("%q %v %s", line, err, p.Stderr())
-			}
+			expectReady(t, p)
 			const looks = 20000
 			idle := 0
 			p.pauseMu.Lock()
