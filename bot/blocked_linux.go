@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"arena/sandbox"
 )
 
 // DefaultPauseGrace is the longest Pause waits for a bot to block before
@@ -107,6 +109,20 @@ func (p *Process) blocked() (blocked, idle bool) {
 	var gen uint64
 	gen, w.served = p.notify.Snapshot()
 	w.gen = gen + 1
+	var starts uint32
+	if w.pipe != nil {
+		var asleep bool
+		asleep, starts = w.pipe.State()
+		if asleep && w.served && w.loneAt == w.gen && starts == w.loneStarts {
+			// The bot was found one quiet thread without children, and
+			// since then it has started nothing, installed no handler,
+			// and gone to sleep reading a pipe: idle, as a full look
+			// would find it.
+			w.pipeLooks++
+			return true, true
+		}
+	}
+	watched := w.pipe != nil
 	queue := append(w.queue[:0], p.Pid())
 	defer func() { w.queue = queue[:0] }()
 	for i := 0; i < len(queue); i++ {
@@ -123,6 +139,18 @@ func (p *Process) blocked() (blocked, idle bool) {
 	w.forget(queue)
 	if now, _ := p.notify.Snapshot(); now != gen {
 		idle = false // a handler may have come while the bot was looked at
+	}
+	w.loneAt = 0
+	if idle && w.served && len(queue) == 1 {
+		// The next looks may ask the kernel's record of its sleeps
+		// instead (see sandbox.PipeSleep), once it was watched from
+		// before a look: starts counted from then on.
+		if w.pipe == nil {
+			w.pipe = p.sb.PipeSleep(p.Pid())
+		}
+		if watched {
+			w.loneAt, w.loneStarts = w.gen, starts
+		}
 	}
 	return true, idle
 }
@@ -323,6 +351,15 @@ type watch struct {
 	// noStack: the arena may not read kernel stacks (only root may; see
 	// state).
 	noStack bool
+	// pipe follows, in the kernel, the pipe reads of a sandboxed bot
+	// found idle (nil: not yet, or the kernel cannot). loneAt is the gen
+	// of the last look that found the bot idle while pipe watched it,
+	// and loneStarts the count of starts pipe gave before it.
+	pipe       *sandbox.PipeSleep
+	loneAt     uint64
+	loneStarts uint32
+	// pipeLooks counts the looks pipe answered (for the tests).
+	pipeLooks int
 }
 
 // noisyLooks is how many looks a process that catches signals (most
@@ -595,6 +632,8 @@ func (w *watch) close() {
 	for pid := range w.procs {
 		w.drop(pid)
 	}
+	w.pipe.Close()
+	w.pipe, w.loneAt = nil, 0
 }
 
 func closeFD(fd *int) {

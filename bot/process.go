@@ -129,6 +129,7 @@ type Process struct {
 	// the filter on; nil otherwise): while it does, a look need not read
 	// again the stat file of a process known to catch no signal.
 	notify *sandbox.Notifier
+	sb     *sandbox.Sandbox // the bot's sandbox (nil: none)
 }
 
 // recontinueAfter lists the delays after a Resume at which the group is
@@ -150,6 +151,7 @@ func Start(cfg Config) (*Process, error) {
 	}
 	p.grace = cfg.PauseGrace
 	p.sandboxed = cfg.Sandbox != nil
+	p.sb = cfg.Sandbox
 	if p.grace == 0 {
 		p.grace = DefaultPauseGrace
 	}

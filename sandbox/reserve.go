@@ -75,4 +75,5 @@ func (s *Sandbox) Close() {
 	if r != nil {
 		r.Close()
 	}
+	s.pipes.Close()
 }

@@ -166,6 +166,7 @@ type Sandbox struct {
 	gid    int
 	cores  *cores // the cores bot groups are pinned to (see Core)
 	notify *notifiers
+	pipes  *PipeSleeps // follows bots' pipe reads in the kernel (see PipeSleep)
 
 	mu      sync.Mutex
 	reserve Reserve // what is kept ready for its bots (see Keep); nil: none
@@ -196,7 +197,7 @@ func New(p Policy, r Report) (*Sandbox, error) {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	uid, gid := botIDs()
-	return &Sandbox{policy: p, report: r, exe: exe, hostID: uid, gid: gid, cores: newCores(), notify: &notifiers{}}, nil
+	return &Sandbox{policy: p, report: r, exe: exe, hostID: uid, gid: gid, cores: newCores(), notify: &notifiers{}, pipes: &PipeSleeps{}}, nil
 }
 
 // Layers lists the layers that are on, in the order of AllLayers; empty
