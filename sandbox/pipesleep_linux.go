@@ -13,7 +13,6 @@ import (
 
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/asm"
-	"github.com/cilium/ebpf/btf"
 	"github.com/cilium/ebpf/link"
 	"golang.org/x/sys/unix"
 )
@@ -35,17 +34,30 @@ import (
 //   - task_newtask: a thread or process started by a watched thread is
 //     counted.
 //
-// Each watched thread has a slot of two 64-bit words in an array map
-// that arena maps read-only: asleep (0 or 1) and the count of starts.
-// The count changes only while the thread runs, before it can sleep
-// again, so a reader that finds it asleep and then reads the count sees
-// every start made before that sleep.
+// Each watched thread has a slot in an array map that arena maps
+// read-only: asleep (0 or 1), the count of starts, and the thread's id;
+// the slot of thread tid is tid mod pipeSleepSlots (two watched threads
+// whose ids share it cannot both be watched). The count changes only
+// while the thread runs, before it can sleep again, so a reader that
+// finds it asleep and then reads the count sees every start made before
+// that sleep. The programs find a woken or switched-in thread by its
+// task pointer (a thread id would cost a read of kernel memory each
+// time): a second table, by a hash of the pointer, holds the pointer
+// and the thread's id, written at the thread's first switch; a thread
+// that takes over another's entry there clears that one's asleep, which
+// stays cleared until it takes its entry back. Array lookups are inlined
+// by the verifier, so a switch costs a few loads when nobody is watched.
 
-// pipeSleepSlots bounds the threads followed at once.
-const pipeSleepSlots = 1024
+// pipeSleepSlots is the size of both tables (a power of two).
+const pipeSleepSlots = 4096
 
-// pipeSlotSize is the size of a slot: asleep, then the count of starts.
-const pipeSlotSize = 16
+// pipeTaskHashShift drops the low bits of a task pointer, which
+// neighbouring tasks (10 KB or so apart) share, before the hash.
+const pipeTaskHashShift = 6
+
+// pipeSlotSize is the size of a slot: asleep, the count of starts, the
+// thread id (0: free), and 8 bytes unused.
+const pipeSlotSize = 32
 
 // taskInterruptible is TASK_INTERRUPTIBLE, the state of a thread that
 // waits for a pipe's writer (a thread waiting on a lock or a disk sleeps
@@ -70,9 +82,9 @@ type PipeSleeps struct {
 	loading bool  // a load was started
 	err     error // why the programs could not be loaded
 	loaded  *pipePrograms
-	free    []uint32 // the slots no thread holds
-	active  int      // PipeSleeps not closed
-	closed  bool     // Close was called: no new PipeSleep
+	used    map[uint32]bool // the slots threads hold
+	active  int             // PipeSleeps not closed
+	closed  bool            // Close was called: no new PipeSleep
 }
 
 // pipePrograms is what a load holds: the programs, attached, and the
@@ -144,19 +156,16 @@ func (ps *PipeSleeps) watch(tid int) *PipeSleep {
 		go ps.load()
 		return nil
 	}
-	if ps.loaded == nil || len(ps.free) == 0 {
+	slot := uint32(tid) % pipeSleepSlots
+	if ps.loaded == nil || ps.used[slot] {
 		return nil
 	}
-	slot := ps.free[len(ps.free)-1]
 	// The slot starts clear: what it said for its last thread must not
 	// count for this one.
-	if err := ps.loaded.coll.Maps["slots"].Update(slot, [2]uint64{}, ebpf.UpdateAny); err != nil {
+	if err := ps.loaded.coll.Maps["slots"].Update(slot, [4]uint64{0, 0, uint64(tid), 0}, ebpf.UpdateAny); err != nil {
 		return nil
 	}
-	if err := ps.loaded.coll.Maps["watched"].Update(uint32(tid), slot, ebpf.UpdateNoExist); err != nil {
-		return nil
-	}
-	ps.free = ps.free[:len(ps.free)-1]
+	ps.used[slot] = true
 	ps.active++
 	at := unsafe.Pointer(&ps.loaded.slots[pipeSlotSize*slot])
 	return &PipeSleep{ps: ps, tid: uint32(tid), slot: slot, asleep: (*uint64)(at), starts: (*uint64)(unsafe.Add(at, 8))}
@@ -169,8 +178,8 @@ func (ps *PipeSleeps) unwatch(w *PipeSleep) {
 		return
 	}
 	w.closed = true
-	if err := ps.loaded.coll.Maps["watched"].Delete(w.tid); err == nil {
-		ps.free = append(ps.free, w.slot)
+	if err := ps.loaded.coll.Maps["slots"].Update(w.slot, [4]uint64{}, ebpf.UpdateAny); err == nil {
+		delete(ps.used, w.slot)
 	}
 	ps.active--
 	if ps.active == 0 && ps.closed {
@@ -208,10 +217,7 @@ func (ps *PipeSleeps) load() {
 		progs.close()
 	default:
 		ps.loaded = progs
-		ps.free = make([]uint32, 0, pipeSleepSlots)
-		for i := pipeSleepSlots - 1; i >= 0; i-- {
-			ps.free = append(ps.free, uint32(i))
-		}
+		ps.used = map[uint32]bool{}
 	}
 }
 
@@ -255,50 +261,66 @@ func loadPipePrograms() (_ *pipePrograms, err error) {
 }
 
 // pipeSleepSpec is the maps and programs described above, for this
-// kernel: the offset of a task's pid from its BTF, the address range of
-// the pipe read from its symbols.
+// kernel: the address range of the pipe read comes from its symbols.
 func pipeSleepSpec() (*ebpf.CollectionSpec, error) {
-	pidOff, err := taskPidOffset()
-	if err != nil {
-		return nil, err
-	}
 	lo, hi, err := kernelSymbolRange([]string{"anon_pipe_read", "pipe_read"})
 	if err != nil {
 		return nil, err
 	}
-	// slot finds the slot of the thread whose id is at fp-4 and leaves
-	// its address in R0, or jumps to miss.
-	slot := func(miss string) asm.Instructions {
+	const (
+		mask     = pipeSleepSlots - 1
+		stackBuf = -8 - 8*pipeStackDepth
+	)
+	// slot finds the slot of the thread whose id is in tid: R0 points
+	// at it, or it jumps to miss. It uses fp-8.
+	slot := func(tid asm.Register, miss string) asm.Instructions {
 		return asm.Instructions{
-			asm.LoadMapPtr(asm.R1, 0).WithReference("watched"),
-			asm.Mov.Reg(asm.R2, asm.RFP),
-			asm.Add.Imm(asm.R2, -4),
-			asm.FnMapLookupElem.Call(),
-			asm.JEq.Imm(asm.R0, 0, miss),
-			asm.LoadMem(asm.R1, asm.R0, 0, asm.Word),
-			asm.StoreMem(asm.RFP, -8, asm.R1, asm.Word),
+			asm.Mov.Reg(asm.R2, tid),
+			asm.And.Imm(asm.R2, mask),
+			asm.StoreMem(asm.RFP, -8, asm.R2, asm.Word),
 			asm.LoadMapPtr(asm.R1, 0).WithReference("slots"),
 			asm.Mov.Reg(asm.R2, asm.RFP),
 			asm.Add.Imm(asm.R2, -8),
 			asm.FnMapLookupElem.Call(),
 			asm.JEq.Imm(asm.R0, 0, miss),
+			asm.LoadMem(asm.R1, asm.R0, 16, asm.DWord),
+			asm.JNE.Reg(asm.R1, tid, miss),
 		}
 	}
-	// taskID puts at fp-4 the thread id of the task R3 points at, or
-	// jumps to miss.
-	taskID := func(miss string) asm.Instructions {
+	// entry finds the entry of the task pointer in task: R0 points at
+	// it, or it jumps to miss. It uses fp-4.
+	entry := func(task asm.Register, miss string) asm.Instructions {
 		return asm.Instructions{
-			asm.Add.Imm(asm.R3, int32(pidOff)),
-			asm.Mov.Reg(asm.R1, asm.RFP),
-			asm.Add.Imm(asm.R1, -4),
-			asm.Mov.Imm(asm.R2, 4),
-			asm.FnProbeReadKernel.Call(),
-			asm.JNE.Imm(asm.R0, 0, miss),
+			asm.Mov.Reg(asm.R2, task),
+			asm.RSh.Imm(asm.R2, pipeTaskHashShift),
+			asm.And.Imm(asm.R2, mask),
+			asm.StoreMem(asm.RFP, -4, asm.R2, asm.Word),
+			asm.LoadMapPtr(asm.R1, 0).WithReference("tasks"),
+			asm.Mov.Reg(asm.R2, asm.RFP),
+			asm.Add.Imm(asm.R2, -4),
+			asm.FnMapLookupElem.Call(),
+			asm.JEq.Imm(asm.R0, 0, miss),
 		}
 	}
-	currentID := asm.Instructions{
+	// wake marks awake the watched thread whose task pointer is in R7,
+	// if any, then goes on at next. It uses R8.
+	wake := func(label, next string) asm.Instructions {
+		insns := entry(asm.R7, next)
+		insns[0] = insns[0].WithSymbol(label)
+		insns = append(insns,
+			asm.LoadMem(asm.R1, asm.R0, 0, asm.DWord),
+			asm.JNE.Reg(asm.R1, asm.R7, next),
+			asm.LoadMem(asm.R8, asm.R0, 8, asm.DWord),
+		)
+		insns = append(insns, slot(asm.R8, next)...)
+		return append(insns,
+			asm.Mov.Imm(asm.R1, 0),
+			asm.StoreMem(asm.R0, 0, asm.R1, asm.DWord),
+		)
+	}
+	currentTID := asm.Instructions{
 		asm.FnGetCurrentPidTgid.Call(),
-		asm.StoreMem(asm.RFP, -4, asm.R0, asm.Word), // the thread id: the low half
+		asm.Mov.Reg32(asm.R8, asm.R0), // the thread id: the low half
 	}
 	out := asm.Instructions{
 		asm.Mov.Imm(asm.R0, 0).WithSymbol("out"),
@@ -312,15 +334,10 @@ func pipeSleepSpec() (*ebpf.CollectionSpec, error) {
 		all = append(all, out...)
 		return &ebpf.ProgramSpec{Type: ebpf.RawTracepoint, Instructions: all, License: "GPL"}
 	}
-	awake := asm.Instructions{
-		asm.Mov.Imm(asm.R1, 0),
-		asm.StoreMem(asm.R0, 0, asm.R1, asm.DWord),
-	}
 
-	// sched_switch(preempt, prev, next, prev_state): first next, given
-	// the core, is awake (a separate program would be a second call per
-	// switch); then prev, the current thread.
-	const stackBuf = -8 - 8*pipeStackDepth
+	// sched_switch(preempt, prev, next, prev_state): next, given the
+	// core, is awake; then prev, the current thread, if it sleeps
+	// interruptibly in the pipe read, is asleep.
 	var search asm.Instructions
 	for i := range pipeStackDepth {
 		next := fmt.Sprintf("frame%d", i+1)
@@ -329,44 +346,63 @@ func pipeSleepSpec() (*ebpf.CollectionSpec, error) {
 		}
 		search = append(search,
 			asm.LoadMem(asm.R1, asm.RFP, int16(stackBuf+8*i), asm.DWord).WithSymbol(fmt.Sprintf("frame%d", i)),
-			asm.JLT.Reg(asm.R1, asm.R8, next),
-			asm.JLT.Reg(asm.R1, asm.R9, "asleep"),
+			asm.JLT.Reg(asm.R1, asm.R7, next),
+			asm.JLT.Reg(asm.R1, asm.R8, "asleep"),
 		)
 	}
 	switched := program(asm.Instructions{
 		asm.Mov.Reg(asm.R6, asm.R1),
-		asm.LoadMem(asm.R3, asm.R6, 16, asm.DWord),
-	}, taskID("prev"), slot("prev"), awake, asm.Instructions{
-		asm.Mov.Imm(asm.R0, 0).WithSymbol("prev"),
-		asm.LoadMem(asm.R2, asm.R6, 0, asm.DWord),
+		asm.LoadMem(asm.R7, asm.R6, 16, asm.DWord),
+	}, wake("next", "prev"), asm.Instructions{
+		asm.LoadMem(asm.R2, asm.R6, 0, asm.DWord).WithSymbol("prev"),
 		asm.JNE.Imm(asm.R2, 0, "out"),
 		asm.LoadMem(asm.R2, asm.R6, 24, asm.DWord),
 		asm.JNE.Imm32(asm.R2, taskInterruptible, "out"),
-	}, currentID, slot("out"), asm.Instructions{
+	}, currentTID, slot(asm.R8, "out"), asm.Instructions{
+		asm.Mov.Reg(asm.R9, asm.R0),
+		asm.FnGetCurrentTask.Call(),
 		asm.Mov.Reg(asm.R7, asm.R0),
-		asm.Mov.Reg(asm.R1, asm.R6),
+	}, entry(asm.R7, "out"), asm.Instructions{
+		// Our entry already?
+		asm.LoadMem(asm.R1, asm.R0, 0, asm.DWord),
+		asm.JNE.Reg(asm.R1, asm.R7, "take"),
+		asm.LoadMem(asm.R1, asm.R0, 8, asm.DWord),
+		asm.JEq.Reg(asm.R1, asm.R8, "stack"),
+		// Take it over; its thread, if watched, is awake from now on
+		// (its wake-up would go unseen).
+		asm.LoadMem(asm.R1, asm.R0, 8, asm.DWord).WithSymbol("take"),
+		asm.StoreMem(asm.R0, 0, asm.R7, asm.DWord),
+		asm.StoreMem(asm.R0, 8, asm.R8, asm.DWord),
+		asm.JEq.Reg(asm.R1, asm.R8, "stack"),
+		asm.Mov.Reg(asm.R7, asm.R1),
+	}, slot(asm.R7, "stack"), asm.Instructions{
+		asm.Mov.Imm(asm.R1, 0),
+		asm.StoreMem(asm.R0, 0, asm.R1, asm.DWord),
+		asm.Mov.Reg(asm.R1, asm.R6).WithSymbol("stack"),
 		asm.Mov.Reg(asm.R2, asm.RFP),
 		asm.Add.Imm(asm.R2, stackBuf),
 		asm.Mov.Imm(asm.R3, 8*pipeStackDepth),
 		asm.Mov.Imm(asm.R4, pipeStackSkip),
 		asm.FnGetStack.Call(),
-		asm.LoadImm(asm.R8, int64(lo), asm.DWord),
-		asm.LoadImm(asm.R9, int64(hi), asm.DWord),
+		asm.LoadImm(asm.R7, int64(lo), asm.DWord),
+		asm.LoadImm(asm.R8, int64(hi), asm.DWord),
 	}, search, asm.Instructions{
 		asm.Mov.Imm(asm.R1, 1).WithSymbol("asleep"),
-		asm.StoreMem(asm.R7, 0, asm.R1, asm.DWord),
+		asm.StoreMem(asm.R9, 0, asm.R1, asm.DWord),
 	})
+	// sched_waking(p): p is awake.
 	waking := program(asm.Instructions{
-		asm.LoadMem(asm.R3, asm.R1, 0, asm.DWord),
-	}, taskID("out"), slot("out"), awake)
-	started := program(currentID, slot("out"), asm.Instructions{
+		asm.LoadMem(asm.R7, asm.R1, 0, asm.DWord),
+	}, wake("waking", "out"))
+	// task_newtask(task, flags): the current thread started one.
+	started := program(currentTID, slot(asm.R8, "out"), asm.Instructions{
 		asm.Mov.Imm(asm.R1, 1),
 		asm.AddAtomic.Mem(asm.R0, asm.R1, asm.DWord, 8),
 	})
 	return &ebpf.CollectionSpec{
 		Maps: map[string]*ebpf.MapSpec{
-			"watched": {Type: ebpf.Hash, KeySize: 4, ValueSize: 4, MaxEntries: pipeSleepSlots},
-			"slots":   {Type: ebpf.Array, KeySize: 4, ValueSize: pipeSlotSize, MaxEntries: pipeSleepSlots, Flags: unix.BPF_F_MMAPABLE},
+			"slots": {Type: ebpf.Array, KeySize: 4, ValueSize: pipeSlotSize, MaxEntries: pipeSleepSlots, Flags: unix.BPF_F_MMAPABLE},
+			"tasks": {Type: ebpf.Array, KeySize: 4, ValueSize: 16, MaxEntries: pipeSleepSlots},
 		},
 		Programs: map[string]*ebpf.ProgramSpec{
 			"sched_switch": switched,
@@ -374,24 +410,6 @@ func pipeSleepSpec() (*ebpf.CollectionSpec, error) {
 			"task_newtask": started,
 		},
 	}, nil
-}
-
-// taskPidOffset finds the offset of pid in the kernel's task_struct.
-func taskPidOffset() (uint32, error) {
-	spec, err := btf.LoadKernelSpec()
-	if err != nil {
-		return 0, fmt.Errorf("read the kernel's BTF: %w", err)
-	}
-	var task *btf.Struct
-	if err := spec.TypeByName("task_struct", &task); err != nil {
-		return 0, fmt.Errorf("find task_struct in the kernel's BTF: %w", err)
-	}
-	for _, m := range task.Members {
-		if m.Name == "pid" {
-			return m.Offset.Bytes(), nil
-		}
-	}
-	return 0, fmt.Errorf("no pid in the kernel's task_struct")
 }
 
 // kernelSymbolRange returns the address range of the first of names
