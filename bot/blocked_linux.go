@@ -86,6 +86,11 @@ func nap(d time.Duration) {
 // outside the tree looked at (see treeTrust). Such a bot cannot think
 // until the arena writes to it, so Pause need not stop it.
 //
+// A sandboxed bot found idle is then followed by the kernel (see
+// sandbox.PipeSleep): while it starts nothing and installs no handler,
+// the next looks only ask whether its thread sleeps in a pipe read, a
+// read of memory instead of the files below.
+//
 // A process that left the process tree (a double-forked daemon) is not
 // looked at: it is not what answers the arena, and whether it is stopped
 // does not depend on the look (the freezer, or the signals to the

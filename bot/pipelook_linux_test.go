@@ -3,6 +3,8 @@ package bot
 import (
 	"testing"
 	"time"
+
+	"arena/sandbox"
 )
 
 // TestLooksFromPipeSleeps: once a sandboxed bot was found idle while the
@@ -63,7 +65,10 @@ int main(void) {
 	for i := 0; pipeLooks() < 10; i++ {
 		if time.Now().After(end) {
 			if err := sb.PipeSleepErr(); err != nil {
-				t.Skipf("the kernel cannot follow pipe sleeps: %v", err)
+				if sandbox.CanTraceSched() != nil {
+					t.Skipf("the kernel cannot follow pipe sleeps: %v", err)
+				}
+				t.Fatalf("the kernel runs programs on tracepoints, but not the pipe sleep ones: %v", err)
 			}
 			t.Fatalf("%d looks of %d moves came from the kernel's record", pipeLooks(), i)
 		}
@@ -103,4 +108,41 @@ int main(void) {
 	if lookIdle(p, true) {
 		t.Fatal("a bot that started a thread looked idle")
 	}
+}
+
+// BenchmarkPipeLook is the look at an idle sandboxed bot (cat) once the
+// kernel's record answers it (BenchmarkBlockedSandboxed is the look
+// that reads /proc); pipe-looks/op says it was so answered (1).
+func BenchmarkPipeLook(b *testing.B) {
+	sb := sandboxWithFilter(b)
+	p := startSh(b, "exec cat", Config{Sandbox: sb, Dir: b.TempDir(), PauseGrace: time.Millisecond})
+	for end := time.Now().Add(20 * time.Second); ; {
+		if err := p.WriteString("x\n", soon()); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := p.ReadLine(soon()); err != nil {
+			b.Fatal(err)
+		}
+		time.Sleep(time.Millisecond)
+		p.pauseMu.Lock()
+		before := p.watch.pipeLooks
+		p.blocked()
+		fast := p.watch.pipeLooks > before
+		p.pauseMu.Unlock()
+		if fast {
+			break
+		}
+		if time.Now().After(end) {
+			b.Skipf("the kernel's record never answered: %v", sb.PipeSleepErr())
+		}
+	}
+	p.pauseMu.Lock()
+	defer p.pauseMu.Unlock()
+	before := p.watch.pipeLooks
+	for b.Loop() {
+		if blocked, idle := p.blocked(); !blocked || !idle {
+			b.Fatalf("blocked %v, idle %v", blocked, idle)
+		}
+	}
+	b.ReportMetric(float64(p.watch.pipeLooks-before)/float64(b.N), "pipe-looks/op")
 }

@@ -65,13 +65,10 @@ const pipeSlotSize = 32
 const taskInterruptible = 1
 
 // pipeStackDepth is how many return addresses of the kernel stack at a
-// switch are searched for the pipe read, after the pipeStackSkip of the
-// program and the tracepoint: the scheduler's (__schedule, schedule),
-// then the read, vfs_read, ksys_read, do_syscall_64...
-const (
-	pipeStackSkip  = 2
-	pipeStackDepth = 8
-)
+// switch are searched for the pipe read: the program's and the
+// tracepoint's (two or three), the scheduler's (__schedule, schedule),
+// then the read.
+const pipeStackDepth = 12
 
 // PipeSleeps follows, for a sandbox, the threads whose pipe reads arena
 // wants to see (see above). The first PipeSleep loads its programs in
@@ -132,6 +129,26 @@ func (s *Sandbox) PipeSleep(tid int) *PipeSleep {
 		return nil
 	}
 	return s.pipes.watch(tid)
+}
+
+// CanTraceSched reports whether this process may run a program on the
+// scheduler's sched_switch tracepoint (the least the pipe sleep programs
+// need): nil, or why not.
+func CanTraceSched() error {
+	prog, err := ebpf.NewProgram(&ebpf.ProgramSpec{
+		Type:         ebpf.RawTracepoint,
+		Instructions: asm.Instructions{asm.Mov.Imm(asm.R0, 0), asm.Return()},
+		License:      "GPL",
+	})
+	if err != nil {
+		return fmt.Errorf("load a program: %w", err)
+	}
+	defer prog.Close()
+	l, err := link.AttachRawTracepoint(link.RawTracepointOptions{Name: "sched_switch", Program: prog})
+	if err != nil {
+		return fmt.Errorf("attach to sched_switch: %w", err)
+	}
+	return l.Close()
 }
 
 // PipeSleepErr says why PipeSleep gives nothing: the load failed (nil
@@ -263,7 +280,15 @@ func loadPipePrograms() (_ *pipePrograms, err error) {
 // pipeSleepSpec is the maps and programs described above, for this
 // kernel: the address range of the pipe read comes from its symbols.
 func pipeSleepSpec() (*ebpf.CollectionSpec, error) {
-	lo, hi, err := kernelSymbolRange([]string{"anon_pipe_read", "pipe_read"})
+	syms, err := readKernelSymbols()
+	if err != nil {
+		return nil, err
+	}
+	pipeLo, pipeHi, err := syms.rangeOf("anon_pipe_read", "pipe_read")
+	if err != nil {
+		return nil, err
+	}
+	schedLo, schedHi, err := syms.between("__sched_text_start", "__sched_text_end")
 	if err != nil {
 		return nil, err
 	}
@@ -338,16 +363,39 @@ func pipeSleepSpec() (*ebpf.CollectionSpec, error) {
 	// sched_switch(preempt, prev, next, prev_state): next, given the
 	// core, is awake; then prev, the current thread, if it sleeps
 	// interruptibly in the pipe read, is asleep.
+	// The frames of the tracepoint's and the program's own come first
+	// (how many depends on how many programs the tracepoint runs), then
+	// the scheduler's own functions (__sched); the first frame after
+	// those must be in the pipe read, as the wait channel /proc gives
+	// would name it.
 	var search asm.Instructions
+	label := func(phase string, i int) string {
+		if i == pipeStackDepth {
+			return "out"
+		}
+		return fmt.Sprintf("%s%d", phase, i)
+	}
 	for i := range pipeStackDepth {
-		next := fmt.Sprintf("frame%d", i+1)
-		if i == pipeStackDepth-1 {
-			next = "out"
+		frame := int16(stackBuf + 8*i)
+		search = append(search,
+			// Before the scheduler's frames.
+			asm.LoadMem(asm.R1, asm.RFP, frame, asm.DWord).WithSymbol(label("before", i)),
+			asm.JLT.Reg(asm.R1, asm.R2, label("before", i+1)),
+			asm.JLT.Reg(asm.R1, asm.R3, label("sched", i+1)),
+			asm.Ja.Label(label("before", i+1)),
+		)
+		if i == 0 {
+			continue // the first frame is never among them
 		}
 		search = append(search,
-			asm.LoadMem(asm.R1, asm.RFP, int16(stackBuf+8*i), asm.DWord).WithSymbol(fmt.Sprintf("frame%d", i)),
-			asm.JLT.Reg(asm.R1, asm.R7, next),
-			asm.JLT.Reg(asm.R1, asm.R8, "asleep"),
+			// Among them.
+			asm.LoadMem(asm.R1, asm.RFP, frame, asm.DWord).WithSymbol(label("sched", i)),
+			asm.JLT.Reg(asm.R1, asm.R2, label("after", i)),
+			asm.JLT.Reg(asm.R1, asm.R3, label("sched", i+1)),
+			// The first one after them.
+			asm.JLT.Reg(asm.R1, asm.R4, "out").WithSymbol(label("after", i)),
+			asm.JLT.Reg(asm.R1, asm.R5, "asleep"),
+			asm.Ja.Label("out"),
 		)
 	}
 	switched := program(asm.Instructions{
@@ -382,10 +430,12 @@ func pipeSleepSpec() (*ebpf.CollectionSpec, error) {
 		asm.Mov.Reg(asm.R2, asm.RFP),
 		asm.Add.Imm(asm.R2, stackBuf),
 		asm.Mov.Imm(asm.R3, 8*pipeStackDepth),
-		asm.Mov.Imm(asm.R4, pipeStackSkip),
+		asm.Mov.Imm(asm.R4, 0),
 		asm.FnGetStack.Call(),
-		asm.LoadImm(asm.R7, int64(lo), asm.DWord),
-		asm.LoadImm(asm.R8, int64(hi), asm.DWord),
+		asm.LoadImm(asm.R2, int64(schedLo), asm.DWord),
+		asm.LoadImm(asm.R3, int64(schedHi), asm.DWord),
+		asm.LoadImm(asm.R4, int64(pipeLo), asm.DWord),
+		asm.LoadImm(asm.R5, int64(pipeHi), asm.DWord),
 	}, search, asm.Instructions{
 		asm.Mov.Imm(asm.R1, 1).WithSymbol("asleep"),
 		asm.StoreMem(asm.R9, 0, asm.R1, asm.DWord),
@@ -412,43 +462,71 @@ func pipeSleepSpec() (*ebpf.CollectionSpec, error) {
 	}, nil
 }
 
-// kernelSymbolRange returns the address range of the first of names
-// that /proc/kallsyms lists with an address: from its address to the
-// next symbol's.
-func kernelSymbolRange(names []string) (lo, hi uint64, err error) {
+// kernelSymbols is /proc/kallsyms: every address, in order, and the
+// address of each name.
+type kernelSymbols struct {
+	addrs  []uint64
+	byName map[string]uint64
+}
+
+// readKernelSymbols reads /proc/kallsyms (only root sees addresses).
+func readKernelSymbols() (*kernelSymbols, error) {
 	data, err := os.ReadFile("/proc/kallsyms")
 	if err != nil {
-		return 0, 0, err
+		return nil, err
 	}
-	var addrs []uint64
-	found := map[string]uint64{}
+	return parseKernelSymbols(data), nil
+}
+
+// parseKernelSymbols reads the lines "ADDRESS TYPE NAME [MODULE]" of
+// kallsyms; the symbols of modules are left out, and so are zero
+// addresses (what a reader not allowed to see them gets).
+func parseKernelSymbols(data []byte) *kernelSymbols {
+	ks := &kernelSymbols{byName: map[string]uint64{}}
 	for line := range bytes.Lines(data) {
 		f := bytes.Fields(line)
-		if len(f) < 3 {
+		if len(f) != 3 {
 			continue
 		}
 		a, err := strconv.ParseUint(string(f[0]), 16, 64)
 		if err != nil || a == 0 {
 			continue
 		}
-		addrs = append(addrs, a)
-		if len(f) == 3 && slices.Contains(names, string(f[2])) {
-			found[string(f[2])] = a
+		ks.addrs = append(ks.addrs, a)
+		if _, dup := ks.byName[string(f[2])]; !dup {
+			ks.byName[string(f[2])] = a
 		}
 	}
-	slices.Sort(addrs)
+	slices.Sort(ks.addrs)
+	return ks
+}
+
+// rangeOf returns the address range of the first of names the kernel
+// has: from its address to the next symbol's.
+func (ks *kernelSymbols) rangeOf(names ...string) (lo, hi uint64, err error) {
 	for _, name := range names {
-		lo, ok := found[name]
+		lo, ok := ks.byName[name]
 		if !ok {
 			continue
 		}
-		i, _ := slices.BinarySearch(addrs, lo)
-		for ; i < len(addrs) && addrs[i] == lo; i++ {
+		i, _ := slices.BinarySearch(ks.addrs, lo)
+		for i < len(ks.addrs) && ks.addrs[i] == lo {
+			i++
 		}
-		if i == len(addrs) {
+		if i == len(ks.addrs) {
 			break
 		}
-		return lo, addrs[i], nil
+		return lo, ks.addrs[i], nil
 	}
 	return 0, 0, fmt.Errorf("no address of %s in /proc/kallsyms", strings.Join(names, " or "))
+}
+
+// between returns the addresses of two symbols that bound a section.
+func (ks *kernelSymbols) between(start, end string) (lo, hi uint64, err error) {
+	lo, okLo := ks.byName[start]
+	hi, okHi := ks.byName[end]
+	if !okLo || !okHi || hi <= lo {
+		return 0, 0, fmt.Errorf("no addresses of %s and %s in /proc/kallsyms", start, end)
+	}
+	return lo, hi, nil
 }
