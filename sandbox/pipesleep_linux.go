@@ -27,9 +27,10 @@ import (
 // run on; tracepoints are not):
 //
 //   - sched_switch: a watched thread that leaves its core to sleep
-//     interruptibly (not preempted) with anon_pipe_read, the read of an
-//     anonymous pipe, on its kernel stack is marked asleep; a watched
-//     thread given a core is marked awake;
+//     interruptibly (not preempted) in anon_pipe_read, the read of an
+//     anonymous pipe (the first frame of its kernel stack below the
+//     scheduler's own, where the wait channel would name it), is marked
+//     asleep; a watched thread given a core is marked awake;
 //   - sched_waking: a watched thread being woken is marked awake;
 //   - task_newtask: a thread or process started by a watched thread is
 //     counted.
@@ -72,7 +73,7 @@ const pipeStackDepth = 12
 
 // PipeSleeps follows, for a sandbox, the threads whose pipe reads arena
 // wants to see (see above). The first PipeSleep loads its programs in
-// the background (reading the kernel's BTF and symbols takes ~0.1 s);
+// the background (reading the kernel's symbols takes ~0.1 s);
 // Close unloads them.
 type PipeSleeps struct {
 	mu      sync.Mutex
