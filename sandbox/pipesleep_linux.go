@@ -152,6 +152,18 @@ func CanTraceSched() error {
 	return l.Close()
 }
 
+// CheckPipeSleeps loads the pipe sleep programs and unloads them: nil
+// where a pause's look at an idle sandboxed bot can be a read of the
+// kernel's record, or why it reads /proc (arena doctor).
+func CheckPipeSleeps() error {
+	pp, err := loadPipePrograms()
+	if err != nil {
+		return err
+	}
+	pp.close()
+	return nil
+}
+
 // PipeSleepErr says why PipeSleep gives nothing: the load failed (nil
 // while it has not, or has not yet run).
 func (s *Sandbox) PipeSleepErr() error {

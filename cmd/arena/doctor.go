@@ -28,6 +28,11 @@ type doctorReport struct {
 	// Start is the measured start of a bot (a program that exits at once),
 	// as the median of doctorStarts starts.
 	Start startCost `json:"start"`
+	// PauseLook says how the look before pausing an idle sandboxed bot
+	// is made: "kernel" (the eBPF record of its pipe sleeps) or "proc"
+	// (its /proc files), with PauseLookWhy saying why not the kernel.
+	PauseLook    string `json:"pause_look"`
+	PauseLookWhy string `json:"pause_look_why,omitempty"`
 }
 
 type limits struct {
@@ -57,8 +62,9 @@ func newDoctorCmd() *cobra.Command {
 		Short: "Say which sandbox layers this machine offers, why any is off, and what the sandbox adds to a bot's start",
 		Long: `Probe the layers of the sandbox that --sandbox auto puts around every bot
 (namespaces, cgroups, rlimits, no_new_privs, seccomp, landlock), print each
-as on, or off with the reason, and measure the start of a bot with and
-without the sandbox (the median of ` + fmt.Sprint(doctorStarts) + ` starts each).`,
+as on, or off with the reason, say how the look before pausing an idle bot
+is made (the kernel's record of its pipe sleeps, or /proc), and measure the
+start of a bot with and without the sandbox (the median of ` + fmt.Sprint(doctorStarts) + ` starts each).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := sf.policy()
@@ -68,7 +74,10 @@ without the sandbox (the median of ` + fmt.Sprint(doctorStarts) + ` starts each)
 			r := sandbox.Probe(cmd.Context(), p.Net)
 			rep := doctorReport{Layers: r.Layers, Start: measureStart(cmd.Context(), p, r),
 				Limits: limits{Processes: sandbox.DefaultPids, FileSize: sandbox.DefaultFileSize, OpenFiles: sandbox.DefaultOpenFiles,
-					TmpSize: sandbox.DefaultTmpSize, CPUs: sandbox.DefaultCPU}}
+					TmpSize: sandbox.DefaultTmpSize, CPUs: sandbox.DefaultCPU}, PauseLook: "kernel"}
+			if err := sandbox.CheckPipeSleeps(); err != nil {
+				rep.PauseLook, rep.PauseLookWhy = "proc", err.Error()
+			}
 			if jsonOut {
 				return json.NewEncoder(cmd.OutOrStdout()).Encode(rep)
 			}
@@ -96,6 +105,11 @@ func printDoctor(w io.Writer, rep doctorReport) error {
 	l := rep.Limits
 	fmt.Fprintf(w, "\nlimits per bot: %d processes and threads, files up to %d MiB, %d open files, %d MiB of /tmp, %g core(s)\n",
 		l.Processes, l.FileSize>>20, l.OpenFiles, l.TmpSize>>20, l.CPUs)
+	if rep.PauseLook == "kernel" {
+		fmt.Fprintln(w, "look before pausing an idle bot: the kernel's record of its pipe sleeps (eBPF)")
+	} else {
+		fmt.Fprintf(w, "look before pausing an idle bot: its /proc files (no kernel record: %s)\n", rep.PauseLookWhy)
+	}
 	if rep.Start.Error != "" {
 		_, err := fmt.Fprintf(w, "start of a bot: not measured: %s\n", rep.Start.Error)
 		return err

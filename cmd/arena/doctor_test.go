@@ -31,12 +31,20 @@ func TestDoctorReportsEveryLayer(t *testing.T) {
 	if rep.Start.Error != "" || rep.Start.BareMs <= 0 || rep.Start.SandboxedMs <= 0 || rep.Start.PooledMs <= 0 {
 		t.Errorf("start not measured: %+v", rep.Start)
 	}
+	switch {
+	case rep.PauseLook == "proc" && rep.PauseLookWhy == "":
+		t.Error("the pause's look reads /proc without a reason")
+	case rep.PauseLook == "proc" && sandbox.CanTraceSched() == nil:
+		t.Errorf("the kernel runs tracepoint programs, but the pause's look reads /proc: %s", rep.PauseLookWhy)
+	case rep.PauseLook != "proc" && rep.PauseLook != "kernel":
+		t.Errorf("pause_look %q", rep.PauseLook)
+	}
 
 	text, _, err := arena(t, "doctor")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range append(sandbox.AllLayers(), "the sandbox adds", "in a group kept ready") {
+	for _, w := range append(sandbox.AllLayers(), "the sandbox adds", "in a group kept ready", "look before pausing an idle bot") {
 		if !strings.Contains(text, w) {
 			t.Errorf("doctor does not show %q:\n%s", w, text)
 		}
