@@ -120,11 +120,14 @@ func (p *Process) blocked() (blocked, idle bool) {
 		asleep, starts = w.pipe.State()
 		if asleep && w.served && w.loneAt == w.gen && starts == w.loneStarts {
 			// The bot was found one quiet thread without children, and
-			// since then it has started nothing, installed no handler,
-			// and gone to sleep reading a pipe: idle, as a full look
-			// would find it.
-			w.pipeLooks++
-			return true, true
+			// since then it has started nothing, installed no handler
+			// (asked again: it may have done so just before it fell
+			// asleep), and gone to sleep reading a pipe: idle, as a
+			// full look would find it.
+			if now, _ := p.notify.Snapshot(); now == gen {
+				w.pipeLooks++
+				return true, true
+			}
 		}
 	}
 	watched := w.pipe != nil
