@@ -65,6 +65,13 @@ const pipeSlotSize = 32
 // uninterruptibly).
 const taskInterruptible = 1
 
+// pipeReadSymbols name the read of an anonymous pipe: anon_pipe_read
+// since Linux 6.15 split it from the FIFO's, pipe_read before.
+var pipeReadSymbols = []string{"anon_pipe_read", "pipe_read"}
+
+// schedSectionSymbols bound the scheduler's own functions (__sched).
+var schedSectionSymbols = [2]string{"__sched_text_start", "__sched_text_end"}
+
 // pipeStackDepth is how many return addresses of the kernel stack at a
 // switch are searched for the pipe read: the program's and the
 // tracepoint's (two or three), the scheduler's (__schedule, schedule),
@@ -132,10 +139,14 @@ func (s *Sandbox) PipeSleep(tid int) *PipeSleep {
 	return s.pipes.watch(tid)
 }
 
-// CanTraceSched reports whether this process may run a program on the
-// scheduler's sched_switch tracepoint (the least the pipe sleep programs
-// need): nil, or why not.
-func CanTraceSched() error {
+// PipeSleepPrerequisites reports whether this machine gives what the
+// pipe sleep programs need before they are loaded: a program may run on
+// the scheduler's sched_switch tracepoint (root, BPF), and
+// /proc/kallsyms shows the addresses of the pipe read and of the
+// scheduler's section. Nil, or the first that is missing. Where it is
+// nil, the programs failing to load is a fault of arena's (the tests
+// count on it).
+func PipeSleepPrerequisites() error {
 	prog, err := ebpf.NewProgram(&ebpf.ProgramSpec{
 		Type:         ebpf.RawTracepoint,
 		Instructions: asm.Instructions{asm.Mov.Imm(asm.R0, 0), asm.Return()},
@@ -149,7 +160,16 @@ func CanTraceSched() error {
 	if err != nil {
 		return fmt.Errorf("attach to sched_switch: %w", err)
 	}
-	return l.Close()
+	l.Close()
+	syms, err := readKernelSymbols()
+	if err != nil {
+		return err
+	}
+	if _, _, err := syms.rangeOf(pipeReadSymbols...); err != nil {
+		return err
+	}
+	_, _, err = syms.between(schedSectionSymbols[0], schedSectionSymbols[1])
+	return err
 }
 
 // CheckPipeSleeps loads the pipe sleep programs and unloads them: nil
@@ -297,11 +317,11 @@ func pipeSleepSpec() (*ebpf.CollectionSpec, error) {
 	if err != nil {
 		return nil, err
 	}
-	pipeLo, pipeHi, err := syms.rangeOf("anon_pipe_read", "pipe_read")
+	pipeLo, pipeHi, err := syms.rangeOf(pipeReadSymbols...)
 	if err != nil {
 		return nil, err
 	}
-	schedLo, schedHi, err := syms.between("__sched_text_start", "__sched_text_end")
+	schedLo, schedHi, err := syms.between(schedSectionSymbols[0], schedSectionSymbols[1])
 	if err != nil {
 		return nil, err
 	}

@@ -96,20 +96,19 @@ func watchPipeSleep(t *testing.T, ps *PipeSleeps, tid int) *PipeSleep {
 		ps.mu.Unlock()
 		if err != nil {
 			skipWithoutTracepoints(t)
-			t.Fatalf("the kernel runs programs on tracepoints, but not these: %v", err)
+			t.Fatalf("the machine gives what the programs need, but they do not load: %v", err)
 		}
 	}
 	t.Fatal("the pipe sleep programs never loaded")
 	return nil
 }
 
-// skipWithoutTracepoints skips the test where the kernel refuses the
-// simplest program on a raw tracepoint (not root, no BPF): there the
-// look reads /proc, and only there may the pipe sleep programs fail to
-// load.
+// skipWithoutTracepoints skips the test where the machine lacks what
+// the pipe sleep programs need (see PipeSleepPrerequisites): there the
+// look reads /proc, and only there may the programs fail to load.
 func skipWithoutTracepoints(t testing.TB) {
 	t.Helper()
-	if err := CanTraceSched(); err != nil {
+	if err := PipeSleepPrerequisites(); err != nil {
 		t.Skipf("no programs on the scheduler's tracepoints here: %v", err)
 	}
 }
@@ -268,7 +267,7 @@ garbage
 	if err != nil {
 		t.Skip(err)
 	}
-	lo, hi, err := real.rangeOf("anon_pipe_read", "pipe_read")
+	lo, hi, err := real.rangeOf(pipeReadSymbols...)
 	if err != nil {
 		t.Skipf("this kernel hides its addresses or has no pipe read: %v", err)
 	}
