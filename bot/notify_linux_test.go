@@ -110,15 +110,22 @@ func BenchmarkBlockedSandboxed(b *testing.B) {
 			b.Fatal("not idle")
 		}
 	}
+	benchIdleLooks(b, p, func(w *watch) int { return w.statReads }, "stat-reads/op")
+}
+
+// benchIdleLooks times looks at p, which must each find it idle, and
+// reports how many times per look count (one of the watch's counters)
+// went up, as unit.
+func benchIdleLooks(b *testing.B, p *Process, count func(*watch) int, unit string) {
 	p.pauseMu.Lock()
 	defer p.pauseMu.Unlock()
-	reads := p.watch.statReads
+	before := count(&p.watch)
 	for b.Loop() {
 		if blocked, idle := p.blocked(); !blocked || !idle {
 			b.Fatalf("blocked %v, idle %v", blocked, idle)
 		}
 	}
-	b.ReportMetric(float64(p.watch.statReads-reads)/float64(b.N), "stat-reads/op")
+	b.ReportMetric(float64(count(&p.watch)-before)/float64(b.N), unit)
 }
 
 // TestI386HandlerNotified: a 64-bit bot that installs a signal handler

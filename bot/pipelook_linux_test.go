@@ -136,13 +136,5 @@ func BenchmarkPipeLook(b *testing.B) {
 			b.Skipf("the kernel's record never answered: %v", sb.PipeSleepErr())
 		}
 	}
-	p.pauseMu.Lock()
-	defer p.pauseMu.Unlock()
-	before := p.watch.pipeLooks
-	for b.Loop() {
-		if blocked, idle := p.blocked(); !blocked || !idle {
-			b.Fatalf("blocked %v, idle %v", blocked, idle)
-		}
-	}
-	b.ReportMetric(float64(p.watch.pipeLooks-before)/float64(b.N), "pipe-looks/op")
+	benchIdleLooks(b, p, func(w *watch) int { return w.pipeLooks }, "pipe-looks/op")
 }

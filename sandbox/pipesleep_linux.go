@@ -103,7 +103,6 @@ type pipePrograms struct {
 // PipeSleep is one thread followed by PipeSleeps.
 type PipeSleep struct {
 	ps     *PipeSleeps
-	tid    uint32
 	slot   uint32
 	asleep *uint64
 	starts *uint64
@@ -130,8 +129,8 @@ func (w *PipeSleep) Close() {
 
 // PipeSleep starts following thread tid. It returns nil while the
 // programs load (the first call starts the load), when the kernel cannot
-// run them (no BPF, no BTF, not allowed: PipeSleepErr says why), when too
-// many threads are followed, and after Close.
+// run them (no BPF, not allowed: PipeSleepErr says why), when another
+// followed thread holds its slot, and after Close.
 func (s *Sandbox) PipeSleep(tid int) *PipeSleep {
 	if s == nil || s.pipes == nil {
 		return nil
@@ -161,15 +160,26 @@ func PipeSleepPrerequisites() error {
 		return fmt.Errorf("attach to sched_switch: %w", err)
 	}
 	l.Close()
+	_, err = pipeSleepAddresses()
+	return err
+}
+
+// pipeAddresses are the kernel addresses the programs compare return
+// addresses with: the pipe read's function and the scheduler's section.
+type pipeAddresses struct{ pipeLo, pipeHi, schedLo, schedHi uint64 }
+
+// pipeSleepAddresses reads them from /proc/kallsyms (only root sees
+// addresses).
+func pipeSleepAddresses() (a pipeAddresses, err error) {
 	syms, err := readKernelSymbols()
 	if err != nil {
-		return err
+		return a, err
 	}
-	if _, _, err := syms.rangeOf(pipeReadSymbols...); err != nil {
-		return err
+	if a.pipeLo, a.pipeHi, err = syms.rangeOf(pipeReadSymbols...); err != nil {
+		return a, err
 	}
-	_, _, err = syms.between(schedSectionSymbols[0], schedSectionSymbols[1])
-	return err
+	a.schedLo, a.schedHi, err = syms.between(schedSectionSymbols[0], schedSectionSymbols[1])
+	return a, err
 }
 
 // CheckPipeSleeps loads the pipe sleep programs and unloads them: nil
@@ -218,7 +228,7 @@ func (ps *PipeSleeps) watch(tid int) *PipeSleep {
 	ps.used[slot] = true
 	ps.active++
 	at := unsafe.Pointer(&ps.loaded.slots[pipeSlotSize*slot])
-	return &PipeSleep{ps: ps, tid: uint32(tid), slot: slot, asleep: (*uint64)(at), starts: (*uint64)(unsafe.Add(at, 8))}
+	return &PipeSleep{ps: ps, slot: slot, asleep: (*uint64)(at), starts: (*uint64)(unsafe.Add(at, 8))}
 }
 
 func (ps *PipeSleeps) unwatch(w *PipeSleep) {
@@ -232,10 +242,7 @@ func (ps *PipeSleeps) unwatch(w *PipeSleep) {
 		delete(ps.used, w.slot)
 	}
 	ps.active--
-	if ps.active == 0 && ps.closed {
-		ps.loaded.close()
-		ps.loaded = nil
-	}
+	ps.unloadIfDone()
 }
 
 // Close unloads the programs, at once or when the last PipeSleep is
@@ -248,7 +255,13 @@ func (ps *PipeSleeps) Close() {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
 	ps.closed = true
-	if ps.active == 0 && ps.loaded != nil {
+	ps.unloadIfDone()
+}
+
+// unloadIfDone unloads the programs once Close was called and no
+// PipeSleep reads the slots any more. It is called with mu held.
+func (ps *PipeSleeps) unloadIfDone() {
+	if ps.closed && ps.active == 0 && ps.loaded != nil {
 		ps.loaded.close()
 		ps.loaded = nil
 	}
@@ -313,15 +326,7 @@ func loadPipePrograms() (_ *pipePrograms, err error) {
 // pipeSleepSpec is the maps and programs described above, for this
 // kernel: the address range of the pipe read comes from its symbols.
 func pipeSleepSpec() (*ebpf.CollectionSpec, error) {
-	syms, err := readKernelSymbols()
-	if err != nil {
-		return nil, err
-	}
-	pipeLo, pipeHi, err := syms.rangeOf(pipeReadSymbols...)
-	if err != nil {
-		return nil, err
-	}
-	schedLo, schedHi, err := syms.between(schedSectionSymbols[0], schedSectionSymbols[1])
+	addrs, err := pipeSleepAddresses()
 	if err != nil {
 		return nil, err
 	}
@@ -329,36 +334,35 @@ func pipeSleepSpec() (*ebpf.CollectionSpec, error) {
 		mask     = pipeSleepSlots - 1
 		stackBuf = -8 - 8*pipeStackDepth
 	)
+	// lookup puts key (masked) at fp+at and looks it up in table: R0
+	// points at the value, or it jumps to miss.
+	lookup := func(table string, key asm.Register, at int16, miss string) asm.Instructions {
+		return asm.Instructions{
+			asm.And.Imm(key, mask),
+			asm.StoreMem(asm.RFP, at, key, asm.Word),
+			asm.LoadMapPtr(asm.R1, 0).WithReference(table),
+			asm.Mov.Reg(asm.R2, asm.RFP),
+			asm.Add.Imm(asm.R2, int32(at)),
+			asm.FnMapLookupElem.Call(),
+			asm.JEq.Imm(asm.R0, 0, miss),
+		}
+	}
 	// slot finds the slot of the thread whose id is in tid: R0 points
 	// at it, or it jumps to miss. It uses fp-8.
 	slot := func(tid asm.Register, miss string) asm.Instructions {
-		return asm.Instructions{
-			asm.Mov.Reg(asm.R2, tid),
-			asm.And.Imm(asm.R2, mask),
-			asm.StoreMem(asm.RFP, -8, asm.R2, asm.Word),
-			asm.LoadMapPtr(asm.R1, 0).WithReference("slots"),
-			asm.Mov.Reg(asm.R2, asm.RFP),
-			asm.Add.Imm(asm.R2, -8),
-			asm.FnMapLookupElem.Call(),
-			asm.JEq.Imm(asm.R0, 0, miss),
+		insns := append(asm.Instructions{asm.Mov.Reg(asm.R2, tid)}, lookup("slots", asm.R2, -8, miss)...)
+		return append(insns,
 			asm.LoadMem(asm.R1, asm.R0, 16, asm.DWord),
 			asm.JNE.Reg(asm.R1, tid, miss),
-		}
+		)
 	}
 	// entry finds the entry of the task pointer in task: R0 points at
 	// it, or it jumps to miss. It uses fp-4.
 	entry := func(task asm.Register, miss string) asm.Instructions {
-		return asm.Instructions{
+		return append(asm.Instructions{
 			asm.Mov.Reg(asm.R2, task),
 			asm.RSh.Imm(asm.R2, pipeTaskHashShift),
-			asm.And.Imm(asm.R2, mask),
-			asm.StoreMem(asm.RFP, -4, asm.R2, asm.Word),
-			asm.LoadMapPtr(asm.R1, 0).WithReference("tasks"),
-			asm.Mov.Reg(asm.R2, asm.RFP),
-			asm.Add.Imm(asm.R2, -4),
-			asm.FnMapLookupElem.Call(),
-			asm.JEq.Imm(asm.R0, 0, miss),
-		}
+		}, lookup("tasks", asm.R2, -4, miss)...)
 	}
 	// wake marks awake the watched thread whose task pointer is in R7,
 	// if any, then goes on at next. It uses R8.
@@ -465,10 +469,10 @@ func pipeSleepSpec() (*ebpf.CollectionSpec, error) {
 		asm.Mov.Imm(asm.R3, 8*pipeStackDepth),
 		asm.Mov.Imm(asm.R4, 0),
 		asm.FnGetStack.Call(),
-		asm.LoadImm(asm.R2, int64(schedLo), asm.DWord),
-		asm.LoadImm(asm.R3, int64(schedHi), asm.DWord),
-		asm.LoadImm(asm.R4, int64(pipeLo), asm.DWord),
-		asm.LoadImm(asm.R5, int64(pipeHi), asm.DWord),
+		asm.LoadImm(asm.R2, int64(addrs.schedLo), asm.DWord),
+		asm.LoadImm(asm.R3, int64(addrs.schedHi), asm.DWord),
+		asm.LoadImm(asm.R4, int64(addrs.pipeLo), asm.DWord),
+		asm.LoadImm(asm.R5, int64(addrs.pipeHi), asm.DWord),
 	}, search, asm.Instructions{
 		asm.Mov.Imm(asm.R1, 1).WithSymbol("asleep"),
 		asm.StoreMem(asm.R9, 0, asm.R1, asm.DWord),
