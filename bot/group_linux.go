@@ -53,6 +53,9 @@ type Group struct {
 	stopped bool
 	over    atomic.Bool // the sampler saw the limit exceeded
 	spare   spareSlot   // an init prestarted for the group's next bot (spare_linux.go)
+	// resident starts the group's bots, when it has one
+	// (resident_linux.go).
+	resident residentSlot
 	// releaseCore gives back the core the group is pinned to (nil: none).
 	releaseCore func()
 	// launched, when set, is called once, after the group's first bot is
@@ -479,6 +482,7 @@ func (g *Group) Close() {
 		defer f()
 	}
 	g.closeSpare()
+	g.closeResident()
 	g.KillAll()
 	if g.releaseCore != nil {
 		defer g.releaseCore()
@@ -613,20 +617,20 @@ func (g *Group) PeakMemory() int64 {
 
 // cgroupPids lists the processes in the cgroup, never the arena itself
 // (one of its threads is inside for the instant it starts a bot), nor
-// the spare init waiting for the group's next bot.
+// the spare init waiting for the group's next bot, nor its resident init.
 func (g *Group) cgroupPids() []int {
 	data, err := os.ReadFile(filepath.Join(g.procsDir(), "cgroup.procs"))
 	if err != nil {
 		return nil
 	}
-	self, spare := os.Getpid(), g.spare.settledPid()
+	self, spare, resident := os.Getpid(), g.spare.settledPid(), g.resident.pid()
 	var pids []int
 	for _, f := range strings.Fields(string(data)) {
 		pid, err := strconv.Atoi(f)
 		if err != nil {
 			continue
 		}
-		if pid == self || pid == spare {
+		if pid == self || pid == spare || pid == resident {
 			continue
 		}
 		pids = append(pids, pid)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -85,7 +86,7 @@ type Config struct {
 // goroutine (the seat's), except Kill, Pause and Resume, which may be
 // called from anywhere.
 type Process struct {
-	cmd      *exec.Cmd
+	pid      int
 	group    *Group
 	ownGroup bool
 	stdin    *os.File
@@ -117,7 +118,10 @@ type Process struct {
 
 	done       chan struct{} // closed when the process has been reaped
 	stderrDone chan struct{} // closed when stderr reached its end
-	state      *os.ProcessState
+	state      exitState
+	// abandon ends the wait for a killed bot whose end is not told in
+	// time (nil: the arena reaps the bot itself, see child).
+	abandon func()
 
 	pauseMu    sync.Mutex // guards what follows, which a timer also uses
 	paused     bool
@@ -210,11 +214,11 @@ func Start(cfg Config) (*Process, error) {
 		cmd.Stdout = errW
 	}
 
-	var reaped func() // after the bot is reaped and its end told
+	var ch child
 	if cfg.Sandbox != nil {
-		cmd, reaped, err = p.startSandboxed(cmd, cfg)
-	} else {
-		err = p.group.start(cmd)
+		ch, err = p.startSandboxed(cmd, cfg)
+	} else if err = p.group.start(cmd); err == nil {
+		ch = cmdChild(cmd, nil)
 	}
 	for _, f := range closeAfterStart {
 		f.Close()
@@ -227,24 +231,82 @@ func Start(cfg Config) (*Process, error) {
 		}
 		return nil, p.fail(fmt.Errorf("start bot %s: %w", cfg.Args[0], sandbox.ExplainExec(cfg.Args[0], err)))
 	}
-	p.cmd = cmd
-	p.log.Log('#', fmt.Sprintf("started %q, pid %d", cfg.Args, cmd.Process.Pid))
-	p.notify = cfg.Sandbox.Notifications(cmd.Process.Pid, p.done)
+	p.pid, p.abandon = ch.pid, ch.abandon
+	p.log.Log('#', fmt.Sprintf("started %q, pid %d", cfg.Args, ch.pid))
+	if !ch.resident {
+		// A resident init's bots have no listener to serve (they are
+		// never paused: see sandbox.Resident).
+		p.notify = cfg.Sandbox.Notifications(ch.pid, p.done)
+	}
 	go func() {
 		drain(errR, p.stderr, p.log)
 		close(p.stderrDone)
 	}()
 	go func() {
-		cmd.Wait()
+		state := ch.wait()
 		p.noteCPU()
-		p.state = cmd.ProcessState
-		p.log.Log('#', describe(p.state))
+		p.state = state
+		p.log.Log('#', state.String())
 		close(p.done)
-		if reaped != nil {
-			reaped()
+		if ch.reaped != nil {
+			ch.reaped()
 		}
 	}()
 	return p, nil
+}
+
+// child is a started bot's process: its id and how its end is awaited.
+type child struct {
+	pid    int
+	wait   func() exitState // blocks until the process is reaped
+	reaped func()           // called once its end is told (nil: nothing)
+	// abandon, when set, ends the wait for a process whose end is not
+	// told in time after it was killed: a bot a resident init started
+	// is reaped by the init, not by the arena.
+	abandon  func()
+	resident bool // started by a resident init
+}
+
+// cmdChild is the child of cmd, started, which the arena reaps itself.
+func cmdChild(cmd *exec.Cmd, reaped func()) child {
+	return child{pid: cmd.Process.Pid, reaped: reaped, wait: func() exitState {
+		cmd.Wait()
+		s := cmd.ProcessState
+		if s == nil {
+			return exitState{}
+		}
+		ws, _ := s.Sys().(syscall.WaitStatus)
+		return exitState{status: ws, cpu: s.UserTime() + s.SystemTime(), known: true}
+	}}
+}
+
+// exitState is how a reaped bot ended.
+type exitState struct {
+	status syscall.WaitStatus
+	cpu    time.Duration // user and system, its waited-for children's included
+	known  bool          // false: nobody could tell (its resident init died with it)
+}
+
+// String says how the bot ended, as a log line or a verdict puts it.
+func (e exitState) String() string {
+	switch {
+	case !e.known:
+		return "unknown exit"
+	case e.status.Signaled():
+		return "killed by signal " + e.status.Signal().String()
+	case e.status.Exited():
+		return "exit status " + strconv.Itoa(e.status.ExitStatus())
+	}
+	return fmt.Sprintf("wait status %#x", uint32(e.status))
+}
+
+// exitCode is the exit status of a bot that exited (-1 if a signal
+// ended it, or its end is unknown).
+func (e exitState) exitCode() int {
+	if !e.known || !e.status.Exited() {
+		return -1
+	}
+	return e.status.ExitStatus()
 }
 
 func (p *Process) fail(err error) error {
@@ -273,7 +335,7 @@ func drain(r *os.File, t *tail, log *Transcript) {
 }
 
 // Pid returns the process id, which is also its process group id.
-func (p *Process) Pid() int { return p.cmd.Process.Pid }
+func (p *Process) Pid() int { return p.pid }
 
 // Group returns the group the process belongs to.
 func (p *Process) Group() *Group { return p.group }
@@ -400,7 +462,7 @@ func (p *Process) Exit() *ExitError {
 	default:
 		return nil
 	}
-	return &ExitError{Status: describe(p.state), OOM: p.group.MemoryExceeded(), Stderr: p.StderrLines(StderrLines)}
+	return &ExitError{Status: p.state.String(), OOM: p.group.MemoryExceeded(), Stderr: p.StderrLines(StderrLines)}
 }
 
 // ExitCode returns the exit status of a reaped process (-1 if a signal
@@ -408,7 +470,7 @@ func (p *Process) Exit() *ExitError {
 func (p *Process) ExitCode() int {
 	select {
 	case <-p.done:
-		return p.state.ExitCode()
+		return p.state.exitCode()
 	default:
 		return -1
 	}
@@ -422,7 +484,7 @@ func (p *Process) ExitCode() int {
 func (p *Process) CPUTime() time.Duration {
 	select {
 	case <-p.done:
-		t := p.state.UserTime() + p.state.SystemTime()
+		t := p.state.cpu
 		if c := time.Duration(p.cgroupCPU.Load()); c > t {
 			return c
 		}
@@ -430,16 +492,6 @@ func (p *Process) CPUTime() time.Duration {
 	default:
 		return 0
 	}
-}
-
-func describe(s *os.ProcessState) string {
-	if s == nil {
-		return "unknown exit"
-	}
-	if ws, ok := s.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return "killed by signal " + ws.Signal().String()
-	}
-	return s.String()
 }
 
 // Stderr returns the last part of what the bot wrote to stderr (and, when
@@ -635,11 +687,28 @@ func (p *Process) Kill() {
 	if p.ownGroup {
 		p.group.KillAll()
 	}
-	<-p.done
+	p.awaitKilled()
 	p.noteCPU()
 	p.group.forget(p.Pid())
 	if p.next != nil {
 		p.nextOnce.Do(p.next)
+	}
+}
+
+// awaitKilled waits for the killed bot to be reaped; one whose resident
+// init does not tell its end in time has the init ended too.
+func (p *Process) awaitKilled() {
+	if p.abandon == nil {
+		<-p.done
+		return
+	}
+	t := time.NewTimer(residentGrace)
+	defer t.Stop()
+	select {
+	case <-p.done:
+	case <-t.C:
+		p.abandon()
+		<-p.done
 	}
 }
 

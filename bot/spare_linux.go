@@ -202,15 +202,20 @@ func (g *Group) closeSpare() {
 }
 
 // startSandboxed starts cmd (Path, Args, Dir and the standard files set)
-// in cfg.Sandbox, inside the group: through the group's spare init when
+// in cfg.Sandbox, inside the group: through the group's resident init
+// when it has one (see Group.Reside), else through its spare init when
 // it has one (a group shared by several starts, see Config.Group, or a
 // group of its own taken from the sandbox's Pool), else through a new
-// init. It returns the command whose process is the bot, and what to
-// call once it has been reaped (nil: nothing).
-func (p *Process) startSandboxed(cmd *exec.Cmd, cfg Config) (*exec.Cmd, func(), error) {
+// init.
+func (p *Process) startSandboxed(cmd *exec.Cmd, cfg Config) (child, error) {
 	if f := p.group.launched; f != nil && p.ownGroup {
 		p.group.launched = nil
 		defer f()
+	}
+	if r := p.group.takeResident(); r != nil {
+		if ch, ok := p.startResident(r, cmd, cfg); ok {
+			return ch, nil
+		}
 	}
 	if !p.ownGroup {
 		// The seat's next bot is like this one: its init is prestarted
@@ -224,7 +229,7 @@ func (p *Process) startSandboxed(cmd *exec.Cmd, cfg Config) (*exec.Cmd, func(), 
 		p.group.pgids[pid] = true
 		p.group.mu.Unlock()
 		if err := cfg.Sandbox.Launch(pr, cmd, cfg.Env, cfg.Writable); err == nil {
-			return pr.Cmd, pr.Reaped, nil
+			return cmdChild(pr.Cmd, pr.Reaped), nil
 		}
 		p.group.forget(pid)
 	}
@@ -232,12 +237,12 @@ func (p *Process) startSandboxed(cmd *exec.Cmd, cfg Config) (*exec.Cmd, func(), 
 }
 
 // startInit starts cmd through a new sandbox init, inside the group.
-func (p *Process) startInit(cmd *exec.Cmd, cfg Config) (*exec.Cmd, func(), error) {
+func (p *Process) startInit(cmd *exec.Cmd, cfg Config) (child, error) {
 	if err := cfg.Sandbox.Wrap(cmd, cfg.Env, cfg.Writable); err != nil {
-		return nil, nil, err
+		return child{}, err
 	}
 	if err := p.group.start(cmd); err != nil {
-		return nil, nil, err
+		return child{}, err
 	}
-	return cmd, cfg.Sandbox.HoldMounts(cmd.Process.Pid), nil
+	return cmdChild(cmd, cfg.Sandbox.HoldMounts(cmd.Process.Pid)), nil
 }

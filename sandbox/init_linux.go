@@ -51,6 +51,9 @@ type spec struct {
 	// but for Path, Args and Env, which arrive with the launch: the init
 	// sets every layer up before it waits (see Prestart).
 	Planned bool `json:"planned,omitempty"`
+	// Resident (with Wait and Planned): the init stays, and starts a bot
+	// for each launch until its socket closes (see Resident).
+	Resident bool `json:"resident,omitempty"`
 	// Env is the bot's environment when it came with the spec (a
 	// prestarted init); nil: the init's own.
 	Env []string `json:"env,omitempty"`
@@ -80,6 +83,9 @@ func init() {
 	}
 	os.Unsetenv(envSpec)
 	var pre prepared
+	if s.Wait && s.Planned && s.Resident {
+		reside(s)
+	}
 	if s.Wait && s.Planned {
 		// Everything is set up before the launch, which brings only
 		// what to execute, with what environment and standard files. A
@@ -109,7 +115,7 @@ func init() {
 				pre.machine = machine
 			}
 		}
-		prog, err := compileFilter()
+		prog, err := compileFilter(true)
 		if err != nil {
 			fail(fmt.Errorf("%s: %w", LayerSeccomp, err))
 		}
@@ -206,11 +212,18 @@ func steps(s spec, pre prepared) []step {
 	if s.Landlock {
 		st = append(st, step{LayerLandlock, func() error { return restrictFiles(s) }})
 	}
-	st = append(st, step{"privileges", func() error { return dropPrivileges(s) }},
+	privileges := func() error { return dropPrivileges(s) }
+	if s.Resident {
+		privileges = func() error { return dropAllPrivileges(s) }
+	}
+	st = append(st, step{"privileges", privileges},
 		// A change of user clears the parent-death signal arena asked for:
 		// the bot must still die with arena.
 		step{"parent death", func() error { return unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0) }})
-	if s.Seccomp {
+	switch {
+	case s.Seccomp && s.Resident:
+		st = append(st, step{LayerSeccomp, loadResidentFilter})
+	case s.Seccomp:
 		st = append(st, step{LayerSeccomp, func() error { return loadFilter(pre.filter) }})
 	}
 	if !s.NS {

@@ -52,8 +52,10 @@ const seccompIoctlType = 0x21
 // told through the listener, has noted it: a bot that catches no signal
 // and waits for its input cannot be woken by a timer, so arena may leave
 // it running while the opponent thinks, and must know when that stops
-// being true. The listener's own requests are refused.
-func filter() seccomp.Filter {
+// being true. The listener's own requests are refused. Without notify
+// (a resident init's bots, which are never paused: see Resident) the
+// filter holds nothing back.
+func filter(notify bool) seccomp.Filter {
 	f := seccomp.Filter{
 		Policy: seccomp.Policy{
 			DefaultAction: seccomp.ActionAllow,
@@ -76,7 +78,7 @@ func filter() seccomp.Filter {
 			},
 		},
 	}
-	if notifiable() {
+	if notify && notifiable() {
 		f.Policy.Syscalls = append(f.Policy.Syscalls, seccomp.SyscallGroup{
 			Action: seccomp.ActionUserNotify, NamesWithCondtions: []seccomp.NameWithConditions{{
 				Name:       "rt_sigaction",
@@ -95,16 +97,17 @@ func notifiable() bool {
 	return !errors.Is(err, unix.ENOSYS)
 }
 
-// compileFilter assembles the filter into the program the kernel loads:
-// the i386 system calls a 64-bit process can make (int $0x80) first,
-// under the same rules, then the native ones.
-func compileFilter() ([]unix.SockFilter, error) {
-	f := filter()
+// compileFilter assembles the filter (with notifications or without, see
+// filter) into the program the kernel loads: the i386 system calls a
+// 64-bit process can make (int $0x80) first, under the same rules, then
+// the native ones.
+func compileFilter(notify bool) ([]unix.SockFilter, error) {
+	f := filter(notify)
 	insts, err := f.Policy.Assemble()
 	if err != nil {
 		return nil, fmt.Errorf("assemble the filter: %w", err)
 	}
-	compat, err := compatFilter()
+	compat, err := compatFilter(notify)
 	if err != nil {
 		return nil, fmt.Errorf("assemble the filter: %w", err)
 	}
@@ -131,7 +134,7 @@ const (
 // can make i386 system calls, and the kernel would run, say, unshare or
 // ptrace for it. It ends where the native part starts, for any other
 // architecture.
-func compatFilter() ([]bpf.Instruction, error) {
+func compatFilter(holdHandlers bool) ([]bpf.Instruction, error) {
 	nr := func(name string) (uint32, error) {
 		n, ok := arch.I386.SyscallNames[name]
 		if !ok {
@@ -189,7 +192,7 @@ func compatFilter() ([]bpf.Instruction, error) {
 	// Handlers: rt_sigaction and sigaction with a new action, signal
 	// with any handler but SIG_DFL (0).
 	handlers := []string{"rt_sigaction", "sigaction", "signal"}
-	if !notifiable() {
+	if !holdHandlers || !notifiable() {
 		handlers = nil
 	}
 	for _, name := range handlers {
@@ -219,7 +222,7 @@ func compatFilter() ([]bpf.Instruction, error) {
 func loadFilter(prog []unix.SockFilter) error {
 	if prog == nil {
 		var err error
-		if prog, err = compileFilter(); err != nil {
+		if prog, err = compileFilter(true); err != nil {
 			return err
 		}
 	}
@@ -255,6 +258,27 @@ func loadFilter(prog []unix.SockFilter) error {
 			return fmt.Errorf("place the filter's listener: %w", e)
 		}
 		unix.Close(int(fd))
+	}
+	return nil
+}
+
+// loadResidentFilter installs the filter without notifications on every
+// thread of the process (TSYNC): a resident init is a Go program whose
+// runtime threads live beside the bots it starts, and they get the bots'
+// filter too; no_new_privs goes with it to each thread.
+func loadResidentFilter() error {
+	prog, err := compileFilter(false)
+	if err != nil {
+		return err
+	}
+	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	tid, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC,
+		uintptr(unsafe.Pointer(&fprog)))
+	if e != 0 {
+		return fmt.Errorf("load the filter on every thread: %w", e)
+	}
+	if tid != 0 {
+		return fmt.Errorf("load the filter on every thread: thread %d could not take it", tid)
 	}
 	return nil
 }

@@ -70,10 +70,12 @@ func (s *FileSeat) Start(ctx context.Context, req match.Request) (match.Greeting
 	}
 	s.group = bot.NewSandboxGroup(s.opts.MemoryLimit, s.opts.Sandbox)
 	if s.opts.Sandbox != nil {
-		// The brain starts every move: its first move, too, gets an init
-		// set up ahead (later ones get theirs between moves). Should it
-		// fail, the first start sets one up itself, as without it.
-		s.group.Prepare(bot.Config{Args: s.opts.Args, Dir: s.opts.Dir, Sandbox: s.opts.Sandbox, Writable: s.opts.writable()})
+		// The brain starts every move: a resident init, set up now in
+		// the brain's namespaces and layers, starts each of them (where
+		// the sandbox cannot have one, an init is prepared ahead of each
+		// move). Should it fail, each start sets an init up itself, as
+		// without it.
+		s.group.Reside(bot.Config{Args: s.opts.Args, Dir: s.opts.Dir, Sandbox: s.opts.Sandbox, Writable: s.opts.writable()})
 	}
 	return match.Greeting{}, nil
 }

@@ -1,0 +1,508 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// The Gomocup file protocol starts its brain on every move. A prestarted
+// init (Prestarted) takes the set-up off the move, but it is made between
+// two moves: a brain whose opponent answers at once, and every move of a
+// benchmark, waits for it. A Resident init is made once for the seat's
+// whole game: it sets every layer up, then stays in its namespaces as
+// their pid 1 and starts each move's bot itself (a fork and an exec,
+// like a bare start), waits for it, kills whatever it left in the
+// namespace and tells the arena how it ended. The bots it starts inherit
+// every layer from the thread that forks them; the init's other
+// threads (the Go runtime's) get the same seccomp filter and user.
+//
+// What a bot may do to its resident init: it runs as the same user, so
+// it may send it a signal, which ends the init at worst (the arena then
+// sees the init gone, and its seat starts the next bots without it). The
+// init is not dumpable, so the bot cannot read or write its memory or
+// take its descriptors, and the filter refuses ptrace. Its bots' filter
+// holds no signal handler back for the arena (see filter): they run only
+// during their move, and are never paused.
+
+// Messages of a resident init to the arena, the first byte of each.
+const (
+	residentReady   = 'r' // set up; waiting for a launch
+	residentFailed  = 'e' // the set-up failed (the text follows); the init exits
+	residentStarted = 's' // the bot is started; its pidfd comes as SCM_RIGHTS
+	residentNoExec  = 'x' // the bot could not be executed (the text follows)
+	residentEnded   = 'w' // the bot ended (a residentEnd follows as JSON)
+)
+
+// residentSeen is the arena's answer to residentStarted, once it has read
+// the bot's process id: the init reaps the bot only after it, so the id
+// is the bot's while the arena reads it.
+const residentSeen = 'a'
+
+// residentLaunch is a launch's message to a resident init: what to
+// execute; its standard files come as SCM_RIGHTS.
+type residentLaunch struct {
+	Path string   `json:"path"`
+	Args []string `json:"args"`
+	Env  []string `json:"env"`
+}
+
+// residentEnd tells how a resident init's bot ended: its wait status and
+// the CPU time it and the children it waited for used.
+type residentEnd struct {
+	Status uint32 `json:"status"`
+	CPU    int64  `json:"cpu_ns"`
+}
+
+// Resident is a sandbox init that stays in its namespaces for a seat's
+// whole game and starts every bot of the seat (see the comment above).
+// It belongs to no bot's cgroup: the caller starts it inside the seat's
+// cgroups (the start function of StartResident), where its bots are then
+// born. One bot at a time: a Launch waits until the bot before has been
+// waited for.
+type Resident struct {
+	// Cmd is the init's process.
+	Cmd  *exec.Cmd
+	plan *Plan
+	conn *net.UnixConn
+
+	mu    sync.Mutex // held from a Launch until its bot's end is read
+	ready bool       // the ready message was read
+	// broken: the init is gone, or said something out of turn; it is
+	// launched no more.
+	broken bool
+}
+
+// Resides reports whether bots of s can be started by a Resident: its
+// bots have namespaces of their own (the init is their pid 1 and kills
+// whatever a bot leaves there) and run as a user of their own, which
+// every thread of the init becomes too.
+func (s *Sandbox) Resides() bool {
+	return s != nil && s.namespaces() && os.Geteuid() == 0
+}
+
+// StartResident starts a resident init that sets every layer of plan up
+// and then waits for its bots (see Resident), in its own process group,
+// dying with the arena. start starts the init's command (nil: its Start
+// method), as a group starts it inside the bot's cgroups.
+func (s *Sandbox) StartResident(start func(*exec.Cmd) error, plan *Plan) (*Resident, error) {
+	if !s.Resides() {
+		return nil, errors.New("sandbox: this sandbox's bots cannot be started by a resident init")
+	}
+	if plan == nil || !plan.sp.NS {
+		return nil, errors.New("sandbox: a resident init needs the plan of its bots")
+	}
+	if start == nil {
+		start = (*exec.Cmd).Start
+	}
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: start a resident init: %w", err)
+	}
+	ours := os.NewFile(uintptr(fds[0]), "sandbox-resident")
+	theirs := os.NewFile(uintptr(fds[1]), "sandbox-resident-init")
+	defer theirs.Close()
+	defer ours.Close() // FileConn holds its own copy
+	conn, err := net.FileConn(ours)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: start a resident init: %w", err)
+	}
+	sp := plan.sp
+	sp.Wait, sp.Planned, sp.Resident = true, true, true
+	data, err := json.Marshal(sp)
+	if err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("sandbox: start a resident init: %w", err)
+	}
+	cmd := &exec.Cmd{Path: s.exe, Args: []string{initName}, Env: []string{envSpec + "=" + string(data)},
+		ExtraFiles:  []*os.File{theirs}, // launchFD
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}}
+	s.setNamespaces(cmd.SysProcAttr)
+	if err := start(cmd); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("sandbox: start a resident init: %w", err)
+	}
+	return &Resident{Cmd: cmd, plan: plan, conn: conn.(*net.UnixConn)}, nil
+}
+
+// Pid is the init's process id.
+func (r *Resident) Pid() int { return r.Cmd.Process.Pid }
+
+// Broken reports whether the init is gone or failed (it is launched no
+// more).
+func (r *Resident) Broken() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.broken
+}
+
+// residentAnswer bounds how long the arena waits for the init to be set
+// up, and then for each bot to be started: both take milliseconds.
+const residentAnswer = 10 * time.Second
+
+// ErrResidentGone is Launch's answer when the init can start no more
+// bots: it is gone, failed to set itself up, or broke its protocol.
+var ErrResidentGone = errors.New("sandbox: the resident init is gone")
+
+// ResidentRun is one bot a Resident started.
+type ResidentRun struct {
+	// Pid is the bot's process id (in the arena's pid namespace); the
+	// bot leads a process group of its own.
+	Pid int
+	r   *Resident
+}
+
+// Launch has the resident init start the bot cmd describes (Path, Args
+// and Dir set; its Stdin, Stdout and Stderr *os.File or nil for
+// /dev/null) as Wrap and a start of cmd would: the same layers,
+// environment and folders. The bot must fit the init's plan
+// (ErrUnplanned otherwise). ErrResidentGone: the init can start no bot
+// any more; any other error leaves it ready for the next launch (the
+// bot could not be executed, say). Wait for the run's end before the
+// next Launch.
+func (s *Sandbox) LaunchResident(r *Resident, cmd *exec.Cmd, extraEnv, writable []string) (*ResidentRun, error) {
+	var stdio [3]int
+	for i, f := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
+		if f == nil {
+			null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+			if err != nil {
+				return nil, fmt.Errorf("sandbox: launch: %w", err)
+			}
+			defer null.Close()
+			f = null
+		}
+		file, ok := f.(*os.File)
+		if !ok {
+			return nil, errors.New("sandbox: launch: the bot's standard files must be files")
+		}
+		stdio[i] = int(file.Fd())
+	}
+	sp, env, err := s.prepare(cmd, extraEnv, writable)
+	if err != nil {
+		return nil, err
+	}
+	if !r.plan.fits(sp) {
+		return nil, ErrUnplanned
+	}
+	data, err := json.Marshal(residentLaunch{Path: sp.Path, Args: sp.Args, Env: env})
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	r.mu.Lock()
+	run, err := r.launch(data, stdio[:])
+	if err != nil {
+		r.mu.Unlock()
+		return nil, err
+	}
+	return run, nil // r.mu is released by Wait
+}
+
+// launch sends the launch and reads its answer; r.mu is held.
+func (r *Resident) launch(data []byte, stdio []int) (*ResidentRun, error) {
+	if r.broken {
+		return nil, ErrResidentGone
+	}
+	if !r.ready {
+		kind, text, _, err := r.read(time.Now().Add(residentAnswer))
+		if err != nil || kind != residentReady {
+			return nil, r.fail(kind, text, err)
+		}
+		r.ready = true
+	}
+	if _, _, err := r.conn.WriteMsgUnix(data, unix.UnixRights(stdio...), nil); err != nil {
+		return nil, r.fail(0, nil, err)
+	}
+	kind, text, fds, err := r.read(time.Now().Add(residentAnswer))
+	switch {
+	case err == nil && kind == residentStarted && len(fds) == 1:
+		pid, perr := pidOfPidfd(fds[0])
+		unix.Close(fds[0])
+		if perr != nil {
+			// The bot runs, but cannot be told apart: end the init, and
+			// with it the bot.
+			return nil, r.fail(0, nil, perr)
+		}
+		if _, err := r.conn.Write([]byte{residentSeen}); err != nil {
+			return nil, r.fail(0, nil, err)
+		}
+		return &ResidentRun{Pid: pid, r: r}, nil
+	case err == nil && kind == residentNoExec:
+		return nil, errors.New(string(text))
+	}
+	for _, fd := range fds {
+		unix.Close(fd)
+	}
+	return nil, r.fail(kind, text, err)
+}
+
+// fail marks the init broken, ends it, and says why; r.mu is held.
+func (r *Resident) fail(kind byte, text []byte, err error) error {
+	r.broken = true
+	r.Cmd.Process.Kill()
+	switch {
+	case kind == residentFailed:
+		return fmt.Errorf("%w: %s", ErrResidentGone, text)
+	case err != nil:
+		return fmt.Errorf("%w: %v", ErrResidentGone, err)
+	}
+	return fmt.Errorf("%w: it said %q out of turn", ErrResidentGone, kind)
+}
+
+// read reads one message of the init: its kind, the rest of it, and the
+// descriptors it carried.
+func (r *Resident) read(deadline time.Time) (kind byte, text []byte, fds []int, err error) {
+	r.conn.SetReadDeadline(deadline)
+	buf := make([]byte, 4096)
+	oob := make([]byte, unix.CmsgSpace(4))
+	n, oobn, _, _, err := r.conn.ReadMsgUnix(buf, oob)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	if oobn > 0 {
+		if msgs, perr := unix.ParseSocketControlMessage(oob[:oobn]); perr == nil {
+			for _, m := range msgs {
+				got, _ := unix.ParseUnixRights(&m)
+				fds = append(fds, got...)
+			}
+		}
+	}
+	if n == 0 {
+		return 0, nil, fds, errors.New("the init closed its socket")
+	}
+	return buf[0], buf[1:n], fds, nil
+}
+
+// pidOfPidfd reads the process id a pidfd stands for, in the arena's
+// pid namespace.
+func pidOfPidfd(fd int) (int, error) {
+	data, err := os.ReadFile("/proc/self/fdinfo/" + strconv.Itoa(fd))
+	if err != nil {
+		return 0, fmt.Errorf("the bot's pidfd: %w", err)
+	}
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if v, ok := bytes.CutPrefix(line, []byte("Pid:")); ok {
+			pid, err := strconv.Atoi(string(bytes.TrimSpace(v)))
+			if err != nil || pid <= 0 {
+				return 0, fmt.Errorf("the bot's pidfd names no process (%q)", v)
+			}
+			return pid, nil
+		}
+	}
+	return 0, errors.New("the bot's pidfd names no process")
+}
+
+// Wait waits until the bot has ended and the init has killed and reaped
+// whatever it left, and returns the bot's wait status and CPU time (its
+// own and its waited-for children's). An error says the init is gone
+// (killed, or out of turn): the bot and everything of it died with the
+// init's namespace, and its status is unknown.
+func (run *ResidentRun) Wait() (syscall.WaitStatus, time.Duration, error) {
+	r := run.r
+	defer r.mu.Unlock()
+	kind, text, fds, err := r.read(time.Time{})
+	for _, fd := range fds {
+		unix.Close(fd)
+	}
+	if err == nil && kind == residentEnded {
+		var end residentEnd
+		if jerr := json.Unmarshal(text, &end); jerr == nil {
+			return syscall.WaitStatus(end.Status), time.Duration(end.CPU), nil
+		}
+	}
+	err = r.fail(kind, text, err)
+	r.Cmd.Wait()
+	return 0, 0, err
+}
+
+// Abandon ends the init, and with it the bot and its namespace: for a
+// bot whose end the init does not tell in time. A Wait under way then
+// returns.
+func (r *Resident) Abandon() { r.Cmd.Process.Kill() }
+
+// Ready waits until the init is set up and waits for its first bot (an
+// error: it is gone, or ctx ended first).
+func (r *Resident) Ready(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.broken {
+		return ErrResidentGone
+	}
+	if r.ready {
+		return nil
+	}
+	deadline := time.Now().Add(residentAnswer)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	kind, text, fds, err := r.read(deadline)
+	for _, fd := range fds {
+		unix.Close(fd)
+	}
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil || kind != residentReady {
+		return r.fail(kind, text, err)
+	}
+	r.ready = true
+	return nil
+}
+
+// Close ends the init (and whatever still runs in its namespace) and
+// reaps it. A Wait under way returns first.
+func (r *Resident) Close() {
+	r.Cmd.Process.Kill()
+	r.mu.Lock()
+	r.broken = true
+	r.conn.Close()
+	r.mu.Unlock()
+	r.Cmd.Wait()
+}
+
+// dropAllPrivileges is dropPrivileges for a resident init: every thread
+// of the process becomes the bot's user, not only the one that starts
+// the bots (the runtime's system calls change the ids of all threads).
+func dropAllPrivileges(s spec) error {
+	if s.UID < 0 {
+		return errors.New("a resident init needs a user of its own for its bots")
+	}
+	for c := 0; c <= unix.CAP_LAST_CAP; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+			return fmt.Errorf("drop capability %d: %w", c, err)
+		}
+	}
+	unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+	if err := syscall.Setgroups(nil); err != nil {
+		return fmt.Errorf("setgroups: %w", err)
+	}
+	if err := syscall.Setresgid(s.GID, s.GID, s.GID); err != nil {
+		return fmt.Errorf("setresgid: %w", err)
+	}
+	if err := syscall.Setresuid(s.UID, s.UID, s.UID); err != nil {
+		return fmt.Errorf("setresuid: %w", err)
+	}
+	// Not dumpable: a bot, the same user, may not read or write the
+	// init's memory nor take its descriptors through /proc.
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return fmt.Errorf("not dumpable: %w", err)
+	}
+	return nil
+}
+
+// reside is the resident init's side (see Resident): it sets every layer
+// of s up, then starts a bot for each launch until the arena closes the
+// socket. It never returns.
+func reside(s spec) {
+	tell := func(kind byte, text string, rights []byte) {
+		unix.Sendmsg(launchFD, append([]byte{kind}, text...), rights, nil, unix.MSG_NOSIGNAL)
+	}
+	if err := setUp(s, prepared{}); err != nil {
+		tell(residentFailed, err.Error(), nil)
+		os.Exit(126)
+	}
+	// The bots must not inherit the socket.
+	if _, err := unix.FcntlInt(launchFD, unix.F_SETFD, unix.FD_CLOEXEC); err != nil {
+		tell(residentFailed, fmt.Sprintf("the launch socket: %v", err), nil)
+		os.Exit(126)
+	}
+	tell(residentReady, "", nil)
+	buf := make([]byte, 1<<20)
+	oob := make([]byte, unix.CmsgSpace(3*4))
+	for {
+		n, oobn, _, _, err := unix.Recvmsg(launchFD, buf, oob, unix.MSG_CMSG_CLOEXEC)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil || n == 0 {
+			os.Exit(0) // the arena let go
+		}
+		stdio, err := launchFiles(oob[:oobn])
+		if err != nil {
+			tell(residentFailed, err.Error(), nil)
+			os.Exit(126)
+		}
+		var l residentLaunch
+		if err := json.Unmarshal(buf[:n], &l); err != nil {
+			tell(residentFailed, fmt.Sprintf("read the launch: %v", err), nil)
+			os.Exit(126)
+		}
+		pidfd := -1
+		pid, err := syscall.ForkExec(l.Path, l.Args, &syscall.ProcAttr{Env: l.Env,
+			Files: []uintptr{uintptr(stdio[0]), uintptr(stdio[1]), uintptr(stdio[2])},
+			Sys:   &syscall.SysProcAttr{Setpgid: true, PidFD: &pidfd}})
+		for _, fd := range stdio {
+			unix.Close(fd)
+		}
+		if err != nil {
+			tell(residentNoExec, fmt.Sprintf("execute %s: %v", l.Path, ExplainExec(l.Path, err)), nil)
+			continue
+		}
+		tell(residentStarted, "", unix.UnixRights(pidfd))
+		unix.Close(pidfd)
+		if !awaitSeen() {
+			os.Exit(0) // the arena let go: the namespace dies with the init
+		}
+		end := reapBot(pid)
+		data, _ := json.Marshal(end)
+		tell(residentEnded, string(data), nil)
+	}
+}
+
+// awaitSeen waits for the arena's residentSeen (false: the arena let go,
+// or broke the protocol).
+func awaitSeen() bool {
+	var b [1]byte
+	for {
+		n, _, err := unix.Recvfrom(launchFD, b[:], 0)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		return err == nil && n == 1 && b[0] == residentSeen
+	}
+}
+
+// launchFiles takes the bot's three standard files out of a launch's
+// control message.
+func launchFiles(oob []byte) ([]int, error) {
+	msgs, err := unix.ParseSocketControlMessage(oob)
+	if err != nil || len(msgs) != 1 {
+		return nil, fmt.Errorf("the bot's files: %v", err)
+	}
+	fds, err := unix.ParseUnixRights(&msgs[0])
+	if err != nil || len(fds) != 3 {
+		return nil, fmt.Errorf("the bot's files: %d, %v", len(fds), err)
+	}
+	return fds, nil
+}
+
+// reapBot waits for the bot pid, then kills and reaps every other process
+// of the namespace: whatever the bot left ends with it, as it would had
+// the bot been the namespace's init.
+func reapBot(pid int) residentEnd {
+	var ws syscall.WaitStatus
+	var ru syscall.Rusage
+	for {
+		if _, err := syscall.Wait4(pid, &ws, 0, &ru); !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	syscall.Kill(-1, syscall.SIGKILL)
+	for {
+		if _, err := syscall.Wait4(-1, nil, 0, nil); errors.Is(err, syscall.ECHILD) {
+			break
+		}
+	}
+	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return residentEnd{Status: uint32(ws), CPU: int64(cpu)}
+}
