@@ -35,7 +35,7 @@ func TestSeatStartsThroughResident(t *testing.T) {
 	if err := os.WriteFile(secret, []byte("organiser's\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g := NewSandboxGroup(64<<20, sb)
+	g := NewSandboxGroup(1<<30, sb) // the init of a test binary built with -race needs hundreds of MB
 	script := `if cat ` + secret + ` >/dev/null 2>&1; then echo LEAK; else echo sealed; fi; pwd; echo "$SEAT_MOVE"
 i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done
 (trap '' HUP; sleep 100) & echo oops >&2; exit 3`
