@@ -83,19 +83,29 @@ i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done
 	if p.Exit() == nil || !strings.Contains(p.Exit().Status, "killed") {
 		t.Errorf("the killed bot: %v", p.Exit())
 	}
-	// A bot that ends its resident init: its own end is unknown; the next
-	// bots are started without it.
-	cfg.Args = []string{sh, "-c", "kill -TERM 1; sleep 100"}
+	// A bot that ends its resident init (once it is surely started by it:
+	// told to on its input): its own end is unknown; the next bots are
+	// started without it.
+	cfg.Args, cfg.Interactive = []string{sh, "-c", "read go; kill -TERM 1; sleep 100"}, true
 	p, err = Start(cfg)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if parentOf(t, p.Pid()) != resident {
+		t.Error("the bot to end its init was not started by it")
+	}
+	if err := p.WriteString("go\n", time.Now().Add(30*time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	if !p.WaitExit(30 * time.Second) {
 		t.Fatal("the bot that ended its init did not end")
 	}
+	if p.Exit() == nil || p.Exit().Status != "unknown exit" {
+		t.Errorf("the bot that ended its init: %v, want an unknown exit", p.Exit())
+	}
 	p.Kill()
 	g.KillAll()
-	cfg.Args = []string{sh, "-c", "exit 4"}
+	cfg.Args, cfg.Interactive = []string{sh, "-c", "exit 4"}, false
 	p, err = Start(cfg)
 	if err != nil {
 		t.Fatal(err)
