@@ -21,7 +21,7 @@ func (g *Group) CPUTime() (time.Duration, bool) {
 		return 0, false
 	}
 	if g.v2 && g.dir != "" {
-		if us, ok := readKey(filepath.Join(g.dir, "cpu.stat"), "usage_usec"); ok {
+		if us, ok := g.readKeyKept(g.dir, "cpu.stat", "usage_usec"); ok {
 			return time.Duration(us) * time.Microsecond, true
 		}
 		return 0, false
@@ -30,7 +30,7 @@ func (g *Group) CPUTime() (time.Duration, bool) {
 		if d == "" {
 			continue
 		}
-		if ns, ok := readNumber(filepath.Join(d, "cpuacct.usage")); ok {
+		if ns, ok := g.readNumberKept(d, "cpuacct.usage"); ok {
 			return time.Duration(ns), true
 		}
 	}

@@ -41,8 +41,8 @@ type Group struct {
 	// tasks holds the v1 tasks files a start writes, by cgroup folder
 	// (see writeTasks); guarded by mu.
 	tasks map[string]*os.File
-	// kept holds the memory cgroup's files MemoryExceeded reads, by name
-	// (see readKeyKept); closed is set once Close has closed them. Both
+	// kept holds the cgroup files read after every move (MemoryExceeded,
+	// CPUTime), by path (see readKept); closed is set once Close has closed them. Both
 	// are guarded by mu.
 	kept   map[string]*os.File
 	closed bool
@@ -547,10 +547,10 @@ func (g *Group) MemoryExceeded() bool {
 		return false
 	}
 	if g.v2 {
-		n, _ := g.readKeyKept("memory.events", "oom_kill")
+		n, _ := g.readKeyKept(g.dir, "memory.events", "oom_kill")
 		return n > 0
 	}
-	if n, ok := g.readKeyKept("memory.oom_control", "oom_kill"); ok {
+	if n, ok := g.readKeyKept(g.dir, "memory.oom_control", "oom_kill"); ok {
 		return n > 0
 	}
 	// Older kernels have no oom_kill counter: a failed charge at the
@@ -558,31 +558,54 @@ func (g *Group) MemoryExceeded() bool {
 	return readInt(filepath.Join(g.dir, "memory.failcnt")) > 0
 }
 
-// readKeyKept is readKey of a file of the group's memory cgroup, kept
-// open for the group's life: the seats ask after every move.
-func (g *Group) readKeyKept(name, key string) (int64, bool) {
+// readKeyKept is readKey of the file name of the group's cgroup dir,
+// kept open for the group's life: the seats ask after every move.
+func (g *Group) readKeyKept(dir, name, key string) (int64, bool) {
+	var buf [1024]byte
+	data, ok := g.readKept(dir, name, buf[:])
+	if !ok {
+		return 0, false
+	}
+	return parseKey(data, key)
+}
+
+// readNumberKept is readNumber of the file name of the group's cgroup
+// dir, kept open (see readKeyKept).
+func (g *Group) readNumberKept(dir, name string) (int64, bool) {
+	var buf [64]byte
+	data, ok := g.readKept(dir, name, buf[:])
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
+	return n, err == nil
+}
+
+// readKept reads the start of the file name of the cgroup dir into buf,
+// with one system call on a file kept open (see readKeyKept).
+func (g *Group) readKept(dir, name string, buf []byte) ([]byte, bool) {
+	path := filepath.Join(dir, name)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed {
-		return 0, false
+		return nil, false
 	}
-	f := g.kept[name]
+	f := g.kept[path]
 	if f == nil {
 		var err error
-		if f, err = os.Open(filepath.Join(g.dir, name)); err != nil {
-			return 0, false
+		if f, err = os.Open(path); err != nil {
+			return nil, false
 		}
 		if g.kept == nil {
 			g.kept = map[string]*os.File{}
 		}
-		g.kept[name] = f
+		g.kept[path] = f
 	}
-	var buf [1024]byte
-	n, err := pread(f, buf[:])
+	n, err := pread(f, buf)
 	if err != nil {
-		return 0, false
+		return nil, false
 	}
-	return parseKey(buf[:n], key)
+	return buf[:n], true
 }
 
 // pread reads the start of f with one system call (os.File.ReadAt reads
@@ -619,6 +642,8 @@ func (g *Group) PeakMemory() int64 {
 // (one of its threads is inside for the instant it starts a bot), nor
 // the spare init waiting for the group's next bot, nor its resident init.
 func (g *Group) cgroupPids() []int {
+	// Read anew each time: a v1 cgroup.procs kept open answers from the
+	// list it made for the last read, for up to a second.
 	data, err := os.ReadFile(filepath.Join(g.procsDir(), "cgroup.procs"))
 	if err != nil {
 		return nil

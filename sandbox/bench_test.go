@@ -37,16 +37,22 @@ func benchSandbox(b *testing.B, sandboxed bool) *sandbox.Sandbox {
 // per game) through a sandbox that keeps a bot.Pool of ready groups,
 // with the pool full again (not timed) before each start, as it is
 // between two games; pooled-limited gives each bot a memory limit as
-// well, which the start sets in the group it takes.
+// well, which the start sets in the group it takes. The resident-seat
+// variants start every bot of the seat through the group's resident init
+// (bot.Group.Reside), with the opponent's move in between, or back to
+// back (-now), where a prestarted init would not be ready.
 func BenchmarkStart(b *testing.B) {
 	prog := firstLine(b)
 	for _, c := range []struct {
 		name                    string
 		sandboxed, seat, pooled bool
 		memory                  int64
-	}{{"bare", false, false, false, 0}, {"sandboxed", true, false, false, 0}, {"pooled", true, false, true, 0},
-		{"pooled-limited", true, false, true, 256 << 20},
-		{"bare-seat", false, true, false, 0}, {"sandboxed-seat", true, true, false, 0}} {
+		resident, backToBack    bool
+	}{{"bare", false, false, false, 0, false, false}, {"sandboxed", true, false, false, 0, false, false},
+		{"pooled", true, false, true, 0, false, false}, {"pooled-limited", true, false, true, 256 << 20, false, false},
+		{"bare-seat", false, true, false, 0, false, false}, {"sandboxed-seat", true, true, false, 0, false, false},
+		{"resident-seat", true, true, false, 0, true, false}, {"resident-seat-now", true, true, false, 0, true, true},
+		{"bare-seat-now", false, true, false, 0, false, true}} {
 		b.Run(c.name, func(b *testing.B) {
 			sb := benchSandbox(b, c.sandboxed)
 			dir := b.TempDir()
@@ -54,6 +60,14 @@ func BenchmarkStart(b *testing.B) {
 			if c.seat {
 				group = bot.NewSandboxGroup(0, sb)
 				defer group.Close()
+			}
+			if c.resident {
+				if !sb.Resides() {
+					b.Skip("this machine's sandbox cannot have a resident init")
+				}
+				if _, err := group.Reside(bot.Config{Args: []string{prog}, Dir: dir, Sandbox: sb}); err != nil {
+					b.Fatal(err)
+				}
 			}
 			var pool *bot.Pool
 			if c.pooled {
@@ -65,7 +79,7 @@ func BenchmarkStart(b *testing.B) {
 			}
 			var starts, exits, kills []time.Duration
 			for b.Loop() {
-				if c.seat {
+				if c.seat && !c.backToBack {
 					b.StopTimer()
 					time.Sleep(seatGap)
 					b.StartTimer()

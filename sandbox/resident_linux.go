@@ -9,6 +9,8 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"syscall"
@@ -79,6 +81,9 @@ type Resident struct {
 
 	mu    sync.Mutex // held from a Launch until its bot's end is read
 	ready bool       // the ready message was read
+	// last is the launch before, kept so that the next launch of the
+	// same bot (a seat's next move) need not be prepared again.
+	last residentCache
 	// broken: the init is gone, or said something out of turn; it is
 	// launched no more.
 	broken bool
@@ -147,6 +152,23 @@ func (r *Resident) Broken() bool {
 	return r.broken
 }
 
+// residentCache is a launch as LaunchResident prepared it: what it was
+// asked for, the message it sent, and the folders it handed to the bot
+// (resolved), which the next launch of the same bot hands over again
+// (a seat writes new files there between two moves).
+type residentCache struct {
+	path, dir     string
+	args, env, rw []string
+	data          []byte
+	handed        []string
+}
+
+// same reports whether c is the launch of cmd with extraEnv and writable.
+func (c *residentCache) same(cmd *exec.Cmd, extraEnv, writable []string) bool {
+	return c.data != nil && c.path == cmd.Path && c.dir == cmd.Dir && slices.Equal(c.args, cmd.Args) &&
+		slices.Equal(c.env, extraEnv) && slices.Equal(c.rw, writable)
+}
+
 // residentAnswer bounds how long the arena waits for the init to be set
 // up, and then for each bot to be started: both take milliseconds.
 const residentAnswer = 10 * time.Second
@@ -188,6 +210,37 @@ func (s *Sandbox) LaunchResident(r *Resident, cmd *exec.Cmd, extraEnv, writable 
 		}
 		stdio[i] = int(file.Fd())
 	}
+	data, err := s.residentLaunch(r, cmd, extraEnv, writable)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	run, err := r.launch(data, stdio[:])
+	if err != nil {
+		r.mu.Unlock()
+		return nil, err
+	}
+	return run, nil // r.mu is released by Wait
+}
+
+// residentLaunch prepares the launch message of cmd as Wrap would
+// prepare its spec: folders handed to the bot's user, the environment
+// cleaned, and the bot checked against r's plan. The launch of the same
+// bot as the one before only hands its folders over again and checks
+// that they are still the files the init bound.
+func (s *Sandbox) residentLaunch(r *Resident, cmd *exec.Cmd, extraEnv, writable []string) ([]byte, error) {
+	r.mu.Lock()
+	last := r.last
+	r.mu.Unlock()
+	if last.same(cmd, extraEnv, writable) {
+		if err := s.handOverTrees(last.handed); err != nil {
+			return nil, err
+		}
+		if ids, ok := viewIDs(r.plan.sp); !ok || !slices.Equal(ids, r.plan.ids) {
+			return nil, ErrUnplanned
+		}
+		return last.data, nil
+	}
 	sp, env, err := s.prepare(cmd, extraEnv, writable)
 	if err != nil {
 		return nil, err
@@ -199,13 +252,18 @@ func (s *Sandbox) LaunchResident(r *Resident, cmd *exec.Cmd, extraEnv, writable 
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	r.mu.Lock()
-	run, err := r.launch(data, stdio[:])
-	if err != nil {
-		r.mu.Unlock()
-		return nil, err
+	var handed []string
+	for _, d := range append([]string{cmd.Dir}, writable...) {
+		if real, err := filepath.EvalSymlinks(d); err == nil {
+			d = real
+		}
+		handed = append(handed, d)
 	}
-	return run, nil // r.mu is released by Wait
+	r.mu.Lock()
+	r.last = residentCache{path: cmd.Path, dir: cmd.Dir, args: slices.Clone(cmd.Args), env: slices.Clone(extraEnv),
+		rw: slices.Clone(writable), data: data, handed: handed}
+	r.mu.Unlock()
+	return data, nil
 }
 
 // launch sends the launch and reads its answer; r.mu is held.
@@ -284,8 +342,12 @@ func (r *Resident) read(deadline time.Time) (kind byte, text []byte, fds []int, 
 }
 
 // pidOfPidfd reads the process id a pidfd stands for, in the arena's
-// pid namespace.
+// pid namespace: one ioctl (Linux 6.13), else the pidfd's fdinfo.
 func pidOfPidfd(fd int) (int, error) {
+	info := unix.PidfdInfo{Mask: unix.PIDFD_INFO_PID}
+	if err := unix.IoctlPidfdInfo(fd, &info); err == nil && info.Mask&unix.PIDFD_INFO_PID != 0 && info.Pid > 0 {
+		return int(info.Pid), nil
+	}
 	data, err := os.ReadFile("/proc/self/fdinfo/" + strconv.Itoa(fd))
 	if err != nil {
 		return 0, fmt.Errorf("the bot's pidfd: %w", err)

@@ -156,6 +156,23 @@ func (s *Sandbox) handOver(dirs []string) error {
 		if real, err := filepath.EvalSymlinks(d); err == nil {
 			d = real // a folder reached through a link: hand over the folder
 		}
+		if err := s.handOverTrees([]string{d}); err != nil {
+			return err
+		}
+		if err := reachable(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handOverTrees gives the bot's user each of dirs (no link on the way)
+// and everything in them it does not have yet.
+func (s *Sandbox) handOverTrees(dirs []string) error {
+	if os.Geteuid() != 0 || s.hostID == 0 {
+		return nil
+	}
+	for _, d := range dirs {
 		err := filepath.WalkDir(d, func(path string, e fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -171,9 +188,6 @@ func (s *Sandbox) handOver(dirs []string) error {
 		})
 		if err != nil {
 			return fmt.Errorf("sandbox: hand %s to the bot: %w", d, err)
-		}
-		if err := reachable(d); err != nil {
-			return err
 		}
 	}
 	return nil
