@@ -62,6 +62,9 @@ type Group struct {
 	// started: a group taken from a Pool has its replacement made then.
 	launched   func()
 	accounting bool // the sandbox asks for the cgroup's CPU time (see CPUTime)
+	// everFrozen: the group was frozen once (KillAll need not thaw a
+	// group that never was: on v1 the write costs microseconds a move).
+	everFrozen atomic.Bool
 }
 
 var groupSeq atomic.Int64
@@ -270,6 +273,9 @@ func (g *Group) setFrozen(frozen bool) bool {
 	if g.freezer == "" {
 		return false
 	}
+	if frozen {
+		g.everFrozen.Store(true)
+	}
 	v := "THAWED"
 	switch {
 	case g.v2 && frozen:
@@ -441,7 +447,7 @@ func (g *Group) signal(sig syscall.Signal) int {
 		syscall.Kill(-pgid, sig)
 	}
 	g.mu.Unlock()
-	if g.procsDir() == "" {
+	if g.procsDir() == "" || g.residentAlone() {
 		return 0
 	}
 	pids := g.cgroupPids()
@@ -456,7 +462,9 @@ func (g *Group) signal(sig syscall.Signal) int {
 func (g *Group) KillAll() {
 	defer g.startWanted() // the next spare init, once nothing is left to kill
 	listed := g.signal(syscall.SIGKILL)
-	g.Thaw() // a frozen process dies only once thawed
+	if g.everFrozen.Load() {
+		g.Thaw() // a frozen process dies only once thawed
+	}
 	if listed == 0 {
 		// Nothing was left: the file protocol's brain, reaped before
 		// each KillAll, usually leaves nothing, and the list costs a

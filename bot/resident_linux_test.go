@@ -78,7 +78,13 @@ i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done
 	if parentOf(t, p.Pid()) != resident {
 		t.Error("the sleeping bot was not started by the resident init")
 	}
+	if g.residentAlone() {
+		t.Error("the init is alone in the group while its bot sleeps")
+	}
 	p.Kill()
+	if !g.residentAlone() && sb.Report().On(sandbox.LayerPids) {
+		t.Error("the init is not alone in the group once its bot is killed")
+	}
 	g.KillAll()
 	if p.Exit() == nil || !strings.Contains(p.Exit().Status, "killed") {
 		t.Errorf("the killed bot: %v", p.Exit())

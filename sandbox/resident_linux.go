@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,7 +76,10 @@ type Resident struct {
 	// Cmd is the init's process.
 	Cmd  *exec.Cmd
 	plan *Plan
-	conn *net.UnixConn
+	// sock is the arena's end of the init's socket, blocking: the wait
+	// for a bot's end is a thread's recvmsg, woken by the init's message
+	// itself (Go's poller would add a second wake-up to every move).
+	sock int
 
 	mu    sync.Mutex // held from a Launch until its bot's end is read
 	ready bool       // the ready message was read
@@ -115,19 +117,13 @@ func (s *Sandbox) StartResident(start func(*exec.Cmd) error, plan *Plan) (*Resid
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: start a resident init: %w", err)
 	}
-	ours := os.NewFile(uintptr(fds[0]), "sandbox-resident")
 	theirs := os.NewFile(uintptr(fds[1]), "sandbox-resident-init")
 	defer theirs.Close()
-	defer ours.Close() // FileConn holds its own copy
-	conn, err := net.FileConn(ours)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: start a resident init: %w", err)
-	}
 	sp := plan.sp
 	sp.Wait, sp.Planned, sp.Resident = true, true, true
 	data, err := json.Marshal(sp)
 	if err != nil {
-		conn.Close()
+		unix.Close(fds[0])
 		return nil, fmt.Errorf("sandbox: start a resident init: %w", err)
 	}
 	cmd := &exec.Cmd{Path: s.exe, Args: []string{initName}, Env: []string{envSpec + "=" + string(data)},
@@ -135,10 +131,10 @@ func (s *Sandbox) StartResident(start func(*exec.Cmd) error, plan *Plan) (*Resid
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}}
 	s.setNamespaces(cmd.SysProcAttr)
 	if err := start(cmd); err != nil {
-		conn.Close()
+		unix.Close(fds[0])
 		return nil, fmt.Errorf("sandbox: start a resident init: %w", err)
 	}
-	return &Resident{Cmd: cmd, plan: plan, conn: conn.(*net.UnixConn)}, nil
+	return &Resident{Cmd: cmd, plan: plan, sock: fds[0]}, nil
 }
 
 // Pid is the init's process id.
@@ -278,7 +274,7 @@ func (r *Resident) launch(data []byte, stdio []int) (*ResidentRun, error) {
 		}
 		r.ready = true
 	}
-	if _, _, err := r.conn.WriteMsgUnix(data, unix.UnixRights(stdio...), nil); err != nil {
+	if err := unix.Sendmsg(r.sock, data, unix.UnixRights(stdio...), nil, unix.MSG_NOSIGNAL); err != nil {
 		return nil, r.fail(0, nil, err)
 	}
 	kind, text, fds, err := r.read(time.Now().Add(residentAnswer))
@@ -291,7 +287,7 @@ func (r *Resident) launch(data []byte, stdio []int) (*ResidentRun, error) {
 			// with it the bot.
 			return nil, r.fail(0, nil, perr)
 		}
-		if _, err := r.conn.Write([]byte{residentSeen}); err != nil {
+		if err := unix.Send(r.sock, []byte{residentSeen}, unix.MSG_NOSIGNAL); err != nil {
 			return nil, r.fail(0, nil, err)
 		}
 		return &ResidentRun{Pid: pid, r: r}, nil
@@ -318,12 +314,31 @@ func (r *Resident) fail(kind byte, text []byte, err error) error {
 }
 
 // read reads one message of the init: its kind, the rest of it, and the
-// descriptors it carried.
+// descriptors it carried. A zero deadline waits as long as it takes: the
+// init's end ends the wait too (the socket then reads as closed).
 func (r *Resident) read(deadline time.Time) (kind byte, text []byte, fds []int, err error) {
-	r.conn.SetReadDeadline(deadline)
+	for !deadline.IsZero() {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return 0, nil, nil, errors.New("the init did not answer in time")
+		}
+		n, err := unix.Poll([]unix.PollFd{{Fd: int32(r.sock), Events: unix.POLLIN}}, int(left/time.Millisecond)+1)
+		if err == nil && n > 0 {
+			break
+		}
+		if err != nil && !errors.Is(err, unix.EINTR) {
+			return 0, nil, nil, err
+		}
+	}
 	buf := make([]byte, 4096)
 	oob := make([]byte, unix.CmsgSpace(4))
-	n, oobn, _, _, err := r.conn.ReadMsgUnix(buf, oob)
+	var n, oobn int
+	for {
+		n, oobn, _, _, err = unix.Recvmsg(r.sock, buf, oob, unix.MSG_CMSG_CLOEXEC)
+		if !errors.Is(err, unix.EINTR) {
+			break
+		}
+	}
 	if err != nil {
 		return 0, nil, nil, err
 	}
@@ -427,7 +442,10 @@ func (r *Resident) Close() {
 	r.Cmd.Process.Kill()
 	r.mu.Lock()
 	r.broken = true
-	r.conn.Close()
+	if r.sock >= 0 {
+		unix.Close(r.sock)
+		r.sock = -1
+	}
 	r.mu.Unlock()
 	r.Cmd.Wait()
 }
@@ -512,6 +530,11 @@ func reside(s spec) {
 		}
 		tell(residentStarted, "", unix.UnixRights(pidfd))
 		unix.Close(pidfd)
+		// The bot's end first, left unreaped (its pid stays its own), then
+		// the arena's word that it has read the pid, which has arrived
+		// long before but for a bot that ended at once: the init is not
+		// woken while its bot runs.
+		awaitEnd(pid)
 		if !awaitSeen() {
 			os.Exit(0) // the arena let go: the namespace dies with the init
 		}
@@ -531,6 +554,16 @@ func awaitSeen() bool {
 			continue
 		}
 		return err == nil && n == 1 && b[0] == residentSeen
+	}
+}
+
+// awaitEnd waits until the bot pid has ended, without reaping it.
+func awaitEnd(pid int) {
+	var info unix.Siginfo
+	for {
+		if err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil); !errors.Is(err, unix.EINTR) {
+			return
+		}
 	}
 }
 
@@ -559,11 +592,23 @@ func reapBot(pid int) residentEnd {
 			break
 		}
 	}
-	syscall.Kill(-1, syscall.SIGKILL)
+	// The init without children is alone in the namespace: whatever the
+	// bot started that lives on is a descendant of the init (an orphan's
+	// new parent is the init, or a descendant of it that asked to be).
 	for {
-		if _, err := syscall.Wait4(-1, nil, 0, nil); errors.Is(err, syscall.ECHILD) {
-			break
+		other, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
+		if errors.Is(err, syscall.EINTR) || other > 0 {
+			continue // one that had ended is reaped: look again
 		}
+		if err == nil {
+			syscall.Kill(-1, syscall.SIGKILL)
+			for {
+				if _, err := syscall.Wait4(-1, nil, 0, nil); errors.Is(err, syscall.ECHILD) {
+					break
+				}
+			}
+		}
+		break
 	}
 	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	return residentEnd{Status: uint32(ws), CPU: int64(cpu)}
