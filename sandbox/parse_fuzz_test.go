@@ -98,3 +98,37 @@ func TestOwnFiles(t *testing.T) {
 		}
 	}
 }
+
+// FuzzResidentLaunch: a launch message reads back as it was written, and
+// garbage is refused without a panic.
+func FuzzResidentLaunch(f *testing.F) {
+	f.Add([]byte("/bin/sh\x001\x00sh\x00HOME=/x\x00"))
+	f.Add([]byte("/bin/sh\x009\x00"))
+	f.Add([]byte("\x00\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := parseLaunch(data)
+		if err != nil {
+			return
+		}
+		again, err := parseLaunch(l.encode())
+		if err != nil || again.Path != l.Path || strings.Join(again.Args, "\x00") != strings.Join(l.Args, "\x00") ||
+			len(again.Args) != len(l.Args) || strings.Join(again.Env, "\x00") != strings.Join(l.Env, "\x00") {
+			t.Fatalf("%q read back as %+v (%v), was %+v", data, again, err, l)
+		}
+	})
+}
+
+// FuzzResidentEnd: an end message is 12 bytes and reads back as written.
+func FuzzResidentEnd(f *testing.F) {
+	f.Add([]byte("\x00\x03\x00\x00\x40\x42\x0f\x00\x00\x00\x00\x00"))
+	f.Add([]byte("short"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		end, err := parseEnd(data)
+		if (err == nil) != (len(data) == 12) {
+			t.Fatalf("%d bytes: %v", len(data), err)
+		}
+		if err == nil && string(end.encode()) != string(data) {
+			t.Fatalf("%q read back as %+v", data, end)
+		}
+	})
+}

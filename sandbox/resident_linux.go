@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -24,8 +26,8 @@ import (
 // benchmark, waits for it. A Resident init is made once for the seat's
 // whole game: it sets every layer up, then stays in its namespaces as
 // their pid 1 and starts each move's bot itself (a fork and an exec,
-// like a bare start), waits for it, kills whatever it left in the
-// namespace and tells the arena how it ended. The bots it starts inherit
+// like a bare start), waits for it, tells the arena how it ended and
+// kills whatever it left in the namespace. The bots it starts inherit
 // every layer from the thread that forks them; the init's other
 // threads (the Go runtime's) get the same seccomp filter and user.
 //
@@ -43,7 +45,7 @@ const (
 	residentFailed  = 'e' // the set-up failed (the text follows); the init exits
 	residentStarted = 's' // the bot is started; its pidfd comes as SCM_RIGHTS
 	residentNoExec  = 'x' // the bot could not be executed (the text follows)
-	residentEnded   = 'w' // the bot ended (a residentEnd follows as JSON)
+	residentEnded   = 'w' // the bot ended (a residentEnd follows, see encode)
 )
 
 // residentSeen is the arena's answer to residentStarted, once it has read
@@ -52,18 +54,63 @@ const (
 const residentSeen = 'a'
 
 // residentLaunch is a launch's message to a resident init: what to
-// execute; its standard files come as SCM_RIGHTS.
+// execute; its standard files come as SCM_RIGHTS. On the socket it is
+// NUL-terminated strings: the path, the count of arguments, the
+// arguments, then the environment (none of which can hold a NUL).
 type residentLaunch struct {
-	Path string   `json:"path"`
-	Args []string `json:"args"`
-	Env  []string `json:"env"`
+	Path string
+	Args []string
+	Env  []string
+}
+
+// encode writes l as the init reads it (see parseLaunch).
+func (l residentLaunch) encode() []byte {
+	var b []byte
+	for _, s := range append(append([]string{l.Path, strconv.Itoa(len(l.Args))}, l.Args...), l.Env...) {
+		b = append(append(b, s...), 0)
+	}
+	return b
+}
+
+// parseLaunch reads a launch message (see residentLaunch).
+func parseLaunch(data []byte) (residentLaunch, error) {
+	if len(data) == 0 || data[len(data)-1] != 0 {
+		return residentLaunch{}, errors.New("the launch does not end in NUL")
+	}
+	f := strings.Split(string(data[:len(data)-1]), "\x00")
+	if len(f) < 2 {
+		return residentLaunch{}, errors.New("the launch names no program")
+	}
+	n, err := strconv.Atoi(f[1])
+	if err != nil || n < 0 || n > len(f)-2 {
+		return residentLaunch{}, fmt.Errorf("the launch's count of arguments %q", f[1])
+	}
+	l := residentLaunch{Path: f[0], Args: f[2 : 2+n], Env: f[2+n:]}
+	if l.Path == "" {
+		return residentLaunch{}, errors.New("the launch names no program")
+	}
+	return l, nil
 }
 
 // residentEnd tells how a resident init's bot ended: its wait status and
-// the CPU time it and the children it waited for used.
+// the CPU time it and the children it waited for used. On the socket it
+// is 12 bytes, little-endian: the status (4), the nanoseconds (8).
 type residentEnd struct {
-	Status uint32 `json:"status"`
-	CPU    int64  `json:"cpu_ns"`
+	Status uint32
+	CPU    int64
+}
+
+// encode writes e as the arena reads it (see parseEnd).
+func (e residentEnd) encode() []byte {
+	return binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint32(nil, e.Status), uint64(e.CPU))
+}
+
+// parseEnd reads an end message (see residentEnd).
+func parseEnd(data []byte) (residentEnd, error) {
+	if len(data) != 12 {
+		return residentEnd{}, fmt.Errorf("an end of %d bytes, not 12", len(data))
+	}
+	return residentEnd{Status: binary.LittleEndian.Uint32(data), CPU: int64(binary.LittleEndian.Uint64(data[4:]))}, nil
 }
 
 // Resident is a sandbox init that stays in its namespaces for a seat's
@@ -86,6 +133,7 @@ type Resident struct {
 	// last is the launch before, kept so that the next launch of the
 	// same bot (a seat's next move) need not be prepared again.
 	last residentCache
+	null *os.File // /dev/null, for the standard files a bot has not
 	// broken: the init is gone, or said something out of turn; it is
 	// launched no more.
 	broken bool
@@ -135,6 +183,20 @@ func (s *Sandbox) StartResident(start func(*exec.Cmd) error, plan *Plan) (*Resid
 		return nil, fmt.Errorf("sandbox: start a resident init: %w", err)
 	}
 	return &Resident{Cmd: cmd, plan: plan, sock: fds[0]}, nil
+}
+
+// devNull is /dev/null, opened at the first launch that needs it.
+func (r *Resident) devNull() (*os.File, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.null == nil {
+		null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+		if err != nil {
+			return nil, err
+		}
+		r.null = null
+	}
+	return r.null, nil
 }
 
 // Pid is the init's process id.
@@ -193,11 +255,10 @@ func (s *Sandbox) LaunchResident(r *Resident, cmd *exec.Cmd, extraEnv, writable 
 	var stdio [3]int
 	for i, f := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
 		if f == nil {
-			null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+			null, err := r.devNull()
 			if err != nil {
 				return nil, fmt.Errorf("sandbox: launch: %w", err)
 			}
-			defer null.Close()
 			f = null
 		}
 		file, ok := f.(*os.File)
@@ -244,10 +305,7 @@ func (s *Sandbox) residentLaunch(r *Resident, cmd *exec.Cmd, extraEnv, writable 
 	if !r.plan.fits(sp) {
 		return nil, ErrUnplanned
 	}
-	data, err := json.Marshal(residentLaunch{Path: sp.Path, Args: sp.Args, Env: env})
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: %w", err)
-	}
+	data := residentLaunch{Path: sp.Path, Args: sp.Args, Env: env}.encode()
 	var handed []string
 	for _, d := range append([]string{cmd.Dir}, writable...) {
 		if real, err := filepath.EvalSymlinks(d); err == nil {
@@ -379,9 +437,10 @@ func pidOfPidfd(fd int) (int, error) {
 	return 0, errors.New("the bot's pidfd names no process")
 }
 
-// Wait waits until the bot has ended and the init has killed and reaped
-// whatever it left, and returns the bot's wait status and CPU time (its
-// own and its waited-for children's). An error says the init is gone
+// Wait waits until the bot has ended and been reaped, and returns its
+// wait status and CPU time (its own and its waited-for children's). The
+// init then kills whatever the bot left, before it reads the next
+// launch. An error says the init is gone
 // (killed, or out of turn): the bot and everything of it died with the
 // init's namespace, and its status is unknown.
 func (run *ResidentRun) Wait() (syscall.WaitStatus, time.Duration, error) {
@@ -392,8 +451,7 @@ func (run *ResidentRun) Wait() (syscall.WaitStatus, time.Duration, error) {
 		unix.Close(fd)
 	}
 	if err == nil && kind == residentEnded {
-		var end residentEnd
-		if jerr := json.Unmarshal(text, &end); jerr == nil {
+		if end, perr := parseEnd(text); perr == nil {
 			return syscall.WaitStatus(end.Status), time.Duration(end.CPU), nil
 		}
 	}
@@ -445,6 +503,10 @@ func (r *Resident) Close() {
 	if r.sock >= 0 {
 		unix.Close(r.sock)
 		r.sock = -1
+	}
+	if r.null != nil {
+		r.null.Close()
+		r.null = nil
 	}
 	r.mu.Unlock()
 	r.Cmd.Wait()
@@ -512,8 +574,8 @@ func reside(s spec) {
 			tell(residentFailed, err.Error(), nil)
 			os.Exit(126)
 		}
-		var l residentLaunch
-		if err := json.Unmarshal(buf[:n], &l); err != nil {
+		l, err := parseLaunch(buf[:n])
+		if err != nil {
 			tell(residentFailed, fmt.Sprintf("read the launch: %v", err), nil)
 			os.Exit(126)
 		}
@@ -538,9 +600,11 @@ func reside(s spec) {
 		if !awaitSeen() {
 			os.Exit(0) // the arena let go: the namespace dies with the init
 		}
-		end := reapBot(pid)
-		data, _ := json.Marshal(end)
-		tell(residentEnded, string(data), nil)
+		tell(residentEnded, string(reapBot(pid).encode()), nil)
+		// The arena goes on at once; whatever the bot left dies before
+		// the next launch is read (and the arena, which finds it in the
+		// bot's cgroup meanwhile, kills it too).
+		killRest()
 	}
 }
 
@@ -581,9 +645,7 @@ func launchFiles(oob []byte) ([]int, error) {
 	return fds, nil
 }
 
-// reapBot waits for the bot pid, then kills and reaps every other process
-// of the namespace: whatever the bot left ends with it, as it would had
-// the bot been the namespace's init.
+// reapBot waits for the bot pid and tells how it ended.
 func reapBot(pid int) residentEnd {
 	var ws syscall.WaitStatus
 	var ru syscall.Rusage
@@ -592,9 +654,16 @@ func reapBot(pid int) residentEnd {
 			break
 		}
 	}
-	// The init without children is alone in the namespace: whatever the
-	// bot started that lives on is a descendant of the init (an orphan's
-	// new parent is the init, or a descendant of it that asked to be).
+	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return residentEnd{Status: uint32(ws), CPU: int64(cpu)}
+}
+
+// killRest kills and reaps every other process of the namespace: what a
+// bot left ends with it, as it would had the bot been the namespace's
+// init. An init without children is alone in the namespace: whatever
+// the bot started that lives on is a descendant of the init (an orphan's
+// new parent is the init, or a descendant of it that asked to be).
+func killRest() {
 	for {
 		other, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
 		if errors.Is(err, syscall.EINTR) || other > 0 {
@@ -608,8 +677,6 @@ func reapBot(pid int) residentEnd {
 				}
 			}
 		}
-		break
+		return
 	}
-	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	return residentEnd{Status: uint32(ws), CPU: int64(cpu)}
 }
