@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // botUID and botGID are the ids a bot has inside its user namespace when
@@ -167,30 +168,89 @@ func (s *Sandbox) handOver(dirs []string) error {
 }
 
 // handOverTrees gives the bot's user each of dirs (no link on the way)
-// and everything in them it does not have yet.
+// and everything in them it does not have yet. The file protocol's seat
+// hands its folder over before every move: the walk goes by descriptors
+// (each name looked up in its folder, not from the root).
 func (s *Sandbox) handOverTrees(dirs []string) error {
 	if os.Geteuid() != 0 || s.hostID == 0 {
 		return nil
 	}
 	for _, d := range dirs {
-		err := filepath.WalkDir(d, func(path string, e fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			info, err := e.Info()
-			if err != nil {
-				return err
-			}
-			if st, ok := info.Sys().(*syscall.Stat_t); ok && int(st.Uid) == s.hostID && int(st.Gid) == s.gid {
-				return nil
-			}
-			return os.Lchown(path, s.hostID, s.gid)
-		})
-		if err != nil {
+		if err := s.handOverTree(d); err != nil {
 			return fmt.Errorf("sandbox: hand %s to the bot: %w", d, err)
 		}
 	}
 	return nil
+}
+
+// handOverTree hands over dir and what is in it.
+func (s *Sandbox) handOverTree(dir string) error {
+	var st unix.Stat_t
+	if err := unix.Lstat(dir, &st); err != nil {
+		return err
+	}
+	if !s.handed(&st) {
+		if err := unix.Lchown(dir, s.hostID, s.gid); err != nil {
+			return err
+		}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return nil
+	}
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	return s.handOverIn(fd, dir)
+}
+
+// handOverIn hands over what is in the folder fd (at path, for errors).
+func (s *Sandbox) handOverIn(fd int, path string) error {
+	var names []string
+	buf := make([]byte, 8<<10)
+	for {
+		n, err := unix.Getdents(fd, buf)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if n <= 0 {
+			break
+		}
+		_, _, names = unix.ParseDirent(buf[:n], -1, names)
+	}
+	for _, name := range names {
+		var st unix.Stat_t
+		if err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			if errors.Is(err, unix.ENOENT) {
+				continue // gone meanwhile
+			}
+			return fmt.Errorf("%s: %w", filepath.Join(path, name), err)
+		}
+		if !s.handed(&st) {
+			if err := unix.Fchownat(fd, name, s.hostID, s.gid, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+				return fmt.Errorf("%s: %w", filepath.Join(path, name), err)
+			}
+		}
+		if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			continue
+		}
+		sub, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return fmt.Errorf("%s: %w", filepath.Join(path, name), err)
+		}
+		err = s.handOverIn(sub, filepath.Join(path, name))
+		unix.Close(sub)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handed reports whether the file st describes is the bot's user's.
+func (s *Sandbox) handed(st *unix.Stat_t) bool {
+	return int(st.Uid) == s.hostID && int(st.Gid) == s.gid
 }
 
 // reachable lets anyone pass through (not list) the folders above dir,
