@@ -28,6 +28,8 @@ type residentSlot struct {
 	// threads tells whether the init is alone in the group (see
 	// residentAlone).
 	stat *os.File
+	// threads is a count of the init's threads seen (0: none yet).
+	threads int
 }
 
 // residentGrace bounds how long Kill waits for a resident init to tell a
@@ -64,7 +66,7 @@ func (g *Group) Reside(cfg Config) (int, error) {
 	old, oldStat := s.r, s.stat
 	closed := g.isClosed()
 	if !closed {
-		s.r, s.stat = r, stat
+		s.r, s.stat, s.threads = r, stat, 0
 	}
 	s.mu.Unlock()
 	if oldStat != nil {
@@ -154,12 +156,24 @@ func (g *Group) residentAlone() bool {
 	if dir == "" {
 		return false
 	}
-	before := threadsOf(s.stat)
 	tasks, ok := g.readNumberKept(dir, "pids.current")
+	if !ok {
+		return false
+	}
+	// The init's threads only come, never go (and once the init is gone,
+	// so is everything in its namespace): as many tasks as it had
+	// threads once are its threads alone.
+	if s.threads > 0 && tasks == int64(s.threads) {
+		return true
+	}
+	before := threadsOf(s.stat)
+	tasks, ok = g.readNumberKept(dir, "pids.current")
 	after := threadsOf(s.stat)
-	// The init's threads only come, never go: equal counts before and
-	// after mean the cgroup's count saw exactly these.
-	return ok && before > 0 && before == after && tasks == int64(before)
+	if !ok || before <= 0 || before != after {
+		return false
+	}
+	s.threads = after
+	return tasks == int64(after)
 }
 
 // threadsOf reads the count of threads from a process's kept-open stat

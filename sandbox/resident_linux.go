@@ -213,12 +213,41 @@ func (r *Resident) Broken() bool {
 // residentCache is a launch as LaunchResident prepared it: what it was
 // asked for, the message it sent, and the folders it handed to the bot
 // (resolved), which the next launch of the same bot hands over again
-// (a seat writes new files there between two moves).
+// when they changed (a seat may write new files there between two
+// moves).
 type residentCache struct {
 	path, dir     string
 	args, env, rw []string
 	data          []byte
 	handed        []string
+	// stamps are the modification times of the handed folders taken just
+	// before they were last handed over; nil when they were too recent to
+	// tell a later change by (see folderStamps).
+	stamps []unix.Timespec
+}
+
+// stampSettle is how old a folder's modification time must be for a
+// later change to be sure to give it another: file times come from a
+// clock that ticks once a jiffy (at most 10 ms).
+const stampSettle = 50 * time.Millisecond
+
+// folderStamps returns the modification times of dirs, and whether all
+// are older than stampSettle (nil if one cannot be read).
+func folderStamps(dirs []string) ([]unix.Timespec, bool) {
+	stamps := make([]unix.Timespec, len(dirs))
+	settled := true
+	limit := time.Now().Add(-stampSettle).UnixNano()
+	for i, d := range dirs {
+		var st unix.Stat_t
+		if err := unix.Stat(d, &st); err != nil {
+			return nil, false
+		}
+		stamps[i] = st.Mtim
+		if st.Mtim.Nano() > limit {
+			settled = false
+		}
+	}
+	return stamps, settled
 }
 
 // same reports whether c is the launch of cmd with extraEnv and writable.
@@ -290,12 +319,26 @@ func (s *Sandbox) residentLaunch(r *Resident, cmd *exec.Cmd, extraEnv, writable 
 	last := r.last
 	r.mu.Unlock()
 	if last.same(cmd, extraEnv, writable) {
-		if err := s.handOverTrees(last.handed); err != nil {
-			return nil, err
-		}
 		if ids, ok := viewIDs(r.plan.sp); !ok || !slices.Equal(ids, r.plan.ids) {
 			return nil, ErrUnplanned
 		}
+		// A folder whose entries were neither added, removed nor renamed
+		// since it was last handed over holds nothing new to hand over:
+		// the seat rewrites its files in place (a walk of the folder
+		// costs a tenth of a bare start).
+		stamps, settled := folderStamps(last.handed)
+		if stamps != nil && last.stamps != nil && slices.Equal(stamps, last.stamps) {
+			return last.data, nil
+		}
+		if err := s.handOverTrees(last.handed); err != nil {
+			return nil, err
+		}
+		if !settled {
+			stamps = nil
+		}
+		r.mu.Lock()
+		r.last.stamps = stamps
+		r.mu.Unlock()
 		return last.data, nil
 	}
 	sp, env, err := s.prepare(cmd, extraEnv, writable)
@@ -559,7 +602,7 @@ func reside(s spec) {
 		os.Exit(126)
 	}
 	tell(residentReady, "", nil)
-	buf := make([]byte, 1<<20)
+	buf := make([]byte, 256<<10)
 	oob := make([]byte, unix.CmsgSpace(3*4))
 	for {
 		n, oobn, _, _, err := unix.Recvmsg(launchFD, buf, oob, unix.MSG_CMSG_CLOEXEC)

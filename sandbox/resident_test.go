@@ -103,6 +103,32 @@ func TestResidentStartsEachBot(t *testing.T) {
 	}
 }
 
+// TestResidentHandsOverNewFiles: a file the arena creates in the bot's
+// folder between two launches (as a seat may) is the bot's to write at
+// the next launch, however long the folder sat unchanged before.
+func TestResidentHandsOverNewFiles(t *testing.T) {
+	sb := newSandbox(t, sandbox.Auto, testPolicy(sandbox.Auto))
+	dir := t.TempDir()
+	r := residentFor(t, sb, dir)
+	for move := range 4 {
+		if move == 2 {
+			time.Sleep(100 * time.Millisecond) // the folder's time settles: the launch may trust it
+		}
+		if move == 3 {
+			if err := os.WriteFile(filepath.Join(dir, "NEW.DAT"), []byte("arena's\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ws, out, err := runResident(t, sb, r, dir, `if [ -e NEW.DAT ]; then echo bot > NEW.DAT && cat NEW.DAT; fi; echo ok`)
+		if err != nil || ws.ExitStatus() != 0 {
+			t.Fatalf("move %d: %v %v %q", move, ws, err, out)
+		}
+		if want := map[bool]string{false: "ok\n", true: "bot\nok\n"}[move == 3]; out != want {
+			t.Errorf("move %d: the bot wrote %q, want %q", move, out, want)
+		}
+	}
+}
+
 // TestResidentIsConfined: every thread of a resident init runs as the
 // bots' user under the bots' seccomp filter, not dumpable: its bot can
 // read nothing of it through /proc. A bot that kills its init ends only
