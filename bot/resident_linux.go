@@ -136,12 +136,12 @@ func (g *Group) closeResident() {
 
 // residentAlone reports whether the group's only processes are its
 // resident init's threads, from the kernel's counts: the cgroup's tasks
-// (pids.current) and the init's threads, read before and after it. The
-// init kills and reaps whatever a bot left as soon as it has told the
-// bot's end, so after a move this usually spares KillAll the list of the
-// cgroup's processes, which costs tens of microseconds on cgroup v1
-// (where something is left, KillAll lists and kills it as ever). False
-// when the counts are not there to read.
+// (pids.current) and the init's threads. The init kills and reaps
+// whatever a bot left before it tells the bot's end, so after a move
+// this spares KillAll the list of the cgroup's processes, which costs
+// tens of microseconds on cgroup v1 (where something is left, KillAll
+// lists and kills it as ever). False when the counts are not there to
+// read.
 func (g *Group) residentAlone() bool {
 	s := &g.resident
 	s.mu.Lock()

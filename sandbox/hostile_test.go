@@ -41,11 +41,19 @@ const prepared sandbox.Mode = "auto-prepared"
 // bot was known, as a pipe bot's one start per game does in a run.
 const pooled sandbox.Mode = "auto-pooled"
 
+// resident is a fourth: auto, with the bot started by its group's
+// resident init (bot.Group.Reside), as every move of a file-protocol
+// seat is, where the machine allows one.
+const resident sandbox.Mode = "auto-resident"
+
 // modes are the sandbox modes every hostile bot runs in: auto always,
 // strict where the machine has every layer, auto without namespaces
 // where it has landlock, and off (today's behaviour).
 func modes(t *testing.T) []sandbox.Mode {
 	m := []sandbox.Mode{sandbox.Auto, sandbox.Off, prepared, pooled}
+	if probed().On(sandbox.LayerMount) && os.Geteuid() == 0 {
+		m = append(m, resident)
+	}
 	if len(probed().Missing()) == 0 {
 		m = append(m, sandbox.Strict)
 	} else {
@@ -77,7 +85,7 @@ func report(mode sandbox.Mode) sandbox.Report {
 // testPolicy keeps the limits small so that the hostile bots reach them
 // fast.
 func testPolicy(mode sandbox.Mode) sandbox.Policy {
-	if mode == noNamespaces || mode == prepared || mode == pooled {
+	if mode == noNamespaces || mode == prepared || mode == pooled || mode == resident {
 		mode = sandbox.Auto
 	}
 	return sandbox.Policy{Mode: mode, Pids: 64, FileSize: 8 << 20, OpenFiles: 256}
@@ -238,15 +246,43 @@ func (w *world) start(t *testing.T, args []string, memory int64) *bot.Process {
 			t.Fatal(err)
 		}
 	}
+	if w.mode == resident {
+		cfg.Group = bot.NewSandboxGroup(memory, w.sb)
+		t.Cleanup(cfg.Group.Close)
+		var err error
+		if init, err = cfg.Group.Reside(cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
 	p, err := bot.Start(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(p.Close)
-	if init != 0 && p.Pid() != init {
+	switch {
+	case w.mode == resident:
+		if parent := parentPid(p.Pid()); parent != init {
+			t.Fatalf("the bot's parent is %d, not the resident init %d", parent, init)
+		}
+	case init != 0 && p.Pid() != init:
 		t.Fatalf("the bot is process %d, not the init %d prepared (or kept ready) for it", p.Pid(), init)
 	}
 	return p
+}
+
+// parentPid is the parent of process pid (0 if it is gone).
+func parentPid(pid int) int {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	_, rest, _ := strings.Cut(string(data), ") ")
+	f := strings.Fields(rest)
+	if len(f) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	return ppid
 }
 
 // output reads the bot's lines until it ends (or a minute passes).

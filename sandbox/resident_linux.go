@@ -26,8 +26,8 @@ import (
 // benchmark, waits for it. A Resident init is made once for the seat's
 // whole game: it sets every layer up, then stays in its namespaces as
 // their pid 1 and starts each move's bot itself (a fork and an exec,
-// like a bare start), waits for it, tells the arena how it ended and
-// kills whatever it left in the namespace. The bots it starts inherit
+// like a bare start), waits for it, kills whatever it left in the
+// namespace and tells the arena how it ended. The bots it starts inherit
 // every layer from the thread that forks them; the init's other
 // threads (the Go runtime's) get the same seccomp filter and user.
 //
@@ -481,9 +481,9 @@ func pidOfPidfd(fd int) (int, error) {
 }
 
 // Wait waits until the bot has ended and been reaped, and returns its
-// wait status and CPU time (its own and its waited-for children's). The
-// init then kills whatever the bot left, before it reads the next
-// launch. An error says the init is gone
+// wait status and CPU time (its own and its waited-for children's), once
+// the init has killed and reaped whatever the bot left. An error says
+// the init is gone
 // (killed, or out of turn): the bot and everything of it died with the
 // init's namespace, and its status is unknown.
 func (run *ResidentRun) Wait() (syscall.WaitStatus, time.Duration, error) {
@@ -643,11 +643,9 @@ func reside(s spec) {
 		if !awaitSeen() {
 			os.Exit(0) // the arena let go: the namespace dies with the init
 		}
-		tell(residentEnded, string(reapBot(pid).encode()), nil)
-		// The arena goes on at once; whatever the bot left dies before
-		// the next launch is read (and the arena, which finds it in the
-		// bot's cgroup meanwhile, kills it too).
+		end := reapBot(pid)
 		killRest()
+		tell(residentEnded, string(end.encode()), nil)
 	}
 }
 
@@ -702,10 +700,11 @@ func reapBot(pid int) residentEnd {
 }
 
 // killRest kills and reaps every other process of the namespace: what a
-// bot left ends with it, as it would had the bot been the namespace's
-// init. An init without children is alone in the namespace: whatever
-// the bot started that lives on is a descendant of the init (an orphan's
-// new parent is the init, or a descendant of it that asked to be).
+// bot left ends with it, before its end is told, as it would had the bot
+// been the namespace's init. An init without children is alone in the
+// namespace: whatever the bot started that lives on is a descendant of
+// the init (an orphan's new parent is the init, or a descendant of it
+// that asked to be), so the usual look costs one wait4.
 func killRest() {
 	for {
 		other, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
