@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -30,6 +32,11 @@ func TestDoctorReportsEveryLayer(t *testing.T) {
 	}
 	if rep.Start.Error != "" || rep.Start.BareMs <= 0 || rep.Start.SandboxedMs <= 0 || rep.Start.PooledMs <= 0 {
 		t.Errorf("start not measured: %+v", rep.Start)
+	}
+	resides := os.Geteuid() == 0 && sandbox.Probe(context.Background(), sandbox.NetNone).On(sandbox.LayerMount)
+	if (rep.Start.ResidentMs > 0) != resides || (rep.Start.ResidentWhy == "") != resides {
+		t.Errorf("the resident start: %.2f ms (%q), where arena as root with namespaces is %v", rep.Start.ResidentMs,
+			rep.Start.ResidentWhy, resides)
 	}
 	switch {
 	case rep.PauseLook == "proc" && rep.PauseLookWhy == "":
