@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"arena/sandbox"
+
+	"golang.org/x/sys/unix"
 )
 
 // Group holds the processes of one bot seat: everything they start stays
@@ -51,8 +53,14 @@ type Group struct {
 	pgids   map[int]bool
 	stop    chan struct{}
 	stopped bool
-	over    atomic.Bool // the sampler saw the limit exceeded
-	spare   spareSlot   // an init prestarted for the group's next bot (spare_linux.go)
+	over    atomic.Bool // the sampler saw the limit exceeded, or the OOM eventfd was signalled
+	// oomEvent is the eventfd a v1 memory cgroup signals when the group
+	// hits its limit (see watchOOM) when oomControl, the
+	// memory.oom_control file it was registered with, is not nil; both
+	// guarded by mu.
+	oomEvent   int
+	oomControl *os.File
+	spare      spareSlot // an init prestarted for the group's next bot (spare_linux.go)
 	// resident starts the group's bots, when it has one
 	// (resident_linux.go).
 	resident residentSlot
@@ -138,7 +146,50 @@ func (g *Group) setLimit(limit int64) bool {
 	// Without swap accounting this file is absent; with it, swap must not
 	// let a bot exceed the limit.
 	os.WriteFile(filepath.Join(g.dir, "memory.memsw.limit_in_bytes"), []byte(v), 0)
+	g.watchOOM()
 	return true
+}
+
+// watchOOM asks a v1 memory cgroup to signal an eventfd when the group
+// hits its limit (cgroup.event_control with memory.oom_control): the
+// seats ask after every move whether it did, and a read of the eventfd
+// costs a fraction of a read of memory.oom_control. Where it cannot, the
+// question reads memory.oom_control.
+func (g *Group) watchOOM() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.oomControl != nil || g.closed {
+		return
+	}
+	efd, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
+	if err != nil {
+		return
+	}
+	control, err := os.Open(filepath.Join(g.dir, "memory.oom_control"))
+	if err != nil {
+		unix.Close(efd)
+		return
+	}
+	line := []byte(strconv.Itoa(efd) + " " + strconv.Itoa(int(control.Fd())))
+	if os.WriteFile(filepath.Join(g.dir, "cgroup.event_control"), line, 0) != nil {
+		control.Close()
+		unix.Close(efd)
+		return
+	}
+	g.oomEvent, g.oomControl = efd, control
+}
+
+// oomSignalled reads the OOM eventfd (see watchOOM): whether it was
+// signalled, and whether there is one to read.
+func (g *Group) oomSignalled() (hit, watched bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.oomControl == nil || g.closed {
+		return false, false
+	}
+	var buf [8]byte
+	n, err := unix.Read(g.oomEvent, buf[:])
+	return err == nil && n == 8, true
 }
 
 // limitMore adds the sandbox's cgroup limits: on v1 a cgroup of the same
@@ -506,6 +557,11 @@ func (g *Group) Close() {
 	for _, f := range g.kept {
 		f.Close()
 	}
+	if g.oomControl != nil {
+		unix.Close(g.oomEvent)
+		g.oomControl.Close()
+		g.oomControl = nil
+	}
 	g.tasks, g.kept, g.closed = nil, nil, true
 	g.mu.Unlock()
 	if g.freezeFile != nil {
@@ -557,6 +613,12 @@ func (g *Group) MemoryExceeded() bool {
 	if g.v2 {
 		n, _ := g.readKeyKept(g.dir, "memory.events", "oom_kill")
 		return n > 0
+	}
+	if hit, watched := g.oomSignalled(); watched {
+		if hit {
+			g.over.Store(true) // the eventfd is read once
+		}
+		return hit
 	}
 	if n, ok := g.readKeyKept(g.dir, "memory.oom_control", "oom_kill"); ok {
 		return n > 0

@@ -64,3 +64,38 @@ func BenchmarkMemoryExceeded(b *testing.B) {
 		}
 	}
 }
+
+// TestMemoryExceededByChild: a process of the bot killed at the memory
+// limit while the bot itself lives on (the pipe seat's check after each
+// move) is seen; on cgroup v1 through the OOM eventfd, not a read of
+// memory.oom_control.
+func TestMemoryExceededByChild(t *testing.T) {
+	py, err := ResolveProgram("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	g := newGroup(64<<20, true, sandbox.Cgroup{})
+	defer g.Close()
+	if g.dir == "" {
+		t.Skip("no memory cgroup here")
+	}
+	if !g.v2 && g.oomControl == nil {
+		t.Error("a v1 memory cgroup with a limit has no OOM eventfd")
+	}
+	if g.MemoryExceeded() {
+		t.Fatal("the limit is exceeded before anything ran")
+	}
+	p, err := Start(Config{Args: []string{"/bin/sh", "-c", py + ` -c "x = bytearray(256 << 20)"; echo "alive $?"; read x`},
+		Group: g, Interactive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	line, err := p.ReadLine(soon())
+	if err != nil || line != "alive 137" {
+		t.Fatalf("the bot said %q (%v)", line, err)
+	}
+	if !g.MemoryExceeded() || !g.MemoryExceeded() {
+		t.Error("a child killed at the limit is not seen (twice)")
+	}
+}
