@@ -183,21 +183,14 @@ func (s *Sandbox) launch(pr *Prestarted, cmd *exec.Cmd, extraEnv, writable []str
 	if !s.Fits(pr) {
 		return errors.New("sandbox: the prestarted init does not fit this sandbox")
 	}
-	var stdio [3]int
-	for i, f := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
-		if f == nil {
-			null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
-			if err != nil {
-				return fmt.Errorf("sandbox: launch: %w", err)
-			}
-			defer null.Close()
-			f = null
-		}
-		file, ok := f.(*os.File)
-		if !ok {
-			return errors.New("sandbox: launch: the bot's standard files must be files")
-		}
-		stdio[i] = int(file.Fd())
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return fmt.Errorf("sandbox: launch: %w", err)
+	}
+	defer null.Close()
+	stdio, err := stdioOf(cmd, null)
+	if err != nil {
+		return err
 	}
 	sp, env, err := s.prepare(cmd, extraEnv, writable)
 	if err != nil {
@@ -226,6 +219,23 @@ func (s *Sandbox) launch(pr *Prestarted, cmd *exec.Cmd, extraEnv, writable []str
 		return fmt.Errorf("sandbox: launch the prestarted init: %w", err)
 	}
 	return nil
+}
+
+// stdioOf returns the descriptors of cmd's standard files, null's for
+// those that are nil.
+func stdioOf(cmd *exec.Cmd, null *os.File) ([3]int, error) {
+	var stdio [3]int
+	for i, f := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
+		if f == nil {
+			f = null
+		}
+		file, ok := f.(*os.File)
+		if !ok {
+			return stdio, errors.New("sandbox: launch: the bot's standard files must be files")
+		}
+		stdio[i] = int(file.Fd())
+	}
+	return stdio, nil
 }
 
 // resolved maps each of paths that has a symbolic link on the way to

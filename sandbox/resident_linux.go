@@ -281,20 +281,13 @@ type ResidentRun struct {
 // bot could not be executed, say). Wait for the run's end before the
 // next Launch.
 func (s *Sandbox) LaunchResident(r *Resident, cmd *exec.Cmd, extraEnv, writable []string) (*ResidentRun, error) {
-	var stdio [3]int
-	for i, f := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
-		if f == nil {
-			null, err := r.devNull()
-			if err != nil {
-				return nil, fmt.Errorf("sandbox: launch: %w", err)
-			}
-			f = null
-		}
-		file, ok := f.(*os.File)
-		if !ok {
-			return nil, errors.New("sandbox: launch: the bot's standard files must be files")
-		}
-		stdio[i] = int(file.Fd())
+	null, err := r.devNull()
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: launch: %w", err)
+	}
+	stdio, err := stdioOf(cmd, null)
+	if err != nil {
+		return nil, err
 	}
 	data, err := s.residentLaunch(r, cmd, extraEnv, writable)
 	if err != nil {
