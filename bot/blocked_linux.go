@@ -726,6 +726,22 @@ func statState(data []byte) byte {
 	return data[i+2]
 }
 
+// statAfterComm returns the fields of the text of a stat file after the
+// command name, which may hold spaces and parentheses: the state (field
+// 3 of proc_pid_stat(5)) first, then ppid, pgrp and on (nil when the
+// text has no command name or is cut short before the state).
+func statAfterComm(data []byte) [][]byte {
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return nil
+	}
+	f := bytes.Fields(data[i+1:])
+	if len(f) == 0 || len(f[0]) != 1 {
+		return nil
+	}
+	return f
+}
+
 // readSmall reads the start of a small file into buf.
 func readSmall(path string, buf []byte) (int, bool) {
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)

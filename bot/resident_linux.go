@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -85,14 +84,15 @@ func (g *Group) Reside(cfg Config) (int, error) {
 	return r.Pid(), nil
 }
 
-// isClosed reports whether Close has begun.
+// isClosed reports whether Close has begun (it closes the spare slot
+// first).
 func (g *Group) isClosed() bool {
 	g.spare.mu.Lock()
 	defer g.spare.mu.Unlock()
 	return g.spare.closed
 }
 
-// residentPid is the process id of the group's resident init (0: none).
+// pid is the process id of the group's resident init (0: none).
 func (s *residentSlot) pid() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -184,14 +184,8 @@ func threadsOf(stat *os.File) int {
 	if err != nil {
 		return 0
 	}
-	data := buf[:n]
-	// The fields after the command's closing parenthesis: state is the
-	// 3rd field of the line, num_threads the 20th.
-	i := bytes.LastIndexByte(data, ')')
-	if i < 0 {
-		return 0
-	}
-	f := bytes.Fields(data[i+1:])
+	// num_threads is field 20 of the line, the 18th after the command.
+	f := statAfterComm(buf[:n])
 	if len(f) < 18 {
 		return 0
 	}

@@ -140,11 +140,10 @@ func parentOf(t *testing.T, pid int) int {
 	if err != nil {
 		return 0
 	}
-	_, rest, _ := strings.Cut(string(data), ") ")
-	f := strings.Fields(rest)
+	f := statAfterComm(data)
 	if len(f) < 2 {
 		return 0
 	}
-	ppid, _ := strconv.Atoi(f[1])
+	ppid, _ := strconv.Atoi(string(f[1]))
 	return ppid
 }

@@ -320,16 +320,12 @@ func staleStatOf(pid int) (stalePidStat, bool) {
 	if err != nil {
 		return stalePidStat{}, false
 	}
-	i := strings.LastIndexByte(string(data), ')')
-	if i < 0 {
-		return stalePidStat{}, false
-	}
 	// After the command name: state (field 3) ... starttime (field 22).
-	f := strings.Fields(string(data[i+1:]))
-	if len(f) < 20 || len(f[0]) != 1 {
+	f := statAfterComm(data)
+	if len(f) < 20 {
 		return stalePidStat{}, false
 	}
-	start, err := strconv.ParseInt(f[19], 10, 64)
+	start, err := strconv.ParseInt(string(f[19]), 10, 64)
 	if err != nil {
 		return stalePidStat{}, false
 	}

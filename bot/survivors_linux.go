@@ -1,10 +1,8 @@
 package bot
 
 import (
-	"bytes"
 	"os"
 	"strconv"
-	"strings"
 )
 
 // Survivors lists the live (not zombie) processes whose process group is
@@ -42,19 +40,14 @@ func eachProcess(f func(procStat)) {
 		if err != nil {
 			continue
 		}
-		// The fields after the command name (which may hold spaces and
-		// parentheses) are: state ppid pgrp ...; rss is the 22nd of them.
-		i := bytes.LastIndexByte(data, ')')
-		if i < 0 {
-			continue
-		}
-		fields := strings.Fields(string(data[i+1:]))
-		if len(fields) < 22 || len(fields[0]) != 1 {
+		// After the command name: state ppid pgrp ...; rss is the 22nd.
+		fields := statAfterComm(data)
+		if len(fields) < 22 {
 			continue
 		}
 		st := procStat{pid: pid, state: fields[0][0]}
-		st.pgrp, _ = strconv.Atoi(fields[2])
-		st.rssPages, _ = strconv.ParseInt(fields[21], 10, 64)
+		st.pgrp, _ = strconv.Atoi(string(fields[2]))
+		st.rssPages, _ = strconv.ParseInt(string(fields[21]), 10, 64)
 		f(st)
 	}
 }

@@ -238,19 +238,15 @@ func (w *world) start(t *testing.T, args []string, memory int64) *bot.Process {
 	if w.mode == pooled {
 		init = readyInits(t, w.sb)[0]
 	}
-	if w.mode == prepared {
+	if w.mode == prepared || w.mode == resident {
 		cfg.Group = bot.NewSandboxGroup(memory, w.sb)
 		t.Cleanup(cfg.Group.Close)
-		var err error
-		if init, err = cfg.Group.Prepare(cfg); err != nil {
-			t.Fatal(err)
+		ahead := cfg.Group.Prepare
+		if w.mode == resident {
+			ahead = cfg.Group.Reside
 		}
-	}
-	if w.mode == resident {
-		cfg.Group = bot.NewSandboxGroup(memory, w.sb)
-		t.Cleanup(cfg.Group.Close)
 		var err error
-		if init, err = cfg.Group.Reside(cfg); err != nil {
+		if init, err = ahead(cfg); err != nil {
 			t.Fatal(err)
 		}
 	}

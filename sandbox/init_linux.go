@@ -304,12 +304,9 @@ func loopbackUp() error {
 // user namespace an init that runs as root takes s.UID and s.GID.
 func dropPrivileges(s spec) error {
 	if s.NS {
-		for c := 0; c <= unix.CAP_LAST_CAP; c++ {
-			if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
-				return fmt.Errorf("drop capability %d: %w", c, err)
-			}
+		if err := dropBoundingSet(); err != nil {
+			return err
 		}
-		unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
 		if s.UID < 0 {
 			return noRoot()
 		}
@@ -327,6 +324,18 @@ func dropPrivileges(s spec) error {
 	if _, _, e := unix.RawSyscall(unix.SYS_SETRESUID, uintptr(s.UID), uintptr(s.UID), uintptr(s.UID)); e != 0 {
 		return fmt.Errorf("setresuid: %w", e)
 	}
+	return nil
+}
+
+// dropBoundingSet empties this thread's bounding set of capabilities
+// (nothing can be gained back on exec) and its ambient set.
+func dropBoundingSet() error {
+	for c := 0; c <= unix.CAP_LAST_CAP; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+			return fmt.Errorf("drop capability %d: %w", c, err)
+		}
+	}
+	unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
 	return nil
 }
 

@@ -118,15 +118,6 @@ func (p *Plan) fits(sp spec) bool {
 // launched in it; without one it prepares what is the same for every
 // bot.
 func (s *Sandbox) Prestart(start func(*exec.Cmd) error, plan *Plan) (*Prestarted, error) {
-	if start == nil {
-		start = (*exec.Cmd).Start
-	}
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: prestart: %w", err)
-	}
-	theirs := os.NewFile(uintptr(fds[1]), "sandbox-launch")
-	defer theirs.Close()
 	ns := s.namespaces()
 	sp := spec{Wait: true, NS: ns, TmpSize: DefaultTmpSize, UID: -1, GID: -1}
 	if plan != nil && plan.sp.NS == ns {
@@ -135,22 +126,42 @@ func (s *Sandbox) Prestart(start func(*exec.Cmd) error, plan *Plan) (*Prestarted
 	} else {
 		plan = nil
 	}
-	data, err := json.Marshal(sp)
+	cmd, sock, err := s.startWaiting(start, sp)
 	if err != nil {
-		unix.Close(fds[0])
 		return nil, fmt.Errorf("sandbox: prestart: %w", err)
 	}
+	return &Prestarted{Cmd: cmd, ns: ns, plan: plan, sock: sock, mnt: s.holdMounts(cmd.Process.Pid)}, nil
+}
+
+// startWaiting starts an init of spec sp that waits on a socket at
+// launchFD (a prestarted or a resident init), in its own process group,
+// dying with the arena, through start (nil: the command's Start). It
+// returns the init's command and the arena's end of the socket.
+func (s *Sandbox) startWaiting(start func(*exec.Cmd) error, sp spec) (*exec.Cmd, int, error) {
+	if start == nil {
+		start = (*exec.Cmd).Start
+	}
+	data, err := json.Marshal(sp)
+	if err != nil {
+		return nil, -1, err
+	}
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, -1, err
+	}
+	theirs := os.NewFile(uintptr(fds[1]), "sandbox-launch")
+	defer theirs.Close()
 	cmd := &exec.Cmd{Path: s.exe, Args: []string{initName}, Env: []string{envSpec + "=" + string(data)},
 		ExtraFiles:  []*os.File{theirs}, // launchFD
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}}
-	if ns {
+	if sp.NS {
 		s.setNamespaces(cmd.SysProcAttr)
 	}
 	if err := start(cmd); err != nil {
 		unix.Close(fds[0])
-		return nil, fmt.Errorf("sandbox: prestart: %w", err)
+		return nil, -1, err
 	}
-	return &Prestarted{Cmd: cmd, ns: ns, plan: plan, sock: fds[0], mnt: s.holdMounts(cmd.Process.Pid)}, nil
+	return cmd, fds[0], nil
 }
 
 // Fits reports whether pr can become a bot of s: it was started in the

@@ -2,9 +2,7 @@ package sandbox
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -134,6 +132,10 @@ type Resident struct {
 	// same bot (a seat's next move) need not be prepared again.
 	last residentCache
 	null *os.File // /dev/null, for the standard files a bot has not
+	// rbuf and roob take the init's messages (see read): one message
+	// at a time is read, under mu, and used before the next.
+	rbuf [4096]byte
+	roob [24]byte // unix.CmsgSpace(4): one descriptor
 	// broken: the init is gone, or said something out of turn; it is
 	// launched no more.
 	broken bool
@@ -158,31 +160,13 @@ func (s *Sandbox) StartResident(start func(*exec.Cmd) error, plan *Plan) (*Resid
 	if plan == nil || !plan.sp.NS {
 		return nil, errors.New("sandbox: a resident init needs the plan of its bots")
 	}
-	if start == nil {
-		start = (*exec.Cmd).Start
-	}
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: start a resident init: %w", err)
-	}
-	theirs := os.NewFile(uintptr(fds[1]), "sandbox-resident-init")
-	defer theirs.Close()
 	sp := plan.sp
 	sp.Wait, sp.Planned, sp.Resident = true, true, true
-	data, err := json.Marshal(sp)
+	cmd, sock, err := s.startWaiting(start, sp)
 	if err != nil {
-		unix.Close(fds[0])
 		return nil, fmt.Errorf("sandbox: start a resident init: %w", err)
 	}
-	cmd := &exec.Cmd{Path: s.exe, Args: []string{initName}, Env: []string{envSpec + "=" + string(data)},
-		ExtraFiles:  []*os.File{theirs}, // launchFD
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}}
-	s.setNamespaces(cmd.SysProcAttr)
-	if err := start(cmd); err != nil {
-		unix.Close(fds[0])
-		return nil, fmt.Errorf("sandbox: start a resident init: %w", err)
-	}
-	return &Resident{Cmd: cmd, plan: plan, sock: fds[0]}, nil
+	return &Resident{Cmd: cmd, plan: plan, sock: sock}, nil
 }
 
 // devNull is /dev/null, opened at the first launch that needs it.
@@ -407,9 +391,10 @@ func (r *Resident) fail(kind byte, text []byte, err error) error {
 	return fmt.Errorf("%w: it said %q out of turn", ErrResidentGone, kind)
 }
 
-// read reads one message of the init: its kind, the rest of it, and the
-// descriptors it carried. A zero deadline waits as long as it takes: the
-// init's end ends the wait too (the socket then reads as closed).
+// read reads one message of the init: its kind, the rest of it (valid
+// until the next read), and the descriptors it carried; r.mu is held. A
+// zero deadline waits as long as it takes: the init's end ends the wait
+// too (the socket then reads as closed).
 func (r *Resident) read(deadline time.Time) (kind byte, text []byte, fds []int, err error) {
 	for !deadline.IsZero() {
 		left := time.Until(deadline)
@@ -424,8 +409,7 @@ func (r *Resident) read(deadline time.Time) (kind byte, text []byte, fds []int, 
 			return 0, nil, nil, err
 		}
 	}
-	buf := make([]byte, 4096)
-	oob := make([]byte, unix.CmsgSpace(4))
+	buf, oob := r.rbuf[:], r.roob[:]
 	var n, oobn int
 	for {
 		n, oobn, _, _, err = unix.Recvmsg(r.sock, buf, oob, unix.MSG_CMSG_CLOEXEC)
@@ -501,35 +485,6 @@ func (run *ResidentRun) Wait() (syscall.WaitStatus, time.Duration, error) {
 // returns.
 func (r *Resident) Abandon() { r.Cmd.Process.Kill() }
 
-// Ready waits until the init is set up and waits for its first bot (an
-// error: it is gone, or ctx ended first).
-func (r *Resident) Ready(ctx context.Context) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.broken {
-		return ErrResidentGone
-	}
-	if r.ready {
-		return nil
-	}
-	deadline := time.Now().Add(residentAnswer)
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
-	}
-	kind, text, fds, err := r.read(deadline)
-	for _, fd := range fds {
-		unix.Close(fd)
-	}
-	if err != nil && ctx.Err() != nil {
-		return ctx.Err()
-	}
-	if err != nil || kind != residentReady {
-		return r.fail(kind, text, err)
-	}
-	r.ready = true
-	return nil
-}
-
 // Close ends the init (and whatever still runs in its namespace) and
 // reaps it. A Wait under way returns first.
 func (r *Resident) Close() {
@@ -555,12 +510,9 @@ func dropAllPrivileges(s spec) error {
 	if s.UID < 0 {
 		return errors.New("a resident init needs a user of its own for its bots")
 	}
-	for c := 0; c <= unix.CAP_LAST_CAP; c++ {
-		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
-			return fmt.Errorf("drop capability %d: %w", c, err)
-		}
+	if err := dropBoundingSet(); err != nil {
+		return err
 	}
-	unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
 	if err := syscall.Setgroups(nil); err != nil {
 		return fmt.Errorf("setgroups: %w", err)
 	}
