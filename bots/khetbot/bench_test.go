@@ -24,6 +24,6 @@ func BenchmarkEvaluate(b *testing.B) {
 	bd, _ := khet.SetupBoard(khet.Classic, khet.Rules{})
 	material := materialOf(bd)
 	for i := 0; i < b.N; i++ {
-		evaluateWith(bd, material)
+		evaluateWith(bd, material, defaultWeights())
 	}
 }

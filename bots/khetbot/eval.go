@@ -6,31 +6,43 @@ import "arena/game/khet"
 // destroyed; the Pharaoh's loss ends the game (scored by the search).
 var pieceValue = [5]int{khet.Pharaoh: 2000, khet.Scarab: 0, khet.Anubis: 120, khet.Pyramid: 100, khet.Sphinx: 0}
 
-// Weights of the evaluation's laser terms.
-const (
+// weights are the evaluation's terms' weights; the search's tuning holds
+// them so that the in-process SPRT can compare sets.
+type weights struct {
 	// threatOwn: the side to move's laser already hits an enemy piece; a
 	// move that leaves the beam alone takes it, so most of its value
-	// counts.
-	threatOwn = 70 // percent
+	// counts (percent).
+	threatOwn int
 	// threatOpp: the opponent's laser hits one of ours, but we move first
-	// and can often block or dodge.
-	threatOpp = 30 // percent
+	// and can often block or dodge (percent).
+	threatOpp int
 	// pharaohThreat: the side to move's laser hits the enemy Pharaoh:
 	// nearly always a win on the next move.
-	pharaohThreat = 3000
+	pharaohThreat int
 	// pharaohDanger: the opponent's laser hits our Pharaoh: we must answer.
-	pharaohDanger = 400
+	pharaohDanger int
 	// beamNear rewards a beam passing close to the enemy Pharaoh, per
 	// square of closeness.
-	beamNear = 6
+	beamNear int
 	// guard rewards own pieces next to the own Pharaoh.
-	guard = 8
-)
+	guard int
+	// scarabAdvance rewards each own Scarab per row it stands nearer the
+	// enemy Pharaoh's row than its own Pharaoh's: a Scarab cannot be
+	// destroyed, and one near the enemy turns the beam onto him.
+	scarabAdvance int
+	// pyramidAdvance is scarabAdvance for Pyramids, which can be taken.
+	pyramidAdvance int
+}
+
+// defaultWeights are the evaluation as the bot plays.
+func defaultWeights() weights {
+	return weights{threatOwn: 70, threatOpp: 30, pharaohThreat: 3000, pharaohDanger: 400, beamNear: 12, guard: 8, scarabAdvance: 10}
+}
 
 // evaluate scores the position for the side to move: material, what each
 // laser would hit if fired now, how close each beam passes to the enemy
 // Pharaoh, and the Pharaoh's guards.
-func evaluate(b *khet.Board) int { return evaluateWith(b, materialOf(b)) }
+func evaluate(b *khet.Board) int { return evaluateWith(b, materialOf(b), defaultWeights()) }
 
 // materialOf sums the value of each side's pieces on b.
 func materialOf(b *khet.Board) [2]int {
@@ -47,7 +59,7 @@ func materialOf(b *khet.Board) [2]int {
 
 // evaluateWith is evaluate given each side's material, which the search
 // keeps as pieces are taken rather than counting the board at every leaf.
-func evaluateWith(b *khet.Board, material [2]int) int {
+func evaluateWith(b *khet.Board, material [2]int, w weights) int {
 	me := b.ToMove()
 	side := material
 	var pharaoh [2][2]int
@@ -60,8 +72,30 @@ func evaluateWith(b *khet.Board, material [2]int) int {
 		for dy := -1; dy <= 1; dy++ {
 			for dx := -1; dx <= 1; dx++ {
 				if p := b.At(px+dx, py+dy); p.IsPiece() && p.Color() == c && (dx != 0 || dy != 0) {
-					side[c] += guard
+					side[c] += w.guard
 				}
+			}
+		}
+	}
+	if w.scarabAdvance != 0 || w.pyramidAdvance != 0 {
+		for y := range khet.Height {
+			for x := range khet.Width {
+				p := b.At(x, y)
+				if !p.IsPiece() {
+					continue
+				}
+				var weight int
+				switch p.Kind() {
+				case khet.Scarab:
+					weight = w.scarabAdvance
+				case khet.Pyramid:
+					weight = w.pyramidAdvance
+				default:
+					continue
+				}
+				c := p.Color()
+				own, enemy := pharaoh[c][1], pharaoh[c.Other()][1]
+				side[c] += weight * (abs(y-own) - abs(y-enemy))
 			}
 		}
 	}
@@ -74,23 +108,23 @@ func evaluateWith(b *khet.Board, material [2]int) int {
 		for _, sq := range path {
 			near = min(near, max(abs(sq.X()-ex), abs(sq.Y()-ey)))
 		}
-		side[c] += (9 - near) * beamNear
+		side[c] += (9 - near) * w.beamNear
 		if !r.IsPiece() {
 			continue
 		}
 		v := pieceValue[r.Kind()]
 		switch {
 		case r.Kind() == khet.Pharaoh && c == me && r.Color() != me:
-			side[c] += pharaohThreat
+			side[c] += w.pharaohThreat
 		case r.Kind() == khet.Pharaoh && c != me && r.Color() == me:
-			side[me] -= pharaohDanger
+			side[me] -= w.pharaohDanger
 		case r.Color() == c:
 			// A beam on one's own piece costs nothing yet: the owner moves
 			// something before firing.
 		case c == me:
-			side[c] += v * threatOwn / 100
+			side[c] += v * w.threatOwn / 100
 		default:
-			side[c] += v * threatOpp / 100
+			side[c] += v * w.threatOpp / 100
 		}
 	}
 	return side[me] - side[me.Other()]

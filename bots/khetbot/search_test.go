@@ -294,7 +294,9 @@ func TestMaterialKept(t *testing.T) {
 // setup, as the search gave them before its speed-ups (the ordering
 // without playing every move, the material kept, the picker), which must
 // change nothing but the time. A change meant to change the search
-// updates the table.
+// updates the table. The search is the one of that time
+// (releaseBeforeQuiescence): the table pins the alpha-beta search that
+// the later changes build on.
 func TestSearchTreeKept(t *testing.T) {
 	want := []struct {
 		setup khet.Setup
@@ -322,7 +324,9 @@ func TestSearchTreeKept(t *testing.T) {
 		}
 		for ply := 0; ply < 24; ply++ {
 			if ply%8 == 0 {
-				res := NewEngine(4).Search(b, Limits{Depth: 4})
+				e := NewEngine(4)
+				e.tune = releaseBeforeQuiescence()
+				res := e.Search(b, Limits{Depth: 4})
 				w := want[k]
 				if w.setup != setup || w.ply != ply || res.Move.String() != w.move || res.Score != w.score || res.Nodes != w.nodes {
 					t.Errorf("%s ply %d: %v score %d in %d nodes; want %s score %d in %d nodes", setup, ply, res.Move, res.Score, res.Nodes, w.move, w.score, w.nodes)
@@ -332,5 +336,70 @@ func TestSearchTreeKept(t *testing.T) {
 			moves := b.Moves(nil)
 			b.Make(moves[rng.IntN(len(moves))])
 		}
+	}
+}
+
+// TestCaptures: the quiescence search's moves are every move that
+// changes the mover's beam and takes an enemy piece, plus, when the beam
+// hits an enemy piece as it stands, one move that leaves the beam alone
+// and takes that piece; checked by playing every move in positions along
+// random games of every setup.
+func TestCaptures(t *testing.T) {
+	for _, setup := range khet.Setups() {
+		t.Run(string(setup), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(len(setup)), 19))
+			standing := 0
+			for game := range 20 {
+				b, err := khet.SetupBoard(setup, khet.Rules{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				e := NewEngine(1)
+				for ply := 0; ply < 120 && b.PharaohAlive(khet.Silver) && b.PharaohAlive(khet.Red); ply++ {
+					me := b.ToMove()
+					beam, hit := e.beamOf(b, me)
+					var want []khet.Move
+					takes := map[khet.Move]bool{}
+					for _, m := range b.Moves(nil) {
+						if sameTurn(b, m) {
+							continue
+						}
+						u := b.Make(m)
+						r := u.Removed()
+						b.Unmake(u)
+						if r.IsPiece() && r.Color() != me {
+							takes[m] = true
+							if beam.touches(b, m) {
+								want = append(want, m)
+							}
+						}
+					}
+					got := slices.Clone(e.captures(b, 0))
+					var still []khet.Move
+					for _, m := range got {
+						if !takes[m] {
+							t.Fatalf("game %d ply %d: %v takes nothing of the enemy's\n%v", game, ply, m, b)
+						}
+						if !beam.touches(b, m) {
+							still = append(still, m)
+						}
+					}
+					wantStill := 0
+					if hit.IsPiece() && hit.Color() != me && len(takes) > len(want) {
+						wantStill = 1
+						standing++
+					}
+					if len(still) != wantStill || len(got)-len(still) != len(want) {
+						t.Fatalf("game %d ply %d: captures %v (%d leave the beam alone); want the %d that change the beam %v and %d more\n%v",
+							game, ply, got, len(still), len(want), want, wantStill, b)
+					}
+					moves := b.Moves(nil)
+					b.Make(moves[rng.IntN(len(moves))])
+				}
+			}
+			if standing == 0 {
+				t.Fatal("no position had a beam on an enemy piece: the test saw nothing of that case")
+			}
+		})
 	}
 }

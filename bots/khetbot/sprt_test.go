@@ -1,9 +1,12 @@
 package khetbot
 
 import (
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -119,6 +122,14 @@ func TestSPRT(t *testing.T) {
 	t.Logf("%d vs %d nodes/move: %v", nodesNew, nodesOld, r)
 }
 
+// releaseBeforeQuiescence is the search as the release before the
+// quiescence search and the Scarabs' advance played.
+func releaseBeforeQuiescence() tuning {
+	t := defaultTuning()
+	t.quiesce, t.w.scarabAdvance, t.w.beamNear = false, 0, 6
+	return t
+}
+
 // sprtTunings are the versions of the search TestSPRTVariant compares.
 func sprtTunings() map[string]tuning {
 	out := map[string]tuning{}
@@ -128,15 +139,61 @@ func sprtTunings() map[string]tuning {
 		out[name] = t
 	}
 	add("base", func(t *tuning) {})
+	// The search before the quiescence search (the release before).
+	out["prev"] = releaseBeforeQuiescence()
 	add("lmr", func(t *tuning) { t.lmr = true })
-	add("nolmr", func(t *tuning) { t.lmr = false })
 	add("danger", func(t *tuning) { t.dangerExt = true })
+	add("null2", func(t *tuning) { t.nullMove, t.nullR = true, 2 })
+	add("q2", func(t *tuning) { t.quiesceDepth = 2 })
+	add("q4", func(t *tuning) { t.quiesceDepth = 4 })
+	add("evade", func(t *tuning) { t.quiesceEvade = true })
+	add("plain", func(t *tuning) { t.plainMaterial, t.quiesce = true, false })
+	add("plainq", func(t *tuning) { t.plainMaterial = true })
+	add("near12", func(t *tuning) { t.w.beamNear = 12 })
+	add("scarab10", func(t *tuning) { t.w.scarabAdvance = 10 })
+	add("guard16", func(t *tuning) { t.w.guard = 16 })
+	add("own40", func(t *tuning) { t.w.threatOwn = 40 })
+	add("scarab20", func(t *tuning) { t.w.scarabAdvance = 20 })
+	add("s10n12", func(t *tuning) { t.w.scarabAdvance, t.w.beamNear = 10, 12 })
+	add("s10p3", func(t *tuning) { t.w.scarabAdvance, t.w.pyramidAdvance = 10, 3 })
+	add("s20n12", func(t *tuning) { t.w.scarabAdvance, t.w.beamNear = 20, 12 })
 	return out
+}
+
+// sprtTuning is the version of the search named by spec: a name from
+// sprtTunings, or weights changed from the defaults, such as
+// "w:beamNear=12,guard=0".
+func sprtTuning(spec string) (tuning, error) {
+	if v, ok := sprtTunings()[spec]; ok {
+		return v, nil
+	}
+	list, ok := strings.CutPrefix(spec, "w:")
+	if !ok {
+		return tuning{}, fmt.Errorf("%q is neither a version in sprtTunings nor w:NAME=VALUE,...", spec)
+	}
+	v := defaultTuning()
+	fields := map[string]*int{
+		"threatOwn": &v.w.threatOwn, "threatOpp": &v.w.threatOpp,
+		"pharaohThreat": &v.w.pharaohThreat, "pharaohDanger": &v.w.pharaohDanger,
+		"beamNear": &v.w.beamNear, "guard": &v.w.guard,
+		"scarabAdvance": &v.w.scarabAdvance, "pyramidAdvance": &v.w.pyramidAdvance,
+	}
+	for _, kv := range strings.Split(list, ",") {
+		name, value, _ := strings.Cut(kv, "=")
+		n, err := strconv.Atoi(value)
+		f, ok := fields[name]
+		if !ok || err != nil {
+			return tuning{}, fmt.Errorf("%q: want a weight's name=integer", kv)
+		}
+		*f = n
+	}
+	return v, nil
 }
 
 // TestSPRTVariant runs the SPRT of TestSPRT between two versions of the
 // search (sprtTunings) at the same node budget per move (KHET_NODES,
-// default 20000):
+// default 20000; KHET_NODES_OLD gives the old version another; a version
+// is a name from sprtTunings or weights, see sprtTuning):
 //
 //	KHET_SPRT=200 KHET_SPRT_NEW=lmr KHET_SPRT_OLD=base go test -run TestSPRTVariant -v -timeout 60m ./bots/khetbot/
 func TestSPRTVariant(t *testing.T) {
@@ -148,15 +205,18 @@ func TestSPRTVariant(t *testing.T) {
 	if nodes <= 0 {
 		nodes = 20000
 	}
-	vs := sprtTunings()
-	a, okA := vs[os.Getenv("KHET_SPRT_NEW")]
-	b, okB := vs[os.Getenv("KHET_SPRT_OLD")]
-	if !okA || !okB {
-		t.Fatal("KHET_SPRT_NEW and KHET_SPRT_OLD must name versions in sprtTunings")
+	nodesOld := nodes
+	if n, _ := strconv.ParseInt(os.Getenv("KHET_NODES_OLD"), 10, 64); n > 0 {
+		nodesOld = n
+	}
+	a, errA := sprtTuning(os.Getenv("KHET_SPRT_NEW"))
+	b, errB := sprtTuning(os.Getenv("KHET_SPRT_OLD"))
+	if errA != nil || errB != nil {
+		t.Fatal("KHET_SPRT_NEW and KHET_SPRT_OLD: ", errors.Join(errA, errB))
 	}
 	r := sprttest.Run(t, maxPairs, func(i int) (float64, float64) {
 		op := sprtOpening(t, i)
-		return sprtVariantGame(t, op, a, b, nodes, nodes, true), sprtVariantGame(t, op, a, b, nodes, nodes, false)
+		return sprtVariantGame(t, op, a, b, nodes, nodesOld, true), sprtVariantGame(t, op, a, b, nodes, nodesOld, false)
 	})
-	t.Logf("%s vs %s at %d nodes/move: %v", os.Getenv("KHET_SPRT_NEW"), os.Getenv("KHET_SPRT_OLD"), nodes, r)
+	t.Logf("%s at %d vs %s at %d nodes/move: %v", os.Getenv("KHET_SPRT_NEW"), nodes, os.Getenv("KHET_SPRT_OLD"), nodesOld, r)
 }

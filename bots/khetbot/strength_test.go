@@ -96,3 +96,45 @@ func TestStrength(t *testing.T) {
 		})
 	}
 }
+
+// TestAgainstPlainAlphaBeta plays 16 games (8 balanced openings, colours
+// swapped) against the stand-in for the simplest published engines (such
+// as khetai): the same alpha-beta search scoring leaves by material alone
+// (tuning.plainMaterial), without the quiescence search, at the same node
+// budget. Node budgets make the
+// games the same on any machine; the floor is above what the search
+// before the quiescence search scored.
+func TestAgainstPlainAlphaBeta(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 16 games")
+	}
+	plain := defaultTuning()
+	plain.plainMaterial, plain.quiesce = true, false
+	const openings, nodes, need = 8, 10000, 13.5
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	score := 0.0
+	for i := range openings {
+		for _, silver := range []bool{true, false} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				r := sprtVariantGame(t, sprtOpening(t, i), defaultTuning(), plain, nodes, nodes, silver)
+				mu.Lock()
+				score += r
+				mu.Unlock()
+				if r < 1 {
+					t.Logf("opening %d, engine silver %v: scored %v", i, silver, r)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	t.Logf("scored %.1f of %d against plain material alpha-beta at %d nodes a move", score, 2*openings, nodes)
+	if score < need {
+		t.Errorf("scored %.1f of %d, need %.1f", score, 2*openings, need)
+	}
+}

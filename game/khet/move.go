@@ -328,3 +328,12 @@ func (b *Board) Clone() *Board {
 	c := *b
 	return &c
 }
+
+// Pass hands the turn to the other side with no move and no laser shot;
+// a second Pass undoes it. No rule allows passing: a search uses it to
+// ask what the opponent could do if the side to move did nothing
+// (null-move pruning).
+func (b *Board) Pass() {
+	b.toMove ^= 1
+	b.hash ^= zobristSide
+}

@@ -135,6 +135,14 @@ func TestRandomGames(t *testing.T) {
 			if b.Hash() != h || b.key() != s.board.key() || b.Count() != s.board.Count() {
 				t.Fatalf("%v: unmake did not restore the position", m)
 			}
+			b.Pass()
+			if b.ToMove() == s.ToMove() || b.Hash() != b.computeHash() {
+				t.Fatal("a pass did not hand the turn over with its hash")
+			}
+			b.Pass()
+			if b.Hash() != h || b.key() != s.board.key() {
+				t.Fatal("a second pass did not restore the position")
+			}
 			shot, err := s.Play(m)
 			if err != nil {
 				t.Fatal(err)
