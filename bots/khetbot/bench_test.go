@@ -22,8 +22,8 @@ func BenchmarkSearch(b *testing.B) {
 // the material it keeps).
 func BenchmarkEvaluate(b *testing.B) {
 	bd, _ := khet.SetupBoard(khet.Classic, khet.Rules{})
-	material := materialOf(bd)
+	k := keptOf(bd)
 	for i := 0; i < b.N; i++ {
-		evaluateWith(bd, material, defaultWeights())
+		evaluateWith(bd, &k, defaultWeights())
 	}
 }

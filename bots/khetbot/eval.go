@@ -1,6 +1,10 @@
 package khetbot
 
-import "arena/game/khet"
+import (
+	"slices"
+
+	"arena/game/khet"
+)
 
 // pieceValue is what losing a piece costs. Scarabs and Sphinxes cannot be
 // destroyed; the Pharaoh's loss ends the game (scored by the search).
@@ -30,8 +34,6 @@ type weights struct {
 	// enemy Pharaoh's row than its own Pharaoh's: a Scarab cannot be
 	// destroyed, and one near the enemy turns the beam onto him.
 	scarabAdvance int
-	// pyramidAdvance is scarabAdvance for Pyramids, which can be taken.
-	pyramidAdvance int
 }
 
 // defaultWeights are the evaluation as the bot plays.
@@ -42,26 +44,77 @@ func defaultWeights() weights {
 // evaluate scores the position for the side to move: material, what each
 // laser would hit if fired now, how close each beam passes to the enemy
 // Pharaoh, and the Pharaoh's guards.
-func evaluate(b *khet.Board) int { return evaluateWith(b, materialOf(b), defaultWeights()) }
+func evaluate(b *khet.Board) int {
+	k := keptOf(b)
+	return evaluateWith(b, &k, defaultWeights())
+}
 
-// materialOf sums the value of each side's pieces on b.
-func materialOf(b *khet.Board) [2]int {
-	var side [2]int
+// maxScarabs is how many Scarabs of a side kept tracks (every setup has
+// two; a board with more scores the first ones found).
+const maxScarabs = 4
+
+// kept is what the search keeps of the position as it plays and takes
+// back moves, so that a leaf need not scan the board: each side's
+// material and its Scarabs' squares (Scarabs are never destroyed).
+type kept struct {
+	material [2]int
+	scarabs  [2][maxScarabs]khet.Square // 0: no Scarab
+}
+
+// keptOf counts the board for kept.
+func keptOf(b *khet.Board) kept {
+	var k kept
+	var n [2]int
 	for y := range khet.Height {
 		for x := range khet.Width {
-			if p := b.At(x, y); p.IsPiece() {
-				side[p.Color()] += pieceValue[p.Kind()]
+			p := b.At(x, y)
+			if !p.IsPiece() {
+				continue
+			}
+			c := p.Color()
+			k.material[c] += pieceValue[p.Kind()]
+			if p.Kind() == khet.Scarab && n[c] < maxScarabs {
+				k.scarabs[c][n[c]] = khet.SquareAt(x, y)
+				n[c]++
 			}
 		}
 	}
-	return side
+	return k
 }
 
-// evaluateWith is evaluate given each side's material, which the search
-// keeps as pieces are taken rather than counting the board at every leaf.
-func evaluateWith(b *khet.Board, material [2]int, w weights) int {
+// same reports whether k holds what keptOf(b) gives, the Scarabs in any
+// order.
+func (k *kept) same(b *khet.Board) bool {
+	want := keptOf(b)
+	if k.material != want.material {
+		return false
+	}
+	for c := range k.scarabs {
+		got, exp := k.scarabs[c], want.scarabs[c]
+		slices.Sort(got[:])
+		slices.Sort(exp[:])
+		if got != exp {
+			return false
+		}
+	}
+	return true
+}
+
+// moveScarab records c's Scarab going from one square to another.
+func (k *kept) moveScarab(c khet.Color, from, to khet.Square) {
+	for i, sq := range k.scarabs[c] {
+		if sq == from {
+			k.scarabs[c][i] = to
+			return
+		}
+	}
+}
+
+// evaluateWith is evaluate given what the search keeps of the position
+// (k) rather than counting the board at every leaf.
+func evaluateWith(b *khet.Board, k *kept, w weights) int {
 	me := b.ToMove()
-	side := material
+	side := k.material
 	var pharaoh [2][2]int
 	for c := khet.Silver; c <= khet.Red; c++ {
 		px, py, ok := b.Pharaoh(c)
@@ -77,25 +130,12 @@ func evaluateWith(b *khet.Board, material [2]int, w weights) int {
 			}
 		}
 	}
-	if w.scarabAdvance != 0 || w.pyramidAdvance != 0 {
-		for y := range khet.Height {
-			for x := range khet.Width {
-				p := b.At(x, y)
-				if !p.IsPiece() {
-					continue
-				}
-				var weight int
-				switch p.Kind() {
-				case khet.Scarab:
-					weight = w.scarabAdvance
-				case khet.Pyramid:
-					weight = w.pyramidAdvance
-				default:
-					continue
-				}
-				c := p.Color()
-				own, enemy := pharaoh[c][1], pharaoh[c.Other()][1]
-				side[c] += weight * (abs(y-own) - abs(y-enemy))
+	for c := khet.Silver; c <= khet.Red; c++ {
+		own, enemy := pharaoh[c][1], pharaoh[c.Other()][1]
+		for _, sq := range k.scarabs[c] {
+			if sq != 0 {
+				y := sq.Y()
+				side[c] += w.scarabAdvance * (abs(y-own) - abs(y-enemy))
 			}
 		}
 	}

@@ -66,9 +66,9 @@ type Engine struct {
 	moveBufs [maxPly + 1][]khet.Move
 	scores   [maxPly + 1][]int32
 	beamBuf  []khet.Square
-	// material is each side's material in the position searched, kept
-	// as the search plays and takes back moves (see play).
-	material [2]int
+	// kept is each side's material and Scarabs in the position searched,
+	// kept as the search plays and takes back moves (see play).
+	kept kept
 	// rootDepth is the depth of the iteration under way.
 	rootDepth int
 	// verify makes every leaf check material against a count of the
@@ -176,7 +176,7 @@ func (e *Engine) Search(b *khet.Board, lim Limits) Result {
 		maxDepth = maxPly - 1
 	}
 	e.path[0] = b.Hash()
-	e.material = materialOf(b)
+	e.kept = keptOf(b)
 	var last, prev time.Duration // how long the last two iterations took
 	for depth := 1; depth <= maxDepth; depth++ {
 		began := time.Since(e.start)
@@ -239,7 +239,7 @@ func (e *Engine) rootSearch(b *khet.Board, depth int, res *Result) int {
 				score = -e.search(b, depth-1, 1, -beta, -alpha)
 			}
 		}
-		e.takeBack(b, u)
+		e.takeBack(b, m, u)
 		if e.stopped {
 			if best != (khet.Move{}) {
 				// The iteration found a better move than the last one
@@ -355,7 +355,7 @@ func (e *Engine) search(b *khet.Board, depth, ply, alpha, beta int) int {
 				score = -e.search(b, depth-1, ply+1, -beta, -alpha)
 			}
 		}
-		e.takeBack(b, u)
+		e.takeBack(b, m, u)
 		if e.stopped {
 			return 0
 		}
@@ -387,13 +387,13 @@ func (e *Engine) search(b *khet.Board, depth, ply, alpha, beta int) int {
 
 // leaf scores the position at the search's horizon as it stands.
 func (e *Engine) leaf(b *khet.Board) int {
-	if e.verify && e.material != materialOf(b) {
-		panic("khetbot: material kept by the search differs from the board's")
+	if e.verify && !e.kept.same(b) {
+		panic("khetbot: material or Scarabs kept by the search differ from the board's")
 	}
 	if e.tune.plainMaterial {
 		return plainMaterialScore(b)
 	}
-	return evaluateWith(b, e.material, e.tune.w)
+	return evaluateWith(b, &e.kept, e.tune.w)
 }
 
 // plainMaterialScore is the leaf score of tuning.plainMaterial.
@@ -453,7 +453,7 @@ func (e *Engine) quiescence(b *khet.Board, ply, alpha, beta, left int) int {
 		u := e.play(b, m)
 		e.path[ply+1] = b.Hash()
 		score := -e.quiescence(b, ply+1, -beta, -alpha, left-1)
-		e.takeBack(b, u)
+		e.takeBack(b, m, u)
 		if e.stopped {
 			return 0
 		}
@@ -519,22 +519,39 @@ func (e *Engine) inDanger(b *khet.Board, c khet.Color) bool {
 	return r.IsPiece() && r.Kind() == khet.Pharaoh && r.Color() == c
 }
 
-// play makes move m on b and takes what its laser removes off the
-// material count.
+// play makes move m on b, takes what its laser removes off the material
+// count and follows a Scarab that steps.
 func (e *Engine) play(b *khet.Board, m khet.Move) khet.Undo {
+	if from, to, ok := scarabStep(b, m); ok {
+		e.kept.moveScarab(b.ToMove(), from, to)
+	}
 	u := b.Make(m)
 	if r := u.Removed(); r.IsPiece() {
-		e.material[r.Color()] -= pieceValue[r.Kind()]
+		e.kept.material[r.Color()] -= pieceValue[r.Kind()]
 	}
 	return u
 }
 
-// takeBack undoes what play did.
-func (e *Engine) takeBack(b *khet.Board, u khet.Undo) {
+// takeBack undoes what play did for move m.
+func (e *Engine) takeBack(b *khet.Board, m khet.Move, u khet.Undo) {
 	if r := u.Removed(); r.IsPiece() {
-		e.material[r.Color()] += pieceValue[r.Kind()]
+		e.kept.material[r.Color()] += pieceValue[r.Kind()]
 	}
 	b.Unmake(u)
+	if from, to, ok := scarabStep(b, m); ok {
+		e.kept.moveScarab(b.ToMove(), to, from)
+	}
+}
+
+// scarabStep reports whether m steps a Scarab (rather than turning one,
+// or moving another piece), and from and to which square.
+func scarabStep(b *khet.Board, m khet.Move) (from, to khet.Square, ok bool) {
+	x, y := int(m.X), int(m.Y)
+	dx, dy, step := m.Act.Step()
+	if !step || b.At(x, y).Kind() != khet.Scarab {
+		return 0, 0, false
+	}
+	return khet.SquareAt(x, y), khet.SquareAt(x+dx, y+dy), true
 }
 
 // repeated reports whether the position at ply was seen before in the game

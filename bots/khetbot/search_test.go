@@ -267,9 +267,10 @@ func orderedByPlaying(e *Engine, b *khet.Board) []khet.Move {
 	return moves
 }
 
-// TestMaterialKept: the material the search keeps as it plays and takes
-// back moves is, at every leaf, what a count of the board gives (the
-// engine panics otherwise), along random games of every setup.
+// TestMaterialKept: the material and the Scarabs' squares the search
+// keeps as it plays and takes back moves are, at every leaf, what a count
+// of the board gives (the engine panics otherwise), along random games of
+// every setup.
 func TestMaterialKept(t *testing.T) {
 	for _, setup := range khet.Setups() {
 		t.Run(string(setup), func(t *testing.T) {

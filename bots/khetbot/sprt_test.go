@@ -155,7 +155,6 @@ func sprtTunings() map[string]tuning {
 	add("own40", func(t *tuning) { t.w.threatOwn = 40 })
 	add("scarab20", func(t *tuning) { t.w.scarabAdvance = 20 })
 	add("s10n12", func(t *tuning) { t.w.scarabAdvance, t.w.beamNear = 10, 12 })
-	add("s10p3", func(t *tuning) { t.w.scarabAdvance, t.w.pyramidAdvance = 10, 3 })
 	add("s20n12", func(t *tuning) { t.w.scarabAdvance, t.w.beamNear = 20, 12 })
 	return out
 }
@@ -176,7 +175,7 @@ func sprtTuning(spec string) (tuning, error) {
 		"threatOwn": &v.w.threatOwn, "threatOpp": &v.w.threatOpp,
 		"pharaohThreat": &v.w.pharaohThreat, "pharaohDanger": &v.w.pharaohDanger,
 		"beamNear": &v.w.beamNear, "guard": &v.w.guard,
-		"scarabAdvance": &v.w.scarabAdvance, "pyramidAdvance": &v.w.pyramidAdvance,
+		"scarabAdvance": &v.w.scarabAdvance,
 	}
 	for _, kv := range strings.Split(list, ",") {
 		name, value, _ := strings.Cut(kv, "=")
