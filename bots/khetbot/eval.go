@@ -38,7 +38,7 @@ type weights struct {
 
 // defaultWeights are the evaluation as the bot plays.
 func defaultWeights() weights {
-	return weights{threatOwn: 70, threatOpp: 30, pharaohThreat: 3000, pharaohDanger: 400, beamNear: 12, guard: 8, scarabAdvance: 10}
+	return weights{threatOwn: 70, threatOpp: 30, pharaohThreat: 3000, pharaohDanger: 400, beamNear: 12, guard: 8, scarabAdvance: 5}
 }
 
 // evaluate scores the position for the side to move: material, what each
