@@ -10,6 +10,14 @@
 // Its moves come from the referee's own move generator, so it never plays
 // an illegal move.
 //
+// Strength is measured by in-process SPRTs at fixed node budgets
+// (sprt_test.go: versions of the search named by their switches or
+// weights, on balanced openings with colours swapped), which the
+// machine's load cannot change, and against a stand-in for the simplest
+// published engines (khetai): the same search scoring leaves by material
+// alone, without the quiescence search (strength_test.go). The results
+// that chose each switch and weight are in their doc comments.
+//
 // Time: the Tartu protocol never tells a bot its clock, so the match's
 // per-move limit comes from Options.TurnTime (--turn-time). The search
 // may run until the limit less a reserve for the pipe and a loaded

@@ -101,8 +101,7 @@ type tuning struct {
 	// nullR plies: if the side to move still beats beta with a free move
 	// given away, the node is cut off without searching its moves. Off:
 	// at 20k nodes a move, R=2 without the quiescence search stood at
-	// W/D/L 48/109/57 after 214 games (-14.6 ± 32 Elo); see the SPRT
-	// table in doc.go for it with the quiescence search. Passing also
+	// W/D/L 48/109/57 after 214 games (-14.6 ± 32 Elo). Passing also
 	// gives away the mover's shot, so it says less than in chess.
 	nullMove bool
 	nullR    int
