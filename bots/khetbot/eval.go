@@ -36,6 +36,13 @@ type weights struct {
 	// it, self-play games mostly ended drawn at the ply limit, both
 	// Pharaohs walled in.
 	scarabAdvance int
+	// scarabLine rewards each own Scarab on the enemy Pharaoh's row or
+	// column with nothing between them: turned, it sends the beam onto
+	// him.
+	scarabLine int
+	// scarabNear rewards each own Scarab per square of closeness to the
+	// enemy Pharaoh (nine less the Chebyshev distance).
+	scarabNear int
 }
 
 // How the weights were chosen: in-process SPRTs at 20,000 nodes a move
@@ -148,10 +155,18 @@ func evaluateWith(b *khet.Board, k *kept, w weights) int {
 	}
 	for c := khet.Silver; c <= khet.Red; c++ {
 		own, enemy := pharaoh[c][1], pharaoh[c.Other()][1]
+		ex := pharaoh[c.Other()][0]
 		for _, sq := range k.scarabs[c] {
-			if sq != 0 {
-				y := sq.Y()
-				side[c] += w.scarabAdvance * (abs(y-own) - abs(y-enemy))
+			if sq == 0 {
+				continue
+			}
+			x, y := sq.X(), sq.Y()
+			side[c] += w.scarabAdvance * (abs(y-own) - abs(y-enemy))
+			if w.scarabNear != 0 {
+				side[c] += w.scarabNear * (9 - max(abs(x-ex), abs(y-enemy)))
+			}
+			if w.scarabLine != 0 && clearLine(b, x, y, ex, enemy) {
+				side[c] += w.scarabLine
 			}
 		}
 	}
@@ -184,6 +199,31 @@ func evaluateWith(b *khet.Board, k *kept, w weights) int {
 		}
 	}
 	return side[me] - side[me.Other()]
+}
+
+// clearLine reports whether squares (x1, y1) and (x2, y2) share a row or
+// a column with only empty squares between them.
+func clearLine(b *khet.Board, x1, y1, x2, y2 int) bool {
+	if x1 != x2 && y1 != y2 {
+		return false
+	}
+	dx, dy := sign(x2-x1), sign(y2-y1)
+	for x, y := x1+dx, y1+dy; x != x2 || y != y2; x, y = x+dx, y+dy {
+		if b.At(x, y).IsPiece() {
+			return false
+		}
+	}
+	return true
+}
+
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
 }
 
 func abs(x int) int {

@@ -256,20 +256,30 @@ func (e *Engine) rootSearch(b *khet.Board, depth int, res *Result) int {
 	return alpha
 }
 
-// search is the negamax alpha-beta search below the root.
-func (e *Engine) search(b *khet.Board, depth, ply, alpha, beta int) int {
+// enter counts a node at ply and reports whether it ends there: the
+// clock ran out (stopped, score 0) or a Pharaoh is gone (a mate score).
+func (e *Engine) enter(b *khet.Board, ply int) (score int, over bool) {
 	e.nodes++
 	if e.nodes&1023 == 0 && e.outOfTime() {
 		e.stopped = true
-		return 0
+		return 0, true
 	}
 	me := b.ToMove()
 	switch {
 	case !b.PharaohAlive(me):
-		return -mate + ply
+		return -mate + ply, true
 	case !b.PharaohAlive(me.Other()):
-		return mate - ply
+		return mate - ply, true
 	}
+	return 0, false
+}
+
+// search is the negamax alpha-beta search below the root.
+func (e *Engine) search(b *khet.Board, depth, ply, alpha, beta int) int {
+	if score, over := e.enter(b, ply); over {
+		return score
+	}
+	me := b.ToMove()
 	h := b.Hash()
 	if e.repeated(h, ply) || (e.maxPlies > 0 && e.plies+ply >= e.maxPlies) {
 		return 0
@@ -421,18 +431,10 @@ func plainMaterialScore(b *khet.Board) int {
 // the best ordered one is searched: they differ only in what else they
 // do, which this search does not look at.
 func (e *Engine) quiescence(b *khet.Board, ply, alpha, beta, left int) int {
-	e.nodes++
-	if e.nodes&1023 == 0 && e.outOfTime() {
-		e.stopped = true
-		return 0
+	if score, over := e.enter(b, ply); over {
+		return score
 	}
 	me := b.ToMove()
-	switch {
-	case !b.PharaohAlive(me):
-		return -mate + ply
-	case !b.PharaohAlive(me.Other()):
-		return mate - ply
-	}
 	stand := e.leaf(b)
 	if left <= 0 || ply >= maxPly-1 {
 		return stand

@@ -219,22 +219,31 @@ func TestAlwaysLegal(t *testing.T) {
 // moves that touch the mover's beam, ranks every move exactly as playing
 // each one would, in positions along random games of every setup.
 func TestOrderingWithoutPlaying(t *testing.T) {
+	alongRandomGames(t, 11, 20, func(t *testing.T, e *Engine, b *khet.Board) {
+		e.killers[0] = [2]khet.Move{}
+		got := slices.Clone(e.ordered(b, 0, khet.Move{}))
+		want := orderedByPlaying(e, b)
+		if !slices.Equal(got, want) {
+			t.Fatalf("ordered\n%v\nplaying every move orders\n%v\nin\n%v", got, want, b)
+		}
+	})
+}
+
+// alongRandomGames calls visit with a fresh engine's view of each
+// position of games random games (up to 120 plies, or a Pharaoh's loss)
+// of every setup, drawn from seed; the engine is kept through a game.
+func alongRandomGames(t *testing.T, seed uint64, games int, visit func(t *testing.T, e *Engine, b *khet.Board)) {
 	for _, setup := range khet.Setups() {
 		t.Run(string(setup), func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(uint64(len(setup)), 11))
-			for game := range 20 {
+			rng := rand.New(rand.NewPCG(uint64(len(setup)), seed))
+			for range games {
 				b, err := khet.SetupBoard(setup, khet.Rules{})
 				if err != nil {
 					t.Fatal(err)
 				}
 				e := NewEngine(1)
 				for ply := 0; ply < 120 && b.PharaohAlive(khet.Silver) && b.PharaohAlive(khet.Red); ply++ {
-					e.killers[0] = [2]khet.Move{}
-					got := slices.Clone(e.ordered(b, 0, khet.Move{}))
-					want := orderedByPlaying(e, b)
-					if !slices.Equal(got, want) {
-						t.Fatalf("game %d ply %d of %s: ordered\n%v\nplaying every move orders\n%v", game, ply, b, got, want)
-					}
+					visit(t, e, b)
 					moves := b.Moves(nil)
 					b.Make(moves[rng.IntN(len(moves))])
 				}
@@ -346,61 +355,47 @@ func TestSearchTreeKept(t *testing.T) {
 // and takes that piece; checked by playing every move in positions along
 // random games of every setup.
 func TestCaptures(t *testing.T) {
-	for _, setup := range khet.Setups() {
-		t.Run(string(setup), func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(uint64(len(setup)), 19))
-			standing := 0
-			for game := range 20 {
-				b, err := khet.SetupBoard(setup, khet.Rules{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				e := NewEngine(1)
-				for ply := 0; ply < 120 && b.PharaohAlive(khet.Silver) && b.PharaohAlive(khet.Red); ply++ {
-					me := b.ToMove()
-					beam, hit := e.beamOf(b, me)
-					var want []khet.Move
-					takes := map[khet.Move]bool{}
-					for _, m := range b.Moves(nil) {
-						if sameTurn(b, m) {
-							continue
-						}
-						u := b.Make(m)
-						r := u.Removed()
-						b.Unmake(u)
-						if r.IsPiece() && r.Color() != me {
-							takes[m] = true
-							if beam.touches(b, m) {
-								want = append(want, m)
-							}
-						}
-					}
-					got := slices.Clone(e.captures(b, 0))
-					var still []khet.Move
-					for _, m := range got {
-						if !takes[m] {
-							t.Fatalf("game %d ply %d: %v takes nothing of the enemy's\n%v", game, ply, m, b)
-						}
-						if !beam.touches(b, m) {
-							still = append(still, m)
-						}
-					}
-					wantStill := 0
-					if hit.IsPiece() && hit.Color() != me && len(takes) > len(want) {
-						wantStill = 1
-						standing++
-					}
-					if len(still) != wantStill || len(got)-len(still) != len(want) {
-						t.Fatalf("game %d ply %d: captures %v (%d leave the beam alone); want the %d that change the beam %v and %d more\n%v",
-							game, ply, got, len(still), len(want), want, wantStill, b)
-					}
-					moves := b.Moves(nil)
-					b.Make(moves[rng.IntN(len(moves))])
+	standing := 0
+	alongRandomGames(t, 19, 20, func(t *testing.T, e *Engine, b *khet.Board) {
+		me := b.ToMove()
+		beam, hit := e.beamOf(b, me)
+		var want []khet.Move
+		takes := map[khet.Move]bool{}
+		for _, m := range b.Moves(nil) {
+			if sameTurn(b, m) {
+				continue
+			}
+			u := b.Make(m)
+			r := u.Removed()
+			b.Unmake(u)
+			if r.IsPiece() && r.Color() != me {
+				takes[m] = true
+				if beam.touches(b, m) {
+					want = append(want, m)
 				}
 			}
-			if standing == 0 {
-				t.Fatal("no position had a beam on an enemy piece: the test saw nothing of that case")
+		}
+		got := slices.Clone(e.captures(b, 0))
+		var still []khet.Move
+		for _, m := range got {
+			if !takes[m] {
+				t.Fatalf("%v takes nothing of the enemy's\n%v", m, b)
 			}
-		})
+			if !beam.touches(b, m) {
+				still = append(still, m)
+			}
+		}
+		wantStill := 0
+		if hit.IsPiece() && hit.Color() != me && len(takes) > len(want) {
+			wantStill = 1
+			standing++
+		}
+		if len(still) != wantStill || len(got)-len(still) != len(want) {
+			t.Fatalf("captures %v (%d leave the beam alone); want the %d that change the beam %v and %d more\n%v",
+				got, len(still), len(want), want, wantStill, b)
+		}
+	})
+	if standing == 0 {
+		t.Fatal("no position had a beam on an enemy piece: the test saw nothing of that case")
 	}
 }
