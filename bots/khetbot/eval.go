@@ -38,10 +38,12 @@ type weights struct {
 	scarabAdvance int
 	// scarabLine rewards each own Scarab on the enemy Pharaoh's row or
 	// column with nothing between them: turned, it sends the beam onto
-	// him.
+	// him. Off: 20 against 0, 400 games, +4.3 ± 32.6 Elo; 40 against 0,
+	// 1000 games 476/45/479, -1.0 ± 20.3 (the search sees such shots).
 	scarabLine int
 	// scarabNear rewards each own Scarab per square of closeness to the
-	// enemy Pharaoh (nine less the Chebyshev distance).
+	// enemy Pharaoh (nine less the Chebyshev distance). Off: 5 against 0,
+	// 400 games, -6.9 ± 32.7 Elo.
 	scarabNear int
 }
 
