@@ -36,15 +36,6 @@ type weights struct {
 	// it, self-play games mostly ended drawn at the ply limit, both
 	// Pharaohs walled in.
 	scarabAdvance int
-	// scarabLine rewards each own Scarab on the enemy Pharaoh's row or
-	// column with nothing between them: turned, it sends the beam onto
-	// him. Off: 20 against 0, 400 games, +4.3 ± 32.6 Elo; 40 against 0,
-	// 1000 games 476/45/479, -1.0 ± 20.3 (the search sees such shots).
-	scarabLine int
-	// scarabNear rewards each own Scarab per square of closeness to the
-	// enemy Pharaoh (nine less the Chebyshev distance). Off: 5 against 0,
-	// 400 games, -6.9 ± 32.7 Elo.
-	scarabNear int
 }
 
 // How the weights were chosen: in-process SPRTs at 20,000 nodes a move
@@ -60,6 +51,11 @@ type weights struct {
 //     0 ± 17 (against 30); pharaohDanger 200 and 800: +1 ± 13 and no game
 //     changed (against 400).
 //   - Pyramids' advance at 3 a row (as for Scarabs): -68 ± 35, dropped.
+//   - A Scarab on the enemy Pharaoh's row or column with nothing between
+//     them (20 and 40 a Scarab): +4.3 ± 32.6 over 400 games and -1.0 ±
+//     20.3 over 1000; Scarab nearness to the enemy Pharaoh (5 a square
+//     of Chebyshev closeness): -6.9 ± 32.7. Both dropped: the search sees
+//     such shots.
 
 // defaultWeights are the evaluation as the bot plays.
 func defaultWeights() weights {
@@ -157,19 +153,12 @@ func evaluateWith(b *khet.Board, k *kept, w weights) int {
 	}
 	for c := khet.Silver; c <= khet.Red; c++ {
 		own, enemy := pharaoh[c][1], pharaoh[c.Other()][1]
-		ex := pharaoh[c.Other()][0]
 		for _, sq := range k.scarabs[c] {
 			if sq == 0 {
 				continue
 			}
-			x, y := sq.X(), sq.Y()
+			y := sq.Y()
 			side[c] += w.scarabAdvance * (abs(y-own) - abs(y-enemy))
-			if w.scarabNear != 0 {
-				side[c] += w.scarabNear * (9 - max(abs(x-ex), abs(y-enemy)))
-			}
-			if w.scarabLine != 0 && clearLine(b, x, y, ex, enemy) {
-				side[c] += w.scarabLine
-			}
 		}
 	}
 	var buf [80]khet.Square
@@ -201,31 +190,6 @@ func evaluateWith(b *khet.Board, k *kept, w weights) int {
 		}
 	}
 	return side[me] - side[me.Other()]
-}
-
-// clearLine reports whether squares (x1, y1) and (x2, y2) share a row or
-// a column with only empty squares between them.
-func clearLine(b *khet.Board, x1, y1, x2, y2 int) bool {
-	if x1 != x2 && y1 != y2 {
-		return false
-	}
-	dx, dy := sign(x2-x1), sign(y2-y1)
-	for x, y := x1+dx, y1+dy; x != x2 || y != y2; x, y = x+dx, y+dy {
-		if b.At(x, y).IsPiece() {
-			return false
-		}
-	}
-	return true
-}
-
-func sign(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
 }
 
 func abs(x int) int {

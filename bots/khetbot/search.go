@@ -454,7 +454,6 @@ func (e *Engine) quiescence(b *khet.Board, ply, alpha, beta, left int) int {
 	}
 	for _, m := range moves {
 		u := e.play(b, m)
-		e.path[ply+1] = b.Hash()
 		score := -e.quiescence(b, ply+1, -beta, -alpha, left-1)
 		e.takeBack(b, m, u)
 		if e.stopped {
@@ -489,7 +488,10 @@ func (e *Engine) captures(b *khet.Board, ply int) []khet.Move {
 			continue
 		}
 		if !beam.touches(b, m) {
-			if s := e.history[me][historyIndex(m)]; standing && s > stillScore {
+			if !standing {
+				continue
+			}
+			if s := e.history[me][historyIndex(m)]; s > stillScore {
 				still, stillScore = m, s
 			}
 			continue

@@ -175,7 +175,7 @@ func sprtTuning(spec string) (tuning, error) {
 		"threatOwn": &v.w.threatOwn, "threatOpp": &v.w.threatOpp,
 		"pharaohThreat": &v.w.pharaohThreat, "pharaohDanger": &v.w.pharaohDanger,
 		"beamNear": &v.w.beamNear, "guard": &v.w.guard,
-		"scarabAdvance": &v.w.scarabAdvance, "scarabLine": &v.w.scarabLine, "scarabNear": &v.w.scarabNear,
+		"scarabAdvance": &v.w.scarabAdvance,
 	}
 	for _, kv := range strings.Split(list, ",") {
 		name, value, _ := strings.Cut(kv, "=")
