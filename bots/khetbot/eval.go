@@ -36,6 +36,10 @@ type weights struct {
 	// it, self-play games mostly ended drawn at the ply limit, both
 	// Pharaohs walled in.
 	scarabAdvance int
+	// exposed costs each side, per line leading away from its Pharaoh,
+	// a mirror as the first piece on it that can send a beam down that
+	// line onto the Pharaoh: the way a laser comes round to him.
+	exposed int
 }
 
 // How the weights were chosen: in-process SPRTs at 20,000 nodes a move
@@ -150,6 +154,9 @@ func evaluateWith(b *khet.Board, k *kept, w weights) int {
 				}
 			}
 		}
+		if w.exposed != 0 {
+			side[c] -= w.exposed * exposure(b, px, py)
+		}
 	}
 	for c := khet.Silver; c <= khet.Red; c++ {
 		own, enemy := pharaoh[c][1], pharaoh[c.Other()][1]
@@ -190,6 +197,37 @@ func evaluateWith(b *khet.Board, k *kept, w weights) int {
 		}
 	}
 	return side[me] - side[me.Other()]
+}
+
+// lineStep is the step of each direction (khet.Dir order: up, right,
+// down, left).
+var lineStep = [4][2]int{{0, -1}, {1, 0}, {0, 1}, {-1, 0}}
+
+// exposure counts the lines from the Pharaoh on (px, py) whose first
+// piece is a mirror that can send a beam down the line onto him: any
+// Scarab (it reflects from every side), or a Pyramid one of whose two
+// faces looks along the line towards the Pharaoh.
+func exposure(b *khet.Board, px, py int) int {
+	n := 0
+	for d, st := range lineStep {
+		toPharaoh := khet.Dir((d + 2) & 3)
+		for x, y := px+st[0], py+st[1]; x >= 0 && x < khet.Width && y >= 0 && y < khet.Height; x, y = x+st[0], y+st[1] {
+			p := b.At(x, y)
+			if !p.IsPiece() {
+				continue
+			}
+			switch p.Kind() {
+			case khet.Scarab:
+				n++
+			case khet.Pyramid:
+				if f := p.Dir(); f == toPharaoh || (f+1)&3 == toPharaoh {
+					n++
+				}
+			}
+			break
+		}
+	}
+	return n
 }
 
 func abs(x int) int {

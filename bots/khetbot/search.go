@@ -102,8 +102,9 @@ type tuning struct {
 	// given away, the node is cut off without searching its moves. Off:
 	// at 20k nodes a move, R=2 without the quiescence search stood at
 	// W/D/L 48/109/57 after 214 games (-14.6 ± 32 Elo); with it and the
-	// Scarabs' advance, 1000 games 490/69/441, +17.0 ± 15.4, LLR 1.17:
-	// undecided, worth a longer run. Passing also gives away the mover's
+	// Scarabs' advance, 1000 games 490/69/441, +17.0 ± 15.4, LLR 1.17;
+	// run on to 3000 games, 1417/238/1345, +8.3 ± 8.5, LLR 1.54: still
+	// undecided, a few Elo at most. Passing also gives away the mover's
 	// shot, so it says less than in chess.
 	nullMove bool
 	nullR    int

@@ -399,3 +399,32 @@ func TestCaptures(t *testing.T) {
 		t.Fatal("no position had a beam on an enemy piece: the test saw nothing of that case")
 	}
 }
+
+// TestExposure: the lines from a Pharaoh whose first piece is a mirror
+// that can turn a beam onto him.
+func TestExposure(t *testing.T) {
+	const corners = "R00X2 S97X0 S44P0 "
+	tests := []struct {
+		name   string
+		pieces string
+		want   int
+	}{
+		{"nothing on his lines", "", 0},
+		{"a Scarab on his row", "R74C0", 1},
+		{"a Scarab of his own counts too", "S14C1", 1},
+		{"an Anubis first shields him", "S64A1 R74C0", 0},
+		{"a Pyramid whose face looks down at him", "R41Y1", 1},
+		{"a Pyramid whose other face looks down at him", "R41Y2", 1},
+		{"a Pyramid with its back to him", "R41Y0", 0},
+		{"a Pyramid turned away", "R41Y3", 0},
+		{"two Scarabs and a Pyramid on three lines", "R74C0 S14C1 S46Y0", 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := board(t, khet.Silver, corners+tc.pieces)
+			if got := exposure(b, 4, 4); got != tc.want {
+				t.Errorf("exposure = %d, want %d\n%v", got, tc.want, b)
+			}
+		})
+	}
+}

@@ -175,7 +175,7 @@ func sprtTuning(spec string) (tuning, error) {
 		"threatOwn": &v.w.threatOwn, "threatOpp": &v.w.threatOpp,
 		"pharaohThreat": &v.w.pharaohThreat, "pharaohDanger": &v.w.pharaohDanger,
 		"beamNear": &v.w.beamNear, "guard": &v.w.guard,
-		"scarabAdvance": &v.w.scarabAdvance,
+		"scarabAdvance": &v.w.scarabAdvance, "exposed": &v.w.exposed,
 	}
 	for _, kv := range strings.Split(list, ",") {
 		name, value, _ := strings.Cut(kv, "=")
@@ -192,7 +192,8 @@ func sprtTuning(spec string) (tuning, error) {
 // TestSPRTVariant runs the SPRT of TestSPRT between two versions of the
 // search (sprtTunings) at the same node budget per move (KHET_NODES,
 // default 20000; KHET_NODES_OLD gives the old version another; a version
-// is a name from sprtTunings or weights, see sprtTuning):
+// is a name from sprtTunings or weights, see sprtTuning; KHET_SPRT_FIRST
+// skips openings):
 //
 //	KHET_SPRT=200 KHET_SPRT_NEW=lmr KHET_SPRT_OLD=base go test -run TestSPRTVariant -v -timeout 60m ./bots/khetbot/
 func TestSPRTVariant(t *testing.T) {
@@ -213,8 +214,11 @@ func TestSPRTVariant(t *testing.T) {
 	if errA != nil || errB != nil {
 		t.Fatal("KHET_SPRT_NEW and KHET_SPRT_OLD: ", errors.Join(errA, errB))
 	}
+	// KHET_SPRT_FIRST skips that many openings, to extend a finished
+	// test with new games.
+	first, _ := strconv.Atoi(os.Getenv("KHET_SPRT_FIRST"))
 	r := sprttest.Run(t, maxPairs, func(i int) (float64, float64) {
-		op := sprtOpening(t, i)
+		op := sprtOpening(t, first+i)
 		return sprtVariantGame(t, op, a, b, nodes, nodesOld, true), sprtVariantGame(t, op, a, b, nodes, nodesOld, false)
 	})
 	t.Logf("%s at %d vs %s at %d nodes/move: %v", os.Getenv("KHET_SPRT_NEW"), nodes, os.Getenv("KHET_SPRT_OLD"), nodesOld, r)
