@@ -505,8 +505,6 @@ type tuning struct {
 	leafVCT int     // node budget of a threat search (fours and open threes) at the horizon (0: none)
 	vctWide bool    // run it whenever the side to move has two threats, not only a double threat
 	lmr     bool    // reduce late quiet moves
-	lmrDeep bool    // reduce very late quiet moves by two plies (with lmr)
-	hist    bool    // order quiet moves by how often they cut off too (history heuristic)
 	ext4    bool    // a move that makes a four costs no depth (threat extension)
 	ext3    bool    // nor does one that makes an open three while the opponent has no four
 	vct     int64   // node budget of the root proof-number VCT search (0: none)
@@ -538,7 +536,4 @@ type searchState struct {
 	// attacking is set while the last move came from a proven VCT.
 	attacking bool
 	moves     [maxPly][]move
-	// hist counts, per colour and square, the cut-offs a quiet move made
-	// (depth squared each); it is halved at each search.
-	hist [2][]int32
 }

@@ -92,6 +92,13 @@
 //     With the threat extension the root VCT still does not pay: -3.5 ±
 //     28 over 200 games at 20000 nodes, 107/1/112 (W/D/L) over 220 at
 //     60000.
+//     Nor does searching deeper by trying fewer moves, each at 20000
+//     nodes: reducing late quiet moves by a ply (tuning.lmr) -27 ± 32
+//     over 370 games (170/1/199), 12 quiet moves a node instead of 18
+//     -4 ± 22 over 676 (329/10/337), 10 one ply above the horizon +5 ±
+//     24 over 508 (256/3/249); nor ordering quiet moves by their
+//     cut-offs as well (history heuristic) -28 ± 33 over 238 (105/9/124):
+//     the pattern scores already order them well.
 //   - Time: the pipe and file front ends give the search timeout_turn less
 //     a reserve for the pipe or files and a loaded machine (15%, 60 ms to
 //     1.5 s), less twice the lateness of recent moves, and at most a share

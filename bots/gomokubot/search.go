@@ -15,9 +15,6 @@ const (
 	winMin   = 29000
 	infinity = 32000
 	maxPly   = 96
-	// histScale and histCap turn a square's cut-off count into an
-	// ordering bonus: at most about an open three's pattern value.
-	histScale, histCap = 4, 60
 	// maxBreadth is how many quiet moves an inner node tries.
 	maxBreadth = 18
 	// vcfDepth is the longest chain of fours a VCF probe follows.
@@ -102,14 +99,6 @@ func (e *Engine) begin(ctx context.Context, budget time.Duration) {
 	st.stop = false
 	if st.vcfFail == nil {
 		st.vcfFail = make([]uint64, 1<<vcfCacheBits)
-	}
-	for c := range st.hist {
-		if st.hist[c] == nil {
-			st.hist[c] = make([]int32, len(e.cells))
-		}
-		for i := range st.hist[c] {
-			st.hist[c][i] /= 2
-		}
 	}
 }
 
@@ -477,12 +466,8 @@ func (e *Engine) negamax(me uint8, depth, alpha, beta, ply int) int {
 			}
 		}
 		reduce := 0
-		quiet := !e.info(sq, me).four && e.info(sq, opp).level < lvF3
-		if e.tune.lmr && searched >= 3 && depth >= 3 && quiet {
+		if e.tune.lmr && searched >= 3 && depth >= 3 && !e.info(sq, me).four && e.info(sq, opp).level < lvF3 {
 			reduce = 1
-			if e.tune.lmrDeep && searched >= 8 && depth >= 5 {
-				reduce = 2
-			}
 		}
 		e.put(sq, me)
 		var s int
@@ -508,9 +493,6 @@ func (e *Engine) negamax(me uint8, depth, alpha, beta, ply int) int {
 			if s > alpha {
 				alpha = s
 				if alpha >= beta {
-					if e.tune.hist && quiet {
-						e.search.hist[me-1][sq] += int32(depth * depth)
-					}
 					break
 				}
 			}
@@ -651,9 +633,6 @@ func (e *Engine) genMoves(me uint8, ply, ttMove int) ([]move, int) {
 			continue
 		}
 		sc := mi.score + oi.score
-		if e.tune.hist {
-			sc += min(e.search.hist[me-1][t]/histScale, histCap)
-		}
 		if t == ttMove {
 			sc = 1 << 30
 		}
