@@ -144,6 +144,7 @@ func sprtTunings() map[string]tuning {
 	add("lmr", func(t *tuning) { t.lmr = true })
 	add("danger", func(t *tuning) { t.dangerExt = true })
 	add("null2", func(t *tuning) { t.nullMove, t.nullR = true, 2 })
+	add("null2exp15", func(t *tuning) { t.nullMove, t.nullR, t.w.exposed = true, 2, 15 })
 	add("q2", func(t *tuning) { t.quiesceDepth = 2 })
 	add("q4", func(t *tuning) { t.quiesceDepth = 4 })
 	add("evade", func(t *tuning) { t.quiesceEvade = true })
