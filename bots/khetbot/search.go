@@ -99,13 +99,14 @@ type tuning struct {
 	// nullMove lets a node whose static score already beats beta pass
 	// (khet.Board.Pass) and search the opponent's reply reduced by
 	// nullR plies: if the side to move still beats beta with a free move
-	// given away, the node is cut off without searching its moves. Off:
-	// at 20k nodes a move, R=2 without the quiescence search stood at
-	// W/D/L 48/109/57 after 214 games (-14.6 ± 32 Elo); with it and the
-	// Scarabs' advance, 1000 games 490/69/441, +17.0 ± 15.4, LLR 1.17;
-	// run on to 3000 games, 1417/238/1345, +8.3 ± 8.5, LLR 1.54: still
-	// undecided, a few Elo at most. Passing also gives away the mover's
-	// shot, so it says less than in chess.
+	// given away, the node is cut off without searching its moves. On,
+	// R=2: at 20k nodes a move, without the quiescence search it stood
+	// at W/D/L 48/109/57 after 214 games (-14.6 ± 32 Elo); with it and
+	// the Scarabs' advance, 3000 games 1417/238/1345, +8.3 ± 8.5, LLR
+	// 1.54 (undecided); together with the Pharaoh's exposure
+	// (weights.exposed) against neither, H1 accepted after 3968 games,
+	// 2009/167/1792, +19.0 ± 10.4 Elo. Passing also gives away the
+	// mover's shot, so it says less than in chess.
 	nullMove bool
 	nullR    int
 	// quiesce searches, below the horizon, the moves whose laser takes
@@ -133,7 +134,7 @@ type tuning struct {
 
 // defaultTuning is the search as the bot plays.
 func defaultTuning() tuning {
-	return tuning{quiesce: true, quiesceDepth: 3, w: defaultWeights()}
+	return tuning{quiesce: true, quiesceDepth: 3, nullMove: true, nullR: 2, w: defaultWeights()}
 }
 
 // NewEngine makes an engine with a transposition table of about ttMB

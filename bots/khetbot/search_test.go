@@ -407,23 +407,23 @@ func TestExposure(t *testing.T) {
 	tests := []struct {
 		name   string
 		pieces string
-		want   int
+		want   [2]int // Silver's mirrors, Red's
 	}{
-		{"nothing on his lines", "", 0},
-		{"a Scarab on his row", "R74C0", 1},
-		{"a Scarab of his own counts too", "S14C1", 1},
-		{"an Anubis first shields him", "S64A1 R74C0", 0},
-		{"a Pyramid whose face looks down at him", "R41Y1", 1},
-		{"a Pyramid whose other face looks down at him", "R41Y2", 1},
-		{"a Pyramid with its back to him", "R41Y0", 0},
-		{"a Pyramid turned away", "R41Y3", 0},
-		{"two Scarabs and a Pyramid on three lines", "R74C0 S14C1 S46Y0", 3},
+		{"nothing on his lines", "", [2]int{}},
+		{"a Scarab on his row", "R74C0", [2]int{0, 1}},
+		{"a Scarab of his own", "S14C1", [2]int{1, 0}},
+		{"an Anubis first shields him", "S64A1 R74C0", [2]int{}},
+		{"a Pyramid whose face looks down at him", "R41Y1", [2]int{0, 1}},
+		{"a Pyramid whose other face looks down at him", "R41Y2", [2]int{0, 1}},
+		{"a Pyramid with its back to him", "R41Y0", [2]int{}},
+		{"a Pyramid turned away", "R41Y3", [2]int{}},
+		{"two Scarabs and a Pyramid on three lines", "R74C0 S14C1 S46Y0", [2]int{2, 1}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			b := board(t, khet.Silver, corners+tc.pieces)
 			if got := exposure(b, 4, 4); got != tc.want {
-				t.Errorf("exposure = %d, want %d\n%v", got, tc.want, b)
+				t.Errorf("exposure = %v, want %v\n%v", got, tc.want, b)
 			}
 		})
 	}

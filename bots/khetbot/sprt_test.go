@@ -125,8 +125,16 @@ func TestSPRT(t *testing.T) {
 // releaseBeforeQuiescence is the search as the release before the
 // quiescence search and the Scarabs' advance played.
 func releaseBeforeQuiescence() tuning {
-	t := defaultTuning()
+	t := releaseBeforeNull()
 	t.quiesce, t.w.scarabAdvance, t.w.beamNear = false, 0, 6
+	return t
+}
+
+// releaseBeforeNull is the search as the release before the null move
+// and the Pharaoh's exposure were adopted (0e2d634).
+func releaseBeforeNull() tuning {
+	t := defaultTuning()
+	t.nullMove, t.w.exposed, t.w.exposedOwn = false, 0, 0
 	return t
 }
 
@@ -139,17 +147,19 @@ func sprtTunings() map[string]tuning {
 		out[name] = t
 	}
 	add("base", func(t *tuning) {})
-	// The search before the quiescence search (the release before).
+	// The last release, and the search before the quiescence search
+	// (the one before).
+	out["last"] = releaseBeforeNull()
 	out["prev"] = releaseBeforeQuiescence()
 	add("lmr", func(t *tuning) { t.lmr = true })
 	add("danger", func(t *tuning) { t.dangerExt = true })
-	add("null2", func(t *tuning) { t.nullMove, t.nullR = true, 2 })
-	add("null2exp15", func(t *tuning) { t.nullMove, t.nullR, t.w.exposed = true, 2, 15 })
+	add("nonull", func(t *tuning) { t.nullMove = false })
+	add("null3", func(t *tuning) { t.nullR = 3 })
 	add("q2", func(t *tuning) { t.quiesceDepth = 2 })
 	add("q4", func(t *tuning) { t.quiesceDepth = 4 })
 	add("evade", func(t *tuning) { t.quiesceEvade = true })
-	add("plain", func(t *tuning) { t.plainMaterial, t.quiesce = true, false })
-	add("plainq", func(t *tuning) { t.plainMaterial = true })
+	out["plain"] = standIn()
+	add("plainq", func(t *tuning) { t.plainMaterial, t.nullMove = true, false })
 	add("near12", func(t *tuning) { t.w.beamNear = 12 })
 	add("scarab10", func(t *tuning) { t.w.scarabAdvance = 10 })
 	add("guard16", func(t *tuning) { t.w.guard = 16 })
@@ -176,7 +186,7 @@ func sprtTuning(spec string) (tuning, error) {
 		"threatOwn": &v.w.threatOwn, "threatOpp": &v.w.threatOpp,
 		"pharaohThreat": &v.w.pharaohThreat, "pharaohDanger": &v.w.pharaohDanger,
 		"beamNear": &v.w.beamNear, "guard": &v.w.guard,
-		"scarabAdvance": &v.w.scarabAdvance, "exposed": &v.w.exposed,
+		"scarabAdvance": &v.w.scarabAdvance, "exposed": &v.w.exposed, "exposedOwn": &v.w.exposedOwn,
 	}
 	for _, kv := range strings.Split(list, ",") {
 		name, value, _ := strings.Cut(kv, "=")

@@ -97,6 +97,15 @@ func TestStrength(t *testing.T) {
 	}
 }
 
+// standIn is the stand-in for the simplest published engines: the
+// search scoring leaves by material alone, without the quiescence search
+// or the null move.
+func standIn() tuning {
+	t := defaultTuning()
+	t.plainMaterial, t.quiesce, t.nullMove = true, false, false
+	return t
+}
+
 // TestAgainstPlainAlphaBeta plays 16 games (8 balanced openings, colours
 // swapped) against the stand-in for the simplest published engines (such
 // as khetai): the same alpha-beta search scoring leaves by material alone
@@ -108,8 +117,7 @@ func TestAgainstPlainAlphaBeta(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 16 games")
 	}
-	plain := defaultTuning()
-	plain.plainMaterial, plain.quiesce = true, false
+	plain := standIn()
 	const openings, nodes, need = 8, 10000, 13.5
 	var mu sync.Mutex
 	var wg sync.WaitGroup
