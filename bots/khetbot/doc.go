@@ -2,10 +2,11 @@
 // speaks the Tartu line protocol (game/khet) and searches with alpha-beta
 // (principal variation search), iterative deepening, a Zobrist
 // transposition table and move ordering (table move, laser captures,
-// killers, history) and, below the horizon, a quiescence search of the
-// moves whose laser takes an enemy piece (three plies), over an
-// evaluation that knows what each laser hits now and how close each beam
-// passes to the enemy Pharaoh. It reports
+// killers, history), null-move pruning and, below the horizon, a
+// quiescence search of the moves whose laser takes an enemy piece (three
+// plies), over an evaluation that knows what each laser hits now, how
+// close each beam passes to the enemy Pharaoh and which mirrors could
+// turn a beam onto each Pharaoh. It reports
 // depth, nodes per second and the time it took on stderr after every move.
 // Its moves come from the referee's own move generator, so it never plays
 // an illegal move.
