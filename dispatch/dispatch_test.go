@@ -259,12 +259,16 @@ func TestCoordinatorRestart(t *testing.T) {
 // folder) in the middle of a tournament: the coordinator and the
 // workers reconnect and the tournament completes, every game once.
 func TestServerRestart(t *testing.T) {
-	dir, addr := t.TempDir(), freeAddr(t)
-	srv, err := StartServer(ServerConfig{StoreDir: dir, Listen: addr})
+	// The server picks its own port (one chosen free beforehand can be
+	// taken by another test before the server binds it); the restart
+	// takes the same one again.
+	dir := t.TempDir()
+	srv, err := StartServer(ServerConfig{StoreDir: dir, Listen: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	url := srv.URL()
+	addr := strings.TrimPrefix(url, "nats://")
 	f := newFakeGames(20 * time.Millisecond)
 	startWorker(t, connect(t, url), "w1", 2, f)
 	startWorker(t, connect(t, url), "w2", 2, f)
