@@ -209,32 +209,20 @@ func evaluateWith(b *khet.Board, k *kept, w weights) int {
 	return side[me] - side[me.Other()]
 }
 
-// lineStep is the step of each direction (khet.Dir order: up, right,
-// down, left).
-var lineStep = [4][2]int{{0, -1}, {1, 0}, {0, 1}, {-1, 0}}
-
 // exposure counts, by the mirror's colour, the lines from the Pharaoh on
 // (px, py) whose first piece is a mirror that can send a beam down the
-// line onto him: any Scarab (it reflects from every side), or a Pyramid
-// one of whose two faces looks along the line towards the Pharaoh.
+// line onto him (any Scarab; a Pyramid one of whose faces looks along the
+// line towards him).
 func exposure(b *khet.Board, px, py int) [2]int {
 	var n [2]int
-	for d, st := range lineStep {
-		toPharaoh := khet.Dir((d + 2) & 3)
-		for x, y := px+st[0], py+st[1]; x >= 0 && x < khet.Width && y >= 0 && y < khet.Height; x, y = x+st[0], y+st[1] {
-			p := b.At(x, y)
-			if !p.IsPiece() {
-				continue
-			}
-			switch p.Kind() {
-			case khet.Scarab:
-				n[p.Color()]++
-			case khet.Pyramid:
-				if f := p.Dir(); f == toPharaoh || (f+1)&3 == toPharaoh {
-					n[p.Color()]++
-				}
-			}
-			break
+	for d := range khet.Dir(4) {
+		dx, dy := d.Step()
+		x, y := px+dx, py+dy
+		for x >= 0 && x < khet.Width && y >= 0 && y < khet.Height && !b.At(x, y).IsPiece() {
+			x, y = x+dx, y+dy
+		}
+		if p := b.At(x, y); p.IsPiece() && p.Sends((d+2)&3) {
+			n[p.Color()]++
 		}
 	}
 	return n

@@ -159,7 +159,9 @@ func sprtTunings() map[string]tuning {
 	add("q4", func(t *tuning) { t.quiesceDepth = 4 })
 	add("evade", func(t *tuning) { t.quiesceEvade = true })
 	out["plain"] = standIn()
-	add("plainq", func(t *tuning) { t.plainMaterial, t.nullMove = true, false })
+	plainq := standIn()
+	plainq.quiesce = true
+	out["plainq"] = plainq
 	add("near12", func(t *tuning) { t.w.beamNear = 12 })
 	add("scarab10", func(t *tuning) { t.w.scarabAdvance = 10 })
 	add("guard16", func(t *tuning) { t.w.guard = 16 })

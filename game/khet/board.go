@@ -90,6 +90,11 @@ type Dir uint8
 // delta is the mailbox step of each direction.
 var delta = [4]int{-stride, 1, stride, -1}
 
+// Step is the square offset of one step in direction d.
+func (d Dir) Step() (dx, dy int) {
+	return [4]int{0, 1, 0, -1}[d&3], [4]int{-1, 0, 1, 0}[d&3]
+}
+
 // Piece is one piece with its colour and orientation, or nothing (0).
 // Bit 7 says a piece is there, bit 5 is the colour, bits 2-4 the kind,
 // bits 0-1 the direction; offBoard marks the frame.

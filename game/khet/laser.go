@@ -56,6 +56,23 @@ var beamOut = func() (t [32][4]uint8) {
 	return t
 }()
 
+// sends holds, per piece (kind and direction, as beamOut), a bit for each
+// direction a beam can leave the piece in after striking it.
+var sends = func() (s [32]uint8) {
+	for i, outs := range beamOut {
+		for _, out := range outs {
+			if out < 4 {
+				s[i] |= 1 << out
+			}
+		}
+	}
+	return s
+}()
+
+// Sends reports whether a beam striking p from some side can leave it
+// travelling in direction d: p is a mirror that can turn a beam that way.
+func (p Piece) Sends(d Dir) bool { return sends[p&0x1f]&(1<<(d&3)) != 0 }
+
 // fire follows c's laser from its Sphinx and returns the square of the
 // piece it destroys, if any. When path is not nil, every step's direction
 // is appended to it (the seed's trajectory digits).

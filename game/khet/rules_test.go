@@ -87,6 +87,39 @@ func abs(x int) int {
 	return x
 }
 
+// TestSends: the directions each piece can send a beam in, as the beam
+// table turns it, and the step of each direction.
+func TestSends(t *testing.T) {
+	want := map[string]string{ // piece: the directions it can send, in Dir order
+		"Y0": "01", "Y1": "12", "Y2": "23", "Y3": "03",
+		"C0": "0123", "C1": "0123", "A0": "", "A3": "", "P0": "", "X1": "",
+	}
+	for tok, dirs := range want {
+		p, err := ParsePiece("S00" + tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for d := range Dir(4) {
+			if p.Piece.Sends(d) {
+				got += string(rune('0' + d))
+			}
+		}
+		if got != dirs {
+			t.Errorf("%s sends %q, want %q", tok, got, dirs)
+		}
+	}
+	steps := [4][2]int{{0, -1}, {1, 0}, {0, 1}, {-1, 0}}
+	for d := range Dir(4) {
+		if dx, dy := d.Step(); [2]int{dx, dy} != steps[d] {
+			t.Errorf("Dir(%d).Step() = %d, %d, want %v", d, dx, dy, steps[d])
+		}
+		if sq := SquareAt(4, 4); int(sq)+delta[d] != int(SquareAt(4+steps[d][0], 4+steps[d][1])) {
+			t.Errorf("Dir(%d): Step and the mailbox step disagree", d)
+		}
+	}
+}
+
 // TestSphinxHitsStop: a beam reaching a Sphinx stops; the Sphinx stays.
 func TestSphinxHitsStop(t *testing.T) {
 	b := position(t, Red, Rules{}, "R00X1 S40X0")
