@@ -21,14 +21,16 @@ type Limits struct {
 
 // Engine searches Points positions with Monte Carlo tree search.
 type Engine struct {
-	rng   *rand.Rand
-	nodes []node
-	sim   *points.Field
-	seq   []int32 // cells played in the current simulation, from the root
-	at    []int32 // at[cell] = index in seq + 1, 0 = not played
-	cand  []int32
-	order []int32
-	pos   []int32 // position of each candidate cell in cand (-1: none)
+	rng     *rand.Rand
+	nodes   []node
+	sim     *points.Field
+	scratch *points.Field // priorNear's trial field
+	seq     []int32       // cells played in the current simulation, from the root
+	at      []int32       // at[cell] = index in seq + 1, 0 = not played
+	cand    []int32
+	order   []int32
+	pos     []int32 // position of each candidate cell in cand (-1: none)
+	tune    tuning
 	// Stats of the last search.
 	Playouts int           // simulations run
 	Nodes    int           // tree size at the end
@@ -54,9 +56,27 @@ type node struct {
 	an, aw     float32
 }
 
+// tuning holds the search's constants; the SPRT harness compares
+// versions of them.
+type tuning struct {
+	explore float64 // UCT exploration constant
+	// priorAll seeds the children of every node the tree grows (not only
+	// the root's) with virtual wins for captures and defences, priorWins
+	// per captured dot.
+	priorAll  bool
+	priorWins float32
+	// reply is the chance that a playout's move answers the last dot
+	// (replyTo) instead of taking the next point of its random order.
+	reply float32
+}
+
+func defaultTuning() tuning {
+	return tuning{explore: 0.2, priorWins: 20}
+}
+
 // New returns an engine whose random choices follow seed.
 func New(seed uint64) *Engine {
-	return &Engine{rng: rand.New(rand.NewPCG(seed, 0x646f7473))}
+	return &Engine{rng: rand.New(rand.NewPCG(seed, 0x646f7473)), tune: defaultTuning()}
 }
 
 // candidates lists the free points within radius r (Chebyshev) of a dot;
@@ -205,6 +225,60 @@ func (e *Engine) prior(f *points.Field) {
 	}
 }
 
+// priorNear seeds node i's children like prior, but plays out only the
+// points where a dot could close a ring (Field.MayClose), so that it is
+// cheap enough for every node the tree grows.
+func (e *Engine) priorNear(i int32, f *points.Field) {
+	if e.scratch == nil {
+		e.scratch = f.Clone()
+	}
+	g := e.scratch
+	me := f.Next()
+	nd := e.nodes[i]
+	for c := nd.first; c < nd.first+nd.num; c++ {
+		m := int(e.nodes[c].move)
+		var v int
+		if f.MayClose(m, me) {
+			g.CopyFrom(f)
+			g.PutColor(m, me)
+			v += (g.Score(me) - f.Score(me)) - (g.Score(me.Opp()) - f.Score(me.Opp()))
+		}
+		if f.MayClose(m, me.Opp()) {
+			g.CopyFrom(f)
+			g.PutColor(m, me.Opp())
+			v += (g.Score(me.Opp()) - f.Score(me.Opp())) - (g.Score(me) - f.Score(me))
+		}
+		if v > 0 {
+			virt := e.tune.priorWins * float32(min(v, 5))
+			ch := &e.nodes[c]
+			ch.n += virt
+			ch.w += virt
+		}
+	}
+}
+
+// replyTo is the playout's answer to the dot just put on last: a free
+// candidate next to it where the side to move could close a ring, else
+// one where the side that just moved could (to block it), else -1.
+func (e *Engine) replyTo(f *points.Field, last int32) int32 {
+	toMoveRed := f.Next() == points.Red
+	block := int32(-1)
+	for _, d := range f.Neighbours() {
+		c := int(last) + d
+		if e.pos[c] < 0 || !f.CanPut(c) {
+			continue
+		}
+		red, blue := f.MayCloseEither(c)
+		if toMoveRed && red || !toMoveRed && blue {
+			return int32(c)
+		}
+		if block < 0 && (red || blue) {
+			block = int32(c)
+		}
+	}
+	return block
+}
+
 // simulate runs one descent, playout and update.
 func (e *Engine) simulate(f *points.Field, me points.Color, maxNodes, expand int, k float64) {
 	sim := e.sim
@@ -219,6 +293,9 @@ func (e *Engine) simulate(f *points.Field, me points.Color, maxNodes, expand int
 		if nd.num == 0 {
 			if nd.n >= float32(expand) && len(e.nodes)+len(e.cand) <= maxNodes && depth < len(path)-1 {
 				e.expand(cur, sim)
+				if e.tune.priorAll {
+					e.priorNear(cur, sim)
+				}
 				nd = &e.nodes[cur]
 			}
 			if nd.num == 0 {
@@ -244,12 +321,30 @@ func (e *Engine) simulate(f *points.Field, me points.Color, maxNodes, expand int
 		j := e.rng.IntN(i + 1)
 		e.order[i], e.order[j] = e.order[j], e.order[i]
 	}
-	for _, m := range e.order {
-		if sim.CanPut(int(m)) {
-			sim.Put(int(m))
-			e.seq = append(e.seq, m)
-			e.at[m] = int32(len(e.seq))
+	last := int32(-1)
+	if len(e.seq) > 0 {
+		last = e.seq[len(e.seq)-1]
+	}
+	next := 0
+	for {
+		m := int32(-1)
+		if e.tune.reply > 0 && last >= 0 && e.rng.Float32() < e.tune.reply {
+			m = e.replyTo(sim, last)
 		}
+		if m < 0 {
+			for next < len(e.order) && !sim.CanPut(int(e.order[next])) {
+				next++
+			}
+			if next == len(e.order) {
+				break
+			}
+			m = e.order[next]
+			next++
+		}
+		sim.Put(int(m))
+		e.seq = append(e.seq, m)
+		e.at[m] = int32(len(e.seq))
+		last = m
 	}
 	d := sim.Score(me) - sim.Score(me.Opp())
 	res := float32(0.5) // for me
@@ -307,7 +402,7 @@ func (e *Engine) pick(i int32, k float64) int32 {
 			beta := math.Sqrt(k / (3*n + k))
 			q = (1-beta)*q + beta*float64(ch.aw)/float64(ch.an)
 		}
-		v = q + 0.2*math.Sqrt(logN/(n+1)) + e.rng.Float64()*1e-6
+		v = q + e.tune.explore*math.Sqrt(logN/(n+1)) + e.rng.Float64()*1e-6
 		if v > bestV {
 			best, bestV = c, v
 		}

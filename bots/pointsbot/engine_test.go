@@ -157,18 +157,25 @@ func BenchmarkPlayouts(b *testing.B) {
 			n++
 		}
 	}
-	e := New(1)
-	b.ResetTimer()
-	total, nodes, depth := 0, 0, 0
-	for i := 0; i < b.N; i++ {
-		e.Best(context.Background(), f, Limits{Playouts: 200})
-		total += e.Playouts
-		nodes += e.Nodes
-		depth = max(depth, e.Depth)
+	for _, c := range []struct {
+		name  string
+		reply float32
+	}{{"random", 0}, {"reply", 0.5}, {"reply25", 0.25}} {
+		b.Run(c.name, func(b *testing.B) {
+			e := New(1)
+			e.tune.reply = c.reply
+			total, nodes, depth := 0, 0, 0
+			for b.Loop() {
+				e.Best(context.Background(), f, Limits{Playouts: 200})
+				total += e.Playouts
+				nodes += e.Nodes
+				depth = max(depth, e.Depth)
+			}
+			b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "playouts/s")
+			b.ReportMetric(float64(nodes)/float64(b.N), "tree-nodes")
+			b.ReportMetric(float64(depth), "depth")
+		})
 	}
-	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "playouts/s")
-	b.ReportMetric(float64(nodes)/float64(b.N), "tree-nodes")
-	b.ReportMetric(float64(depth), "depth")
 }
 
 // BenchmarkCandidates is the move generation of the search.

@@ -405,37 +405,82 @@ func (f *Field) enclose(i int, p Color) bool {
 // of one component: only then can a dot on i close a ring. A corner
 // point between two walls counts as wall: it separates nothing next to i.
 func (f *Field) closesLoop(i int, p Color) bool {
-	var wall [8]bool
-	for k := 0; k < 8; k++ {
-		wall[k] = f.own[i+f.dirs[k]] == p
+	var walls uint8
+	for k, d := range f.dirs {
+		// 1 when the owner is p, without a branch: x^p-1 wraps only
+		// for 0.
+		walls |= (uint8(f.own[i+d]^p) - 1) >> 7 << k
 	}
-	for k := 1; k < 8; k += 2 {
-		wall[k] = wall[k] || (wall[k-1] && wall[(k+1)&7])
+	return f.runsJoin(i, p, walls)
+}
+
+// runsJoin is closesLoop for the walls of p around i given as a set of
+// neighbours (bit k: neighbour k).
+func (f *Field) runsJoin(i int, p Color, walls uint8) bool {
+	runs := &ringRuns[walls]
+	if runs.n < 2 {
+		return false
 	}
 	var roots [4]int32
-	nr := 0
-	for k := 0; k < 8; k++ {
-		if !wall[k] || wall[(k+7)&7] {
-			continue // not the start of a run
-		}
-		// The run's first real wall point names its component.
-		j := k
-		for f.own[i+f.dirs[j]] != p {
-			j = (j + 1) & 7
-		}
-		r := f.root(p, int32(i+f.dirs[j]))
-		for _, q := range roots[:nr] {
-			if q == r {
+	for r, k := range runs.start[:runs.n] {
+		root := f.root(p, int32(i+f.dirs[k]))
+		for _, q := range roots[:r] {
+			if q == root {
 				return true
 			}
 		}
-		if nr == len(roots) {
-			return true
-		}
-		roots[nr] = r
-		nr++
+		roots[r] = root
 	}
 	return false
+}
+
+// ringRun is where the runs of walls around a cell start: the
+// neighbours' indices (0 north, clockwise), at most four.
+type ringRun struct {
+	n     uint8
+	start [4]uint8
+}
+
+// ringRuns holds the runs for each set of walls among the eight
+// neighbours (bit k: neighbour k). A run always starts at a real wall: a
+// corner counts as wall only between two walls, so the one before it is
+// a wall too.
+var ringRuns = func() (t [256]ringRun) {
+	for m := range 256 {
+		w := m
+		for k := 1; k < 8; k += 2 {
+			if m&(1<<(k-1)) != 0 && m&(1<<((k+1)&7)) != 0 {
+				w |= 1 << k
+			}
+		}
+		for k := range 8 {
+			if w&(1<<k) != 0 && w&(1<<((k+7)&7)) == 0 {
+				t[m].start[t[m].n] = uint8(k)
+				t[m].n++
+			}
+		}
+	}
+	return t
+}()
+
+// MayClose reports whether a dot of colour p on cell i could close a
+// ring; when it is false, that dot captures nothing. It looks only at the
+// eight neighbours and the walls' components, so bots can find every
+// capture of a position without playing each point.
+func (f *Field) MayClose(i int, p Color) bool { return f.closesLoop(i, p) }
+
+// MayCloseEither is MayClose for both colours at once (one look at the
+// neighbours).
+func (f *Field) MayCloseEither(i int) (red, blue bool) {
+	var wr, wb uint8
+	for k, d := range f.dirs {
+		// Red is 1 and Blue 2; the padding (3) is neither. No branch:
+		// the owners around a point are as good as random.
+		x := uint8(f.own[i+d])
+		wr |= x &^ (x >> 1) & 1 << k
+		wb |= x >> 1 &^ x & 1 << k
+	}
+	return f.runsJoin(i, Red, wr), f.runsJoin(i, Blue, wb)
 }
 
 func (f *Field) root(c Color, i int32) int32 {
