@@ -160,7 +160,7 @@ func BenchmarkPlayouts(b *testing.B) {
 	for _, c := range []struct {
 		name  string
 		reply float32
-	}{{"random", 0}, {"reply", 0.5}, {"reply25", 0.25}} {
+	}{{"random", 0}, {"reply", 0.5}} {
 		b.Run(c.name, func(b *testing.B) {
 			e := New(1)
 			e.tune.reply = c.reply

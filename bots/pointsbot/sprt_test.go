@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"arena/game/points"
 	"arena/internal/sprttest"
@@ -104,36 +105,60 @@ type sprtVersion struct {
 	lim  Limits
 }
 
-// sprtVersions are the versions of the search TestSPRTVariant compares.
+// sprtVersions are the named versions of the search TestSPRTVariant
+// compares; others are given as changes to the defaults (parseVersion).
 func sprtVersions() map[string]sprtVersion {
-	out := map[string]sprtVersion{}
-	add := func(name string, f func(t *tuning, lim *Limits)) {
-		v := sprtVersion{tune: defaultTuning()}
-		f(&v.tune, &v.lim)
-		out[name] = v
+	return map[string]sprtVersion{
+		"base": {tune: defaultTuning()},
+		// The release before RAVE's equivalence went from 300 to 1000,
+		// UCT's exploration from 0.2 to 0.03 and the playouts answered
+		// the last dot.
+		"last": {tune: releaseBeforeRave(), lim: Limits{RaveEquiv: 300}},
 	}
-	add("base", func(t *tuning, lim *Limits) {})
-	add("explore1", func(t *tuning, lim *Limits) { t.explore = 0.1 })
-	add("explore3", func(t *tuning, lim *Limits) { t.explore = 0.3 })
-	add("prior", func(t *tuning, lim *Limits) { t.priorAll = true })
-	add("prior5", func(t *tuning, lim *Limits) { t.priorAll, t.priorWins = true, 5 })
-	add("reply5", func(t *tuning, lim *Limits) { t.reply = 0.5 })
-	add("reply25", func(t *tuning, lim *Limits) { t.reply = 0.25 })
-	add("reply9", func(t *tuning, lim *Limits) { t.reply = 0.9 })
-	add("k100", func(t *tuning, lim *Limits) { lim.RaveEquiv = 100 })
-	add("k1000", func(t *tuning, lim *Limits) { lim.RaveEquiv = 1000 })
-	add("expand4", func(t *tuning, lim *Limits) { lim.Expand = 4 })
-	add("expand16", func(t *tuning, lim *Limits) { lim.Expand = 16 })
-	return out
+}
+
+func releaseBeforeRave() tuning {
+	t := defaultTuning()
+	t.explore, t.reply = 0.2, 0
+	return t
+}
+
+// parseVersion reads a version given as changes to the defaults, such
+// as "k=1000,explore=0.1,reply=0.5".
+func parseVersion(spec string) (sprtVersion, error) {
+	v := sprtVersion{tune: defaultTuning()}
+	for _, kv := range strings.Split(spec, ",") {
+		name, value, _ := strings.Cut(kv, "=")
+		x, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			return v, fmt.Errorf("%q is neither a version in sprtVersions nor NAME=NUMBER,...", spec)
+		}
+		switch name {
+		case "k":
+			v.lim.RaveEquiv = x
+		case "expand":
+			v.lim.Expand = int(x)
+		case "explore":
+			v.tune.explore = x
+		case "reply":
+			v.tune.reply = float32(x)
+		default:
+			return v, fmt.Errorf("%q: no setting %q (k, expand, explore, reply)", spec, name)
+		}
+	}
+	return v, nil
 }
 
 // TestSPRTVariant runs an SPRT (elo0 0, elo1 5, pentanomial) of the
 // search version POINTS_SPRT_NEW against POINTS_SPRT_OLD (names from
 // sprtVersions; "base" is the default), POINTS_PLAYOUTS playouts a move
 // each (POINTS_PLAYOUTS_OLD for the old one when set), on openings from
-// POINTS_SPRT_FIRST on, until it decides or POINTS_SPRT pairs are played:
+// POINTS_SPRT_FIRST on, until it decides or POINTS_SPRT pairs are played.
+// With POINTS_TIME (milliseconds) both think that long a move instead, to
+// weigh a change's cost in speed (run it with nothing else on the
+// machine):
 //
-//	POINTS_SPRT=400 POINTS_SPRT_NEW=explore3 POINTS_PLAYOUTS=1000 go test -run 'TestSPRTVariant$' -v -timeout 10h ./bots/pointsbot/
+//	POINTS_SPRT=400 POINTS_SPRT_NEW=explore=0.1 POINTS_SIZE=20x20 POINTS_PLAYOUTS=1000 go test -run 'TestSPRTVariant$' -v -timeout 10h ./bots/pointsbot/
 func TestSPRTVariant(t *testing.T) {
 	maxPairs, _ := strconv.Atoi(os.Getenv("POINTS_SPRT"))
 	if maxPairs == 0 {
@@ -147,7 +172,10 @@ func TestSPRTVariant(t *testing.T) {
 		}
 		v, ok := versions[name]
 		if !ok {
-			t.Fatalf("%s=%q: not a version in sprtVersions", env, name)
+			var err error
+			if v, err = parseVersion(name); err != nil {
+				t.Fatalf("%s: %v", env, err)
+			}
 		}
 		return v
 	}
@@ -164,12 +192,26 @@ func TestSPRTVariant(t *testing.T) {
 	w, h := sprtSize(t)
 	limNew, limOld := vNew.lim, vOld.lim
 	limNew.Playouts, limOld.Playouts = playouts, playoutsOld
+	if ms, _ := strconv.Atoi(os.Getenv("POINTS_TIME")); ms > 0 {
+		// Equal time instead of equal playouts: only meaningful with
+		// nothing else running.
+		limNew.Playouts, limOld.Playouts = 0, 0
+		limNew.Time, limOld.Time = time.Duration(ms)*time.Millisecond, time.Duration(ms)*time.Millisecond
+	}
 	r := sprttest.Run(t, maxPairs, func(i int) (float64, float64) {
 		op := sprtOpening(t, w, h, first+i)
 		return sprtGame(t, w, h, op, vNew.tune, vOld.tune, limNew, limOld, true),
 			sprtGame(t, w, h, op, vNew.tune, vOld.tune, limNew, limOld, false)
 	})
-	t.Logf("%s (%d playouts) vs %s (%d): %v", os.Getenv("POINTS_SPRT_NEW"), playouts, os.Getenv("POINTS_SPRT_OLD"), playoutsOld, r)
+	t.Logf("%s (%v) vs %s (%v): %v", os.Getenv("POINTS_SPRT_NEW"), budget(limNew), os.Getenv("POINTS_SPRT_OLD"), budget(limOld), r)
+}
+
+// budget says what a side may spend on a move.
+func budget(lim Limits) string {
+	if lim.Time > 0 {
+		return lim.Time.String() + " a move"
+	}
+	return strconv.Itoa(lim.Playouts) + " playouts a move"
 }
 
 // TestSPRTOpenings checks that the SPRT's openings are legal, quiet and
