@@ -154,9 +154,9 @@ func parseVersion(spec string) (sprtVersion, error) {
 // sprtVersions; "base" is the default), POINTS_PLAYOUTS playouts a move
 // each (POINTS_PLAYOUTS_OLD for the old one when set), on openings from
 // POINTS_SPRT_FIRST on, until it decides or POINTS_SPRT pairs are played.
-// With POINTS_TIME (milliseconds) both think that long a move instead, to
-// weigh a change's cost in speed (run it with nothing else on the
-// machine):
+// With POINTS_TIME (milliseconds) both think that long a move instead
+// (the old one POINTS_TIME_OLD when set), to weigh a change's cost in
+// speed (run it with nothing else on the machine):
 //
 //	POINTS_SPRT=400 POINTS_SPRT_NEW=explore=0.1 POINTS_SIZE=20x20 POINTS_PLAYOUTS=1000 go test -run 'TestSPRTVariant$' -v -timeout 10h ./bots/pointsbot/
 func TestSPRTVariant(t *testing.T) {
@@ -193,10 +193,14 @@ func TestSPRTVariant(t *testing.T) {
 	limNew, limOld := vNew.lim, vOld.lim
 	limNew.Playouts, limOld.Playouts = playouts, playoutsOld
 	if ms, _ := strconv.Atoi(os.Getenv("POINTS_TIME")); ms > 0 {
-		// Equal time instead of equal playouts: only meaningful with
-		// nothing else running.
+		// Time instead of playouts: only meaningful with nothing else
+		// running.
+		msOld, _ := strconv.Atoi(os.Getenv("POINTS_TIME_OLD"))
+		if msOld <= 0 {
+			msOld = ms
+		}
 		limNew.Playouts, limOld.Playouts = 0, 0
-		limNew.Time, limOld.Time = time.Duration(ms)*time.Millisecond, time.Duration(ms)*time.Millisecond
+		limNew.Time, limOld.Time = time.Duration(ms)*time.Millisecond, time.Duration(msOld)*time.Millisecond
 	}
 	r := sprttest.Run(t, maxPairs, func(i int) (float64, float64) {
 		op := sprtOpening(t, w, h, first+i)
