@@ -71,10 +71,10 @@ type tuning struct {
 //     Elo; 3000 against 1000: −22 ± 50.
 //   - exploration 0.1 against 0.2: +67 ± 48; 0.03 against 0.1: +33 ± 47.
 //   - replies in the playouts (reply 0.5) at equal playouts, with the old
-//     constants, +151 ± 50 (196 games); they cost a third or more of the playout rate, so
-//     they were measured at equal time (30 ms a move, two games at a
-//     time, nothing else running) too: +18 ± 38 (330 games) with the old
-//     constants, +94 ± 50 with the new ones.
+//     constants, +151 ± 50 (196 games); they cost a third or more of the
+//     playout rate, so they were measured at equal time too (30 ms a
+//     move, two games at a time, nothing else running): +18 ± 38 (330
+//     games) with the old constants, +94 ± 50 with the new ones.
 //   - tried and dropped: seeding every node the tree grows (not only the
 //     root) with virtual wins for captures and defences, −23 ± 43 (208
 //     games); keeping the tree between moves: with the old constants
