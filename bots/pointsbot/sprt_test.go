@@ -114,6 +114,13 @@ func sprtVersions() map[string]sprtVersion {
 		// UCT's exploration from 0.2 to 0.03 and the playouts answered
 		// the last dot.
 		"last": {tune: releaseBeforeRave(), lim: Limits{RaveEquiv: 300}},
+		// A stand-in for kurnevsky's opai built from its published
+		// settings: plain UCT (no RAVE: an equivalence so small that
+		// AMAF counts only before a node's first visit), exploration
+		// about UCB1-tuned's with its constant 1, children after two
+		// visits, candidates within three lines of a dot, random
+		// playouts.
+		"opai": {tune: tuning{explore: 0.5}, lim: Limits{RaveEquiv: 1e-9, Expand: 2, Radius: 3}},
 	}
 }
 
@@ -138,12 +145,14 @@ func parseVersion(spec string) (sprtVersion, error) {
 			v.lim.RaveEquiv = x
 		case "expand":
 			v.lim.Expand = int(x)
+		case "radius":
+			v.lim.Radius = int(x)
 		case "explore":
 			v.tune.explore = x
 		case "reply":
 			v.tune.reply = float32(x)
 		default:
-			return v, fmt.Errorf("%q: no setting %q (k, expand, explore, reply)", spec, name)
+			return v, fmt.Errorf("%q: no setting %q (k, expand, radius, explore, reply)", spec, name)
 		}
 	}
 	return v, nil
