@@ -86,7 +86,9 @@ type tuning struct {
 //     after 16, −2 ± 44; last-good-reply with forgetting in the playouts
 //     (after the ring replies, before the random order), −28 ± 43; a
 //     tenth of the playout's result from its margin (±10 dots), +10 ±
-//     49.
+//     49; replies to three moves in four instead of one in two, +14 ± 47.
+//   - at the real size (39x32, 30 ms a move) these defaults scored 19/0/1
+//     against the release before them (20 games).
 func defaultTuning() tuning {
 	return tuning{explore: 0.03, reply: 0.5}
 }
