@@ -58,9 +58,9 @@ func sprtOpening(t *testing.T, w, h, n int) []points.Point {
 	}
 }
 
-// sprtGame plays one game from opening between two tunings with a
-// playout budget each, the first one red when aRed, and returns the
-// first one's score.
+// sprtGame plays one game from opening between two tunings, each within
+// its limits (playouts or time a move), the first one red when aRed, and
+// returns the first one's score.
 func sprtGame(t *testing.T, w, h int, opening []points.Point, tuneA, tuneB tuning, limA, limB Limits, aRed bool) float64 {
 	s, err := points.NewState(points.Config{Width: w, Height: h, Grounding: os.Getenv("POINTS_GROUNDING") != ""})
 	if err != nil {
@@ -124,6 +124,8 @@ func sprtVersions() map[string]sprtVersion {
 	}
 }
 
+// releaseBeforeRave is the tuning of the "last" version: the defaults
+// with the old exploration and no replies in the playouts.
 func releaseBeforeRave() tuning {
 	t := defaultTuning()
 	t.explore, t.reply = 0.2, 0
