@@ -124,6 +124,30 @@ func TestLinePatterns(t *testing.T) {
 	}
 }
 
+// TestPairIndex checks what linePair's short index rests on: under every
+// rule where a stone reaches four squares, a key's patterns (both colours)
+// do not depend on its two outermost neighbours, so every key agrees with
+// the one whose outer neighbours are empty.
+func TestPairIndex(t *testing.T) {
+	const outer = 3 | 3<<(2*9)
+	for _, rule := range []gomoku.Rule{gomoku.Freestyle, gomoku.Continuous} {
+		e := NewEngine(15, 15, rule)
+		if e.reach != 4 {
+			t.Fatalf("rule %v: reach %d, want 4", rule, e.reach)
+		}
+		for key := uint32(0); key < 1<<keyBits; key++ {
+			for b := 0; b < 2; b++ {
+				if got, want := e.linePattern(b, key), e.linePattern(b, key&^outer); got != want {
+					t.Fatalf("rule %v colour %d key %#x: pattern %d, %d without the outer neighbours", rule, b, key, got, want)
+				}
+			}
+			if got, want := e.linePair(key), e.linePattern(0, key)|e.linePattern(1, key)<<4; got != want {
+				t.Fatalf("rule %v key %#x: pair %#x, want %#x", rule, key, got, want)
+			}
+		}
+	}
+}
+
 // TestContinuousBlocksFives: in a continuous game a completed five turns
 // into blocked squares and is counted; other stones stay.
 func TestContinuousBlocksFives(t *testing.T) {

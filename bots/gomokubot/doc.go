@@ -14,7 +14,10 @@
 //     square (what a stone of either colour would make there: five, open
 //     four, four, open three, three, twos, ...) is known incrementally. Line
 //     patterns come from a per-engine table filled lazily, which respects the
-//     rule (exactly five, renju overlines for Black, caro's blocked fives).
+//     rule (exactly five, renju overlines for Black, caro's blocked fives);
+//     the update reads them through a smaller table holding both colours'
+//     patterns of a key in one byte (64 KB under freestyle, where the
+//     outermost neighbours never matter).
 //   - The four line patterns of a square combine into a threat level and a
 //     score; the evaluation is the sum of those scores over the empty squares
 //     for the side to move minus 65% of the opponent's sum (the side to move

@@ -1,6 +1,7 @@
 package gomokubot
 
 import (
+	"math"
 	"sync"
 
 	"arena/game/gomoku"
@@ -190,7 +191,10 @@ const (
 
 // cellInfo is the combined view of one square for one colour.
 type cellInfo struct {
-	score int32
+	// score is small enough for 16 bits (combine clamps it), which keeps
+	// the table of every pattern quadruple at 256 KB: the incremental
+	// update reads it twice for every square it touches.
+	score int16
 	level uint8
 	four  bool // some line makes a four (or five)
 	three bool // some line makes an open three
@@ -262,7 +266,7 @@ func combine(k uint16, w *weights) cellInfo {
 	}
 	threes := n[pF3] + n[pB4] + n[pF4]
 	return cellInfo{
-		score: score + w.bonus[lv],
+		score: int16(min(max(score+w.bonus[lv], math.MinInt16), math.MaxInt16)),
 		level: lv,
 		four:  n[pB4]+n[pF4]+n[pF5] > 0,
 		three: n[pF3] > 0,

@@ -186,7 +186,7 @@ func (e *Engine) pnExpand(tree []pnNode, node int32, attacker uint8, or bool, pl
 				}
 				ci := e.info(t, me)
 				if (ci.four || (threes && ci.three)) && e.legal(t, me) {
-					cand = append(cand, move{int32(t), int32(ci.level)<<16 + ci.score})
+					cand = append(cand, move{int32(t), int32(ci.level)<<16 + int32(ci.score)})
 				}
 			}
 			sortMoves(cand)

@@ -621,18 +621,14 @@ func (e *Engine) genMoves(me uint8, ply, ttMove int) ([]move, int) {
 	buf := e.search.moves[ply][:0]
 	for _, i := range e.real {
 		t := int(i)
-		if e.cells[t] != cEmpty {
+		if e.cells[t] != cEmpty || !threat && e.near[t] == 0 {
 			continue
 		}
 		mi, oi := e.info(t, me), e.info(t, opp)
-		if threat {
-			if !mi.four && !oi.four {
-				continue
-			}
-		} else if e.near[t] == 0 {
+		if threat && !mi.four && !oi.four {
 			continue
 		}
-		sc := mi.score + oi.score
+		sc := int32(mi.score) + int32(oi.score)
 		if t == ttMove {
 			sc = 1 << 30
 		}
@@ -749,7 +745,7 @@ func (e *Engine) anyMove(me uint8) int {
 		if !e.legal(t, me) {
 			continue
 		}
-		if sc := e.info(t, me).score + e.info(t, opp).score; sc > bestScore {
+		if sc := int32(e.info(t, me).score) + int32(e.info(t, opp).score); sc > bestScore {
 			best, bestScore = t, sc
 		}
 	}

@@ -86,7 +86,7 @@ func (e *Engine) attack(me uint8, depth int, threes bool) bool {
 		}
 		ci := e.info(t, me)
 		if ci.four || (threes && ci.three) {
-			buf = append(buf, move{int32(t), int32(ci.level)<<16 + ci.score})
+			buf = append(buf, move{int32(t), int32(ci.level)<<16 + int32(ci.score)})
 		}
 	}
 	sortMoves(buf)
