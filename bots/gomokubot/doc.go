@@ -98,7 +98,8 @@
 //     second's search), -40 ± 38 over 148 (65/1/82).
 //     Nor does searching deeper by trying fewer moves, each at 20000
 //     nodes: reducing late quiet moves by a ply (tuning.lmr) -27 ± 32
-//     over 370 games (170/1/199), 12 quiet moves a node instead of 18
+//     over 370 games (170/1/199), and at 200000 nodes -39 ± 32 over 322
+//     (141/4/177), 12 quiet moves a node instead of 18
 //     -4 ± 22 over 676 (329/10/337), 10 one ply above the horizon +5 ±
 //     24 over 508 (256/3/249); nor ordering quiet moves by their
 //     cut-offs as well (history heuristic) -28 ± 33 over 238 (105/9/124):

@@ -163,6 +163,7 @@ func balancedOpening(t *testing.T, n int) []gomoku.Point {
 // and returns a's two scores.
 func sprtPair(t *testing.T, a, b variant, opening int, nodes, nodesB int64) (float64, float64) {
 	var scores [2]float64
+	var winners [2]gomoku.Stone
 	stones := balancedOpening(t, opening)
 	for g := 0; g < 2; g++ {
 		r := newReferee(15, 15, gomoku.Freestyle)
@@ -189,6 +190,7 @@ func sprtPair(t *testing.T, a, b variant, opening int, nodes, nodesB int64) (flo
 			black, white = pb, pa
 		}
 		playGame(t, r, black, white, 15*15)
+		winners[g] = r.winner
 		scores[g] = 0.5
 		switch r.winner {
 		case aColour:
@@ -197,6 +199,9 @@ func sprtPair(t *testing.T, a, b variant, opening int, nodes, nodesB int64) (flo
 			scores[g] = 0
 		}
 	}
+	// Which colour won each game shows how balanced the openings are.
+	name := map[gomoku.Stone]string{gomoku.Empty: "nobody", gomoku.Black: "Black", gomoku.White: "White"}
+	t.Logf("opening %d: %s won, then %s", opening, name[winners[0]], name[winners[1]])
 	return scores[0], scores[1]
 }
 

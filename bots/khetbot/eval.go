@@ -67,7 +67,8 @@ type weights struct {
 //     LLR 1.30, undecided; 30: -17 ± 24 over 758. With the null move
 //     (tuning.nullMove) against neither: H1, +19.0 ± 10.4 over 3968.
 //     Then own mirrors at 0 (the enemy's still at 15): -10.6 ± 16.1 over
-//     1600 (727/97/776), so both count.
+//     1600 (727/97/776), so both count; 20 a line (both colours) against
+//     15: -1.7 ± 16.5 over 1400 (650/93/657).
 
 // defaultWeights are the evaluation as the bot plays.
 func defaultWeights() weights {
