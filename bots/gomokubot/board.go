@@ -51,6 +51,7 @@ type Engine struct {
 	sum   [2]int32         // evaluation sums per colour
 	cnt   [2][nLevel]int32 // empty squares per colour and level
 	empty int              // empty squares
+	last  int              // the square put last (see fiveAfter)
 	stone int              // stones (not walls) on the board
 	fives [2]int           // continuous games: fives completed per colour
 	lines [2]*lineTable    // per colour
@@ -288,6 +289,7 @@ func (e *Engine) updateDir(t, d int) {
 
 // put places code c (a colour or cWall) on the empty square i.
 func (e *Engine) put(i int, c uint8) {
+	e.last = i
 	e.clearSquare(i)
 	e.cells[i] = c
 	e.empty--
@@ -504,6 +506,16 @@ func (e *Engine) findLevel(c uint8, lv uint8) int {
 		}
 	}
 	return -1
+}
+
+// fiveAfter returns a square where colour c completes a five, or -1. A
+// five that the stone put last made lies on that stone's lines, so those
+// 32 squares are looked at first; the board only when they hold none.
+func (e *Engine) fiveAfter(c uint8) int {
+	if n, sq := e.fivesThrough(e.last, c); n > 0 {
+		return sq
+	}
+	return e.findLevel(c, lvFive)
 }
 
 // fivesThrough counts the empty squares on the lines through i where

@@ -261,6 +261,7 @@ func sprtVariants() map[string]variant {
 	add("novct", func(t *tuning) { t.vct, t.vctDef = 0, 0 })
 	add("vct", func(t *tuning) { t.vct, t.vctDef = 100000, 20000 })
 	add("vctroot", func(t *tuning) { t.vct, t.vctDef = 100000, 0 })
+	add("vctdef", func(t *tuning) { t.vct, t.vctDef = 0, 20000 })
 	add("leafvcf", func(t *tuning) { t.leafVCF = 300 })
 	add("leafvct50", func(t *tuning) { t.leafVCT = 50 })
 	add("leafvct200", func(t *tuning) { t.leafVCT = 200 })
