@@ -60,7 +60,8 @@
 //     and proves 13 instead of 8 of the 29 forced wins of the tactical
 //     suite at 100000 nodes (testdata/tactics.txt, TestTacticalScore).
 //     Extending open threes as well (tuning.ext3) proves 16 there but
-//     scored -80 ± 66 over 106 games at 20000 nodes, so it is off; so is
+//     scored -80 ± 66 over 106 games at 20000 nodes and -70 ± 53 over
+//     120 at 200000 (ext34, 48/0/72), so it is off; so is
 //     a VCF probe at the horizon (tuning.leafVCF = 300: 7 instead of 4
 //     suite wins at 20000 nodes, but -87 ± 41 over 200 games), and so is
 //     a threat search with open threes at the horizon (tuning.leafVCT,
@@ -95,7 +96,13 @@
 //     With the threat extension the root VCT still does not pay: -3.5 ±
 //     28 over 200 games at 20000 nodes, 107/1/112 (W/D/L) over 220 at
 //     60000, and with the filter, at 200000 nodes (a quarter of a
-//     second's search), -40 ± 38 over 148 (65/1/82).
+//     second's search), -40 ± 38 over 148 (65/1/82). Nor as a test
+//     opponent that attacks by threats, at 200000 nodes on the same 100
+//     openings: the defaults scored 101/9/90 against the root VCT
+//     (vctroot, +19 ± 23; 85 of the 100 pairs went to the same colour
+//     twice, the games barely differ), and the filter alone (vctdef)
+//     105/4/91 against it (+24 ± 31): the filter does not defend it
+//     measurably better.
 //     Nor does searching deeper by trying fewer moves, each at 20000
 //     nodes: reducing late quiet moves by a ply (tuning.lmr) -27 ± 32
 //     over 370 games (170/1/199), and at 200000 nodes -39 ± 32 over 322
