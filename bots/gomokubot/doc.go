@@ -112,7 +112,7 @@
 //     200000 nodes -34 ± 21 over 600 (265/12/323). Fewer may pay at
 //     larger budgets: 14 at 200000 nodes +29 ± 18 over 1022 games
 //     (548/12/462, LLR 1.64 of 2.94 at elo1 5, stopped for time; the
-//     same 600 openings as 24 and 422 more), not yet decided. Nor
+//     300 openings of the trial of 24 and 211 more), not yet decided. Nor
 //     ordering quiet moves by their cut-offs as well (history heuristic)
 //     -28 ± 33 over 238 (105/9/124), or the moves that last cut off at
 //     the same ply first (killers: 5x the nodes to depth 8 on the
