@@ -511,6 +511,9 @@ func (e *Engine) findLevel(c uint8, lv uint8) int {
 // fiveAfter returns a square where colour c completes a five, or -1. A
 // five that the stone put last made lies on that stone's lines, so those
 // 32 squares are looked at first; the board only when they hold none.
+// The searches call it where a five must be blocked: there c has just
+// made it, and with more than one it does not matter which is found (the
+// block loses).
 func (e *Engine) fiveAfter(c uint8) int {
 	if n, sq := e.fivesThrough(e.last, c); n > 0 {
 		return sq

@@ -167,7 +167,7 @@ func (e *Engine) pnExpand(tree []pnNode, node int32, attacker uint8, or bool, pl
 			return proven()
 		case e.cnt[opp-1][lvFive] > 0:
 			// The defender has a four: the attacker must block it.
-			sq := e.findLevel(opp, lvFive)
+			sq := e.fiveAfter(opp)
 			if e.cnt[opp-1][lvFive] > 1 || !e.legal(sq, me) || ply >= maxPly {
 				return disproven()
 			}
@@ -215,7 +215,7 @@ func (e *Engine) pnExpand(tree []pnNode, node int32, attacker uint8, or bool, pl
 		case n >= 2:
 			return proven()
 		case n == 1:
-			sq := e.findLevel(me, lvFive)
+			sq := e.fiveAfter(me)
 			if !e.legal(sq, opp) {
 				return proven() // renju: the only block is a foul for Black
 			}

@@ -58,7 +58,7 @@ func (e *Engine) attack(me uint8, depth int, threes bool) bool {
 	if n := e.cnt[opp-1][lvFive]; n > 0 {
 		// The defender has a four: block it; in a pure VCF the block
 		// must be a four itself.
-		sq := e.findLevel(opp, lvFive)
+		sq := e.fiveAfter(opp)
 		if n > 1 || !e.legal(sq, me) || (!threes && !e.info(sq, me).four) {
 			return false
 		}
@@ -130,7 +130,7 @@ func (e *Engine) defend(me uint8, depth int, threes bool) bool {
 	case n >= 2:
 		return true
 	case n == 1:
-		sq := e.findLevel(me, lvFive)
+		sq := e.fiveAfter(me)
 		if !e.legal(sq, opp) {
 			return true // renju: the only block is a foul for Black
 		}
