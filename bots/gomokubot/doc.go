@@ -103,16 +103,20 @@
 //     twice, the games barely differ), and the filter alone (vctdef)
 //     105/4/91 against it (+24 ± 31): the filter does not defend it
 //     measurably better.
-//     Nor does searching deeper by trying fewer moves, each at 20000
-//     nodes: reducing late quiet moves by a ply (tuning.lmr) -27 ± 32
-//     over 370 games (170/1/199), and at 200000 nodes -39 ± 32 over 322
-//     (141/4/177), 12 quiet moves a node instead of 18
-//     -4 ± 22 over 676 (329/10/337), 10 one ply above the horizon +5 ±
-//     24 over 508 (256/3/249); nor more of them: 24 instead of 18 at
-//     200000 nodes -34 ± 21 over 600 (265/12/323). Fewer may pay at
-//     larger budgets: 14 at 200000 nodes +29 ± 18 over 1022 games
-//     (548/12/462, LLR 1.64 of 2.94 at elo1 5, stopped for time; the
-//     300 openings of the trial of 24 and 211 more), not yet decided. Nor
+//     Nor does reducing late quiet moves by a ply (tuning.lmr): -27 ± 32
+//     over 370 games at 20000 nodes (170/1/199), -39 ± 32 over 322 at
+//     200000 (141/4/177). How many quiet moves an inner node should try
+//     (maxBreadth) depends on the budget: at 20000 nodes 12 instead of
+//     18 scored -4 ± 22 over 676 games (329/10/337) and 10 one ply above
+//     the horizon +5 ± 24 over 508 (256/3/249); at 200000 nodes 24
+//     scored -34 ± 21 over 600 (265/12/323) and 14 +31 ± 14 over 1724
+//     (930/18/776, three runs on 862 openings; the SPRT, elo0 0 elo1 5,
+//     accepts at LLR 2.96). At equal time, the new brain against the
+//     last release (18) as real processes, 200 ms a move: over the
+//     pipe (a 125 ms budget, about 100000 nodes) the SPRT with elo1 10
+//     accepted after 528 games, 293/10/225, +45 ± 30; over the file
+//     protocol (a 78 ms budget, a fresh process a move) +17 ± 19 over
+//     960 (498/11/451). So an inner node tries 14. Nor
 //     ordering quiet moves by their cut-offs as well (history heuristic)
 //     -28 ± 33 over 238 (105/9/124), or the moves that last cut off at
 //     the same ply first (killers: 5x the nodes to depth 8 on the

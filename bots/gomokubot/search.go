@@ -15,8 +15,9 @@ const (
 	winMin   = 29000
 	infinity = 32000
 	maxPly   = 96
-	// maxBreadth is how many quiet moves an inner node tries.
-	maxBreadth = 18
+	// maxBreadth is how many quiet moves an inner node tries (14, not
+	// 18: see the package doc for the trials).
+	maxBreadth = 14
 	// vcfDepth is the longest chain of fours a VCF probe follows.
 	vcfDepth = 24
 	// vcfCacheBits sizes the table of positions known to have no VCF.
