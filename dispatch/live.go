@@ -132,10 +132,25 @@ func (f *liveFollower) deliver(msg *nats.Msg) {
 	}
 }
 
+// liveDrainWait bounds how long stop hands over the events still queued,
+// so that a stuck listener cannot hold up the game's result for long.
+const liveDrainWait = 5 * time.Second
+
 // stop ends the following; no event reaches the listener after it
-// returns (the game's end is the caller's to announce).
+// returns (the game's end is the caller's to announce). The worker sends a
+// game's events and then its result on one connection, so they reach this
+// one in that order; but each subscription has its queue, and a slow
+// listener can still have moves waiting when Run has the record. Draining
+// the subscription hands those over before stop returns.
 func (f *liveFollower) stop() {
-	f.sub.Unsubscribe()
+	closed := f.sub.StatusChanged(nats.SubscriptionClosed)
+	if err := f.sub.Drain(); err == nil {
+		select {
+		case <-closed:
+		case <-time.After(liveDrainWait):
+		}
+	}
+	f.sub.Unsubscribe() // a no-op once drained; ends a drain that timed out
 	f.mu.Lock()
 	f.stopped = true
 	f.mu.Unlock()
