@@ -403,9 +403,7 @@ func (e *Engine) negamax(me uint8, depth, alpha, beta, ply int) int {
 	}
 	if n := e.cnt[opp-1][lvFive]; n > 0 {
 		// The opponent threatens five: the block is forced and costs no
-		// depth. The five is new (a side with one to play has won
-		// already), so it is found next to the opponent's last stone.
-		// With more than one it does not matter which is found.
+		// depth (see fiveAfter for where the five is found).
 		sq := e.fiveAfter(opp)
 		if n > 1 || !e.legal(sq, me) {
 			return -(scoreWin - ply - 1)
