@@ -33,6 +33,13 @@ type Engine struct {
 	MaxNodes int64
 	// Log, when set, receives one line per finished iteration.
 	Log io.Writer
+	// TurnOnly says that time left over from a move is lost (the turn
+	// is the only limit), so the search uses its whole budget: a last
+	// iteration cut off by the clock can still only improve the move.
+	// Otherwise no iteration starts after tuning.soft of the budget
+	// unless it is expected to finish, and the time saved goes to later
+	// moves.
+	TurnOnly bool
 
 	w, h, stride int
 	rule         gomoku.Rule
@@ -61,6 +68,10 @@ type Engine struct {
 	pairShift uint32
 	pairMask  uint32
 	comb      *[1 << 16]cellInfo
+	// frames and undo let take reverse the searches' puts from saved
+	// state (see take).
+	frames []undoFrame
+	undo   []undoEntry
 
 	tune tuning
 
@@ -186,6 +197,7 @@ func (e *Engine) Reset() {
 
 // rebuild recomputes keys, patterns and sums from the cells.
 func (e *Engine) rebuild() {
+	e.forgetUndo()
 	e.sum = [2]int32{}
 	e.cnt = [2][nLevel]int32{}
 	e.empty = 0
@@ -290,6 +302,8 @@ func (e *Engine) updateDir(t, d int) {
 // put places code c (a colour or cWall) on the empty square i.
 func (e *Engine) put(i int, c uint8) {
 	e.last = i
+	e.frames = append(e.frames, undoFrame{sq: int32(i), from: int32(len(e.undo)), sum: e.sum, cnt: e.cnt})
+	e.undo = append(e.undo, undoEntry{int32(i), e.pat[i]})
 	e.clearSquare(i)
 	e.cells[i] = c
 	e.empty--
@@ -299,11 +313,13 @@ func (e *Engine) put(i int, c uint8) {
 			t := i + k*off
 			e.keys[t][d] |= uint32(c) << (2 * (5 - k))
 			if e.cells[t] == cEmpty && k <= e.reach {
+				e.undo = append(e.undo, undoEntry{int32(t), e.pat[t]})
 				e.updateDir(t, d)
 			}
 			t = i - k*off
 			e.keys[t][d] |= uint32(c) << (2 * (k + 4))
 			if e.cells[t] == cEmpty && k <= e.reach {
+				e.undo = append(e.undo, undoEntry{int32(t), e.pat[t]})
 				e.updateDir(t, d)
 			}
 		}
@@ -322,27 +338,48 @@ func (e *Engine) put(i int, c uint8) {
 	}
 }
 
-// take empties the occupied square i.
+// take empties the occupied square i. When i was the last square put
+// since the board was last changed from outside a search (so always in
+// the searches, which take back what they put in reverse order), the
+// patterns and sums come back from what put saved; otherwise they are
+// recomputed.
 func (e *Engine) take(i int) {
 	c := e.cells[i]
 	e.cells[i] = cEmpty
 	e.empty++
 	e.hash ^= e.zob[i][c-1]
-	for d, off := range e.dirs {
-		for k := 1; k <= 5; k++ {
-			t := i + k*off
-			e.keys[t][d] &^= 3 << (2 * (5 - k))
-			if e.cells[t] == cEmpty && k <= e.reach {
-				e.updateDir(t, d)
-			}
-			t = i - k*off
-			e.keys[t][d] &^= 3 << (2 * (k + 4))
-			if e.cells[t] == cEmpty && k <= e.reach {
-				e.updateDir(t, d)
+	if n := len(e.frames); n > 0 && e.frames[n-1].sq == int32(i) {
+		f := &e.frames[n-1]
+		for d, off := range e.dirs {
+			for k := 1; k <= 5; k++ {
+				e.keys[i+k*off][d] &^= 3 << (2 * (5 - k))
+				e.keys[i-k*off][d] &^= 3 << (2 * (k + 4))
 			}
 		}
+		for _, u := range e.undo[f.from:] {
+			e.pat[u.sq] = u.pat
+		}
+		e.sum, e.cnt = f.sum, f.cnt
+		e.undo = e.undo[:f.from]
+		e.frames = e.frames[:n-1]
+	} else {
+		e.forgetUndo()
+		for d, off := range e.dirs {
+			for k := 1; k <= 5; k++ {
+				t := i + k*off
+				e.keys[t][d] &^= 3 << (2 * (5 - k))
+				if e.cells[t] == cEmpty && k <= e.reach {
+					e.updateDir(t, d)
+				}
+				t = i - k*off
+				e.keys[t][d] &^= 3 << (2 * (k + 4))
+				if e.cells[t] == cEmpty && k <= e.reach {
+					e.updateDir(t, d)
+				}
+			}
+		}
+		e.fillSquare(i)
 	}
-	e.fillSquare(i)
 	e.plain[e.plainIndex(i)] = gomoku.Empty
 	if c == cWall {
 		return
@@ -354,6 +391,30 @@ func (e *Engine) take(i int) {
 			e.near[row+dx]--
 		}
 	}
+}
+
+// undoEntry is an empty square's patterns before a put changed them.
+type undoEntry struct {
+	sq  int32
+	pat [2]uint16
+}
+
+// undoFrame is what take needs to reverse the put of sq without reading
+// a line table: the sums and counts before it, and where in the undo
+// entries its squares begin.
+type undoFrame struct {
+	sq   int32
+	from int32
+	sum  [2]int32
+	cnt  [2][nLevel]int32
+}
+
+// forgetUndo drops the saved frames: after a change from outside a search
+// (a game move, a take-back, a blocked square) they no longer describe
+// the board beneath them.
+func (e *Engine) forgetUndo() {
+	e.frames = e.frames[:0]
+	e.undo = e.undo[:0]
 }
 
 // plainIndex maps a padded index to the row-major index of plain.
@@ -402,6 +463,7 @@ func (e *Engine) Place(p gomoku.Point, s gomoku.Stone) error {
 	if e.rule&gomoku.Continuous != 0 {
 		e.blockFives(i)
 	}
+	e.forgetUndo()
 	return nil
 }
 
@@ -415,6 +477,7 @@ func (e *Engine) Remove(p gomoku.Point) error {
 		return fmt.Errorf("remove %v: %w", p, ErrNoStone)
 	}
 	e.take(i)
+	e.forgetUndo()
 	return nil
 }
 
@@ -433,6 +496,7 @@ func (e *Engine) Block(p gomoku.Point) error {
 		e.take(i)
 	}
 	e.put(i, cWall)
+	e.forgetUndo()
 	return nil
 }
 
@@ -544,18 +608,19 @@ func (e *Engine) fivesThrough(i int, c uint8) (n, sq int) {
 // matches (see TestTuneMatch); the knobs that are off did not help at
 // short time controls and stay for experiments.
 type tuning struct {
-	breadth int     // quiet moves tried at inner nodes
-	oppPct  int32   // weight of the opponent's sum in the evaluation, percent
-	leafVCF int     // VCF node budget at the horizon (0: none)
-	leafVCT int     // node budget of a threat search (fours and open threes) at the horizon (0: none)
-	vctWide bool    // run it whenever the side to move has two threats, not only a double threat
-	lmr     bool    // reduce late quiet moves
-	ext4    bool    // a move that makes a four costs no depth (threat extension)
-	ext3    bool    // nor does one that makes an open three while the opponent has no four
-	vct     int64   // node budget of the root proof-number VCT search (0: none)
-	vctPly  int     // longest line the VCT search follows
-	vctDef  int64   // node budget of the search for the opponent's VCT (0: none)
-	soft    float64 // share of the budget after which no iteration starts
+	breadth  int     // quiet moves tried at inner nodes
+	frontier int     // quiet moves tried one ply above the horizon (0: breadth)
+	oppPct   int32   // weight of the opponent's sum in the evaluation, percent
+	leafVCF  int     // VCF node budget at the horizon (0: none)
+	leafVCT  int     // node budget of a threat search (fours and open threes) at the horizon (0: none)
+	vctWide  bool    // run it whenever the side to move has two threats, not only a double threat
+	lmr      bool    // reduce late quiet moves
+	ext4     bool    // a move that makes a four costs no depth (threat extension)
+	ext3     bool    // nor does one that makes an open three while the opponent has no four
+	vct      int64   // node budget of the root proof-number VCT search (0: none)
+	vctPly   int     // longest line the VCT search follows
+	vctDef   int64   // node budget of the search for the opponent's VCT (0: none)
+	soft     float64 // share of the budget after which no iteration starts
 }
 
 // defaultTuning returns the tuned knobs.

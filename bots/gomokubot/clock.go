@@ -46,6 +46,12 @@ func (c *clock) setLeft(ms int64) {
 	c.hasLeft = true
 }
 
+// matchBinds reports whether a match limit applies to the next move, so
+// that time a move does not use is kept for later ones.
+func (c clock) matchBinds() bool {
+	return c.hasLeft && c.leftMs < unlimitedMs && c.matchMs != 0
+}
+
 // budget returns the hard time limit for the next move: the turn limit
 // less a reserve (15 %, at least 60 ms and at most 1.5 s; a third of a
 // turn under 180 ms) and twice the recent lateness (but at least a
@@ -68,7 +74,7 @@ func (c clock) budget(overhead time.Duration, empty int) time.Duration {
 		reserve = t / 3
 	}
 	b := max(t-reserve-2*c.slack, t/4)
-	if c.hasLeft && c.leftMs < unlimitedMs && c.matchMs != 0 {
+	if c.matchBinds() {
 		if c.leftMs <= 0 {
 			return 0
 		}

@@ -81,3 +81,44 @@ func TestDeeper(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchBinds checks when time a move leaves over is kept for later
+// moves (and so the search may stop early) and when it is lost.
+func TestMatchBinds(t *testing.T) {
+	tests := []struct {
+		name  string
+		clock clock
+		want  bool
+	}{
+		{"nothing announced", newClock(), false},
+		{"turn only", clock{turnMs: 1000, matchMs: -1}, false},
+		{"match limit and time left", clock{turnMs: 30000, matchMs: 180000, leftMs: 60000, hasLeft: true}, true},
+		{"time left without a match limit announced", clock{turnMs: 5000, matchMs: -1, leftMs: 60000, hasLeft: true}, true},
+		{"unlimited time left", clock{turnMs: 5000, matchMs: -1, leftMs: unlimitedMs, hasLeft: true}, false},
+		{"match limit 0 means none", clock{turnMs: 5000, matchMs: 0, leftMs: 100, hasLeft: true}, false},
+		{"overrun still binds", clock{turnMs: 5000, matchMs: 100000, leftMs: -50, hasLeft: true}, true},
+	}
+	for _, tc := range tests {
+		if got := tc.clock.matchBinds(); got != tc.want {
+			t.Errorf("%s: matchBinds = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestSoftLimit checks that a search whose left-over time is lost starts
+// iterations to the end of its budget, and one that saves time for later
+// moves stops starting them after tuning.soft of it.
+func TestSoftLimit(t *testing.T) {
+	ms := time.Millisecond
+	e := NewEngine(15, 15, 0)
+	if got := e.softLimit(1000 * ms); got != 600*ms {
+		t.Errorf("match clock: soft limit %v, want 600ms", got)
+	}
+	e.TurnOnly = true
+	if got := e.softLimit(1000 * ms); got != 1000*ms {
+		t.Errorf("turn only: soft limit %v, want 1s", got)
+	}
+	if !deeper(990*ms, 500*ms, 100*ms, e.softLimit(1000*ms), 1000*ms) {
+		t.Error("turn only: no new iteration before the budget ends")
+	}
+}

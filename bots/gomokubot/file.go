@@ -65,6 +65,7 @@ func RunFile(ctx context.Context, dir string, opts Options) error {
 	}
 	me := sideFromTah(tahText, nx, no)
 	budget := clk.budget(fileOverhead+time.Since(start), eng.EmptySquares())
+	eng.TurnOnly = !clk.matchBinds()
 	p, info := eng.Search(ctx, me, budget)
 	if p.X < 0 {
 		return fmt.Errorf("%s: no empty square left", boardName)

@@ -437,6 +437,7 @@ func (b *pipeBrain) play(ctx context.Context) error {
 	start := time.Now()
 	me := b.mine()
 	budget := b.clock.budget(pipeOverhead, b.eng.EmptySquares())
+	b.eng.TurnOnly = !b.clock.matchBinds()
 	p, info := b.eng.Search(ctx, me, budget)
 	if err := b.reply("MESSAGE %s", info); err != nil {
 		return err

@@ -251,7 +251,7 @@ func TestVCTNoFalseWins(t *testing.T) {
 				}
 			}
 			var p gomoku.Point
-			if moves, _ := e.genMoves(me, 0, -1); len(moves) > 0 && rng.IntN(3) == 0 {
+			if moves, _ := e.genMoves(me, 0, 0, -1); len(moves) > 0 && rng.IntN(3) == 0 {
 				sortMoves(moves)
 				p = e.point(int(moves[rng.IntN(min(len(moves), 6))].sq))
 			} else {

@@ -275,7 +275,7 @@ func (e *Engine) limited(until time.Time, share float64, f func()) {
 func (e *Engine) deepen(me uint8, moves []move, budget time.Duration) (int, SearchInfo) {
 	st := &e.search
 	e.ensureTT()
-	soft := time.Duration(float64(budget) * e.tune.soft)
+	soft := e.softLimit(budget)
 	info := SearchInfo{Reason: "static", Score: int(moves[0].score)}
 	best := int(moves[0].sq)
 	limit := maxPly - 8
@@ -309,6 +309,16 @@ func (e *Engine) deepen(me uint8, moves []move, budget time.Duration) (int, Sear
 		}
 	}
 	return best, info
+}
+
+// softLimit is how far into budget a new iteration starts even when it is
+// not expected to finish: all of it when the time saved would be lost
+// (TurnOnly), else tuning.soft of it.
+func (e *Engine) softLimit(budget time.Duration) time.Duration {
+	if e.TurnOnly {
+		return budget
+	}
+	return time.Duration(float64(budget) * e.tune.soft)
 }
 
 // deeper reports whether to start the next iteration after elapsed, the
@@ -443,7 +453,7 @@ func (e *Engine) negamax(me uint8, depth, alpha, beta, ply int) int {
 			}
 		}
 	}
-	moves, limit := e.genMoves(me, ply, ttMove)
+	moves, limit := e.genMoves(me, ply, depth, ttMove)
 	alpha0 := alpha
 	best, bestSq := -infinity, -1
 	searched := 0
@@ -613,10 +623,11 @@ func (e *Engine) hasLegal(c uint8, lv uint8) bool {
 }
 
 // genMoves lists the moves worth trying for me at ply, unsorted, and how
-// many of the best of them to try. When the opponent can make an open four
+// many of the best of them to try (tuning.frontier where depth is 1, if
+// set). When the opponent can make an open four
 // (or two fours) next move, only own fours and squares that take part in
 // the opponent's fours are listed, and all of them are tried.
-func (e *Engine) genMoves(me uint8, ply, ttMove int) ([]move, int) {
+func (e *Engine) genMoves(me uint8, ply, depth, ttMove int) ([]move, int) {
 	opp := 3 - me
 	threat := e.cnt[opp-1][lvFlex4] > 0 && e.hasLegal(opp, lvFlex4)
 	buf := e.search.moves[ply][:0]
@@ -637,6 +648,9 @@ func (e *Engine) genMoves(me uint8, ply, ttMove int) ([]move, int) {
 	}
 	e.search.moves[ply] = buf
 	if !threat && ply > 0 {
+		if depth == 1 && e.tune.frontier > 0 {
+			return buf, e.tune.frontier
+		}
 		return buf, e.tune.breadth
 	}
 	return buf, len(buf)
@@ -669,7 +683,7 @@ func sortMoves(ms []move) {
 
 // rootMoves lists the legal root moves, best first.
 func (e *Engine) rootMoves(me uint8) []move {
-	all, _ := e.genMoves(me, 0, -1)
+	all, _ := e.genMoves(me, 0, 0, -1)
 	sortMoves(all)
 	out := make([]move, 0, len(all))
 	for _, m := range all {
