@@ -17,7 +17,12 @@
 //     rule (exactly five, renju overlines for Black, caro's blocked fives);
 //     the update reads them through a smaller table holding both colours'
 //     patterns of a key in one byte (64 KB under freestyle, where the
-//     outermost neighbours never matter).
+//     outermost neighbours never matter). The searches take back what
+//     they put in reverse order, so put saves the patterns it changes and
+//     the sums, and take restores them instead of reading the tables again
+//     (a game move, a take-back or a blocked square from outside a search
+//     drops what was saved, and a take that is not the last put
+//     recomputes): the same tree at 1.29x the nodes a second.
 //   - The four line patterns of a square combine into a threat level and a
 //     score; the evaluation is the sum of those scores over the empty squares
 //     for the side to move minus 65% of the opponent's sum (the side to move
@@ -126,10 +131,13 @@
 //   - Time: the pipe and file front ends give the search timeout_turn less
 //     a reserve for the pipe or files and a loaded machine (15%, 60 ms to
 //     1.5 s), less twice the lateness of recent moves, and at most a share
-//     of time_left. After 60% of that budget a new iteration starts only
+//     of time_left. When a match limit applies (time_left is sent and
+//     finite), after 60% of that budget a new iteration starts only
 //     when the growth of the last ones predicts that it ends inside the
-//     budget (before, a cut-off iteration still improves the move: the
-//     best move is searched first). The clock is read every 1024 nodes,
+//     budget, and the time saved goes to later moves; under a turn limit
+//     alone time saved is lost, so iterations start until the budget ends
+//     (TurnOnly). Either way a cut-off iteration can only improve the
+//     move: the best move is searched first. The clock is read every 1024 nodes,
 //     and a legal move is always ready. MaxNodes caps the nodes instead,
 //     for games that must not depend on the machine's load.
 //   - Renju: Black never plays a square that gomoku.ForbiddenAt calls a foul,
