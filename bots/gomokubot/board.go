@@ -68,6 +68,9 @@ type Engine struct {
 	pairShift uint32
 	pairMask  uint32
 	comb      *[1 << 16]cellInfo
+	// stones holds every stone (not the walls); a take that is not
+	// undone from a frame leaves it as it was, larger than it need be.
+	stones rect
 	// frames and undo let take reverse the searches' puts from saved
 	// state (see take).
 	frames []undoFrame
@@ -201,8 +204,12 @@ func (e *Engine) rebuild() {
 	e.sum = [2]int32{}
 	e.cnt = [2][nLevel]int32{}
 	e.empty = 0
+	e.stones = emptyRect
 	for _, i := range e.real {
 		t := int(i)
+		if c := e.cells[t]; c == cBlack || c == cWhite {
+			e.stones.add(e.point(t))
+		}
 		for d, off := range e.dirs {
 			var k uint32
 			for j := 0; j < 11; j++ {
@@ -302,7 +309,7 @@ func (e *Engine) updateDir(t, d int) {
 // put places code c (a colour or cWall) on the empty square i.
 func (e *Engine) put(i int, c uint8) {
 	e.last = i
-	e.frames = append(e.frames, undoFrame{sq: int32(i), from: int32(len(e.undo)), sum: e.sum, cnt: e.cnt})
+	e.frames = append(e.frames, undoFrame{sq: int32(i), from: int32(len(e.undo)), sum: e.sum, cnt: e.cnt, stones: e.stones})
 	e.undo = append(e.undo, undoEntry{int32(i), e.pat[i]})
 	e.clearSquare(i)
 	e.cells[i] = c
@@ -329,7 +336,9 @@ func (e *Engine) put(i int, c uint8) {
 		return
 	}
 	e.stone++
-	e.plain[e.plainIndex(i)] = gomoku.Stone(c)
+	p := e.point(i)
+	e.plain[p.Y*e.w+p.X] = gomoku.Stone(c)
+	e.stones.add(p)
 	for dy := -2; dy <= 2; dy++ {
 		row := i + dy*e.stride
 		for dx := -2; dx <= 2; dx++ {
@@ -359,7 +368,7 @@ func (e *Engine) take(i int) {
 		for _, u := range e.undo[f.from:] {
 			e.pat[u.sq] = u.pat
 		}
-		e.sum, e.cnt = f.sum, f.cnt
+		e.sum, e.cnt, e.stones = f.sum, f.cnt, f.stones
 		e.undo = e.undo[:f.from]
 		e.frames = e.frames[:n-1]
 	} else {
@@ -403,10 +412,38 @@ type undoEntry struct {
 // a line table: the sums and counts before it, and where in the undo
 // entries its squares begin.
 type undoFrame struct {
-	sq   int32
-	from int32
-	sum  [2]int32
-	cnt  [2][nLevel]int32
+	sq     int32
+	from   int32
+	sum    [2]int32
+	cnt    [2][nLevel]int32
+	stones rect
+}
+
+// rect is a rectangle of squares in board coordinates, empty when x0 > x1.
+type rect struct{ x0, y0, x1, y1 int16 }
+
+// emptyRect holds no square.
+var emptyRect = rect{x0: 1, y0: 1, x1: 0, y1: 0}
+
+// add grows r to hold p.
+func (r *rect) add(p gomoku.Point) {
+	x, y := int16(p.X), int16(p.Y)
+	if r.x0 > r.x1 {
+		*r = rect{x, y, x, y}
+		return
+	}
+	r.x0, r.x1 = min(r.x0, x), max(r.x1, x)
+	r.y0, r.y1 = min(r.y0, y), max(r.y1, y)
+}
+
+// grown returns r widened by n squares on every side, cut to a w x h
+// board (still empty if r is).
+func (r rect) grown(n, w, h int) rect {
+	if r.x0 > r.x1 {
+		return r
+	}
+	m := int16(n)
+	return rect{max(r.x0-m, 0), max(r.y0-m, 0), min(r.x1+m, int16(w-1)), min(r.y1+m, int16(h-1))}
 }
 
 // forgetUndo drops the saved frames: after a change from outside a search

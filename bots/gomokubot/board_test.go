@@ -2,6 +2,7 @@ package gomokubot
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"arena/game/gomoku"
@@ -10,7 +11,8 @@ import (
 // TestIncremental: after random stones come and go, the incrementally
 // kept keys, patterns, sums, counts and hash equal a rebuild from
 // scratch, whether take restored them from what put saved or recomputed
-// them.
+// them; the stones' rectangle holds every stone, and genMoves, which reads
+// only that rectangle, lists what a scan of the whole board lists.
 func TestIncremental(t *testing.T) {
 	for _, rule := range []gomoku.Rule{0, 1, 4, 8, 9} {
 		rng := rand.New(rand.NewPCG(uint64(rule), 11))
@@ -41,6 +43,18 @@ func TestIncremental(t *testing.T) {
 			if step%97 != 0 {
 				continue
 			}
+			for _, i := range e.real {
+				p := e.point(int(i))
+				if c := e.cells[i]; (c == cBlack || c == cWhite) && (p.X < int(e.stones.x0) || p.X > int(e.stones.x1) || p.Y < int(e.stones.y0) || p.Y > int(e.stones.y1)) {
+					t.Fatalf("rule %v step %d: stone on %v outside the stones' rectangle %v", rule, step, p, e.stones)
+				}
+			}
+			for me := uint8(1); me <= 2; me++ {
+				got, _ := e.genMoves(me, 1, 2, -1)
+				if want := allMoves(e, me); !slices.Equal(got, want) {
+					t.Fatalf("rule %v step %d: genMoves for %d lists %v, the whole board %v", rule, step, me, got, want)
+				}
+			}
 			keys := append([][4]uint32(nil), e.keys...)
 			pat := append([][2]uint16(nil), e.pat...)
 			sum, cnt, empty, hash := e.sum, e.cnt, e.empty, e.hash
@@ -67,6 +81,26 @@ func TestIncremental(t *testing.T) {
 			}
 		}
 	}
+}
+
+// allMoves is what genMoves lists (without a move from the table), read
+// from every square of the board.
+func allMoves(e *Engine, me uint8) []move {
+	opp := 3 - me
+	threat := e.cnt[opp-1][lvFlex4] > 0 && e.hasLegal(opp, lvFlex4)
+	var out []move
+	for _, i := range e.real {
+		t := int(i)
+		if e.cells[t] != cEmpty || !threat && e.near[t] == 0 {
+			continue
+		}
+		mi, oi := e.info(t, me), e.info(t, opp)
+		if threat && !mi.four && !oi.four {
+			continue
+		}
+		out = append(out, move{int32(t), int32(mi.score) + int32(oi.score)})
+	}
+	return out
 }
 
 // TestLinePatterns checks the line table on hand-made lines (own stone

@@ -631,20 +631,27 @@ func (e *Engine) genMoves(me uint8, ply, depth, ttMove int) ([]move, int) {
 	opp := 3 - me
 	threat := e.cnt[opp-1][lvFlex4] > 0 && e.hasLegal(opp, lvFlex4)
 	buf := e.search.moves[ply][:0]
-	for _, i := range e.real {
-		t := int(i)
-		if e.cells[t] != cEmpty || !threat && e.near[t] == 0 {
-			continue
+	// Every square listed is near a stone (a four has three more stones
+	// in its five, one of them at most two squares away), so only the
+	// stones' rectangle widened by two is read, row by row as e.real
+	// lists it.
+	r := e.stones.grown(2, e.w, e.h)
+	for y := int(r.y0); y <= int(r.y1); y++ {
+		row := e.index(0, y)
+		for t := row + int(r.x0); t <= row+int(r.x1); t++ {
+			if e.cells[t] != cEmpty || !threat && e.near[t] == 0 {
+				continue
+			}
+			mi, oi := e.info(t, me), e.info(t, opp)
+			if threat && !mi.four && !oi.four {
+				continue
+			}
+			sc := int32(mi.score) + int32(oi.score)
+			if t == ttMove {
+				sc = 1 << 30
+			}
+			buf = append(buf, move{int32(t), sc})
 		}
-		mi, oi := e.info(t, me), e.info(t, opp)
-		if threat && !mi.four && !oi.four {
-			continue
-		}
-		sc := int32(mi.score) + int32(oi.score)
-		if t == ttMove {
-			sc = 1 << 30
-		}
-		buf = append(buf, move{int32(t), sc})
 	}
 	e.search.moves[ply] = buf
 	if !threat && ply > 0 {
