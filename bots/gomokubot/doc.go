@@ -117,7 +117,10 @@
 //     200000 (141/4/177). How many quiet moves an inner node should try
 //     (maxBreadth) depends on the budget: at 20000 nodes 12 instead of
 //     18 scored -4 ± 22 over 676 games (329/10/337) and 10 one ply above
-//     the horizon +5 ± 24 over 508 (256/3/249); at 200000 nodes 24
+//     the horizon (tuning.frontier) +5 ± 24 over 508 (256/3/249), at
+//     200000 nodes +15 ± 17 over 800 (414/7/379, LLR 0.89), and at equal
+//     time as real processes (200 ms over the pipe) -1 ± 28 over 588
+//     (290/6/292), so it stays off; at 200000 nodes 24
 //     scored -34 ± 21 over 600 (265/12/323) and 14 +31 ± 14 over 1724
 //     (930/18/776, three runs on 862 openings; the SPRT, elo0 0 elo1 5,
 //     accepts at LLR 2.96). At equal time, the new brain against the

@@ -272,7 +272,6 @@ func sprtVariants() map[string]variant {
 	add("b24", func(t *tuning) { t.breadth = 24 })
 	add("b18", func(t *tuning) { t.breadth = 18 }) // the default before the trials of 14 (now base)
 	add("front10", func(t *tuning) { t.frontier = 10 })
-	add("front8", func(t *tuning) { t.frontier = 8 })
 	add("ext34", func(t *tuning) { t.ext4, t.ext3 = true, true })
 	addW("f3x1.5", func(t *tuning, w *weights) { w.pat[pF3] = w.pat[pF3] * 3 / 2 })
 	addW("b3x1.5", func(t *tuning, w *weights) { w.pat[pB3] = w.pat[pB3] * 3 / 2 })
