@@ -624,9 +624,9 @@ func (e *Engine) hasLegal(c uint8, lv uint8) bool {
 
 // genMoves lists the moves worth trying for me at ply, unsorted, and how
 // many of the best of them to try (tuning.frontier where depth is 1, if
-// set). When the opponent can make an open four
-// (or two fours) next move, only own fours and squares that take part in
-// the opponent's fours are listed, and all of them are tried.
+// set). When the opponent can make an open four (or two fours) next move,
+// only own fours and squares that take part in the opponent's fours are
+// listed, and all of them are tried.
 func (e *Engine) genMoves(me uint8, ply, depth, ttMove int) ([]move, int) {
 	opp := 3 - me
 	threat := e.cnt[opp-1][lvFlex4] > 0 && e.hasLegal(opp, lvFlex4)
