@@ -357,14 +357,14 @@ func (e *Engine) take(i int) {
 	e.cells[i] = cEmpty
 	e.empty++
 	e.hash ^= e.zob[i][c-1]
+	for d, off := range e.dirs {
+		for k := 1; k <= 5; k++ {
+			e.keys[i+k*off][d] &^= 3 << (2 * (5 - k))
+			e.keys[i-k*off][d] &^= 3 << (2 * (k + 4))
+		}
+	}
 	if n := len(e.frames); n > 0 && e.frames[n-1].sq == int32(i) {
 		f := &e.frames[n-1]
-		for d, off := range e.dirs {
-			for k := 1; k <= 5; k++ {
-				e.keys[i+k*off][d] &^= 3 << (2 * (5 - k))
-				e.keys[i-k*off][d] &^= 3 << (2 * (k + 4))
-			}
-		}
 		for _, u := range e.undo[f.from:] {
 			e.pat[u.sq] = u.pat
 		}
@@ -374,15 +374,11 @@ func (e *Engine) take(i int) {
 	} else {
 		e.forgetUndo()
 		for d, off := range e.dirs {
-			for k := 1; k <= 5; k++ {
-				t := i + k*off
-				e.keys[t][d] &^= 3 << (2 * (5 - k))
-				if e.cells[t] == cEmpty && k <= e.reach {
+			for k := 1; k <= e.reach; k++ {
+				if t := i + k*off; e.cells[t] == cEmpty {
 					e.updateDir(t, d)
 				}
-				t = i - k*off
-				e.keys[t][d] &^= 3 << (2 * (k + 4))
-				if e.cells[t] == cEmpty && k <= e.reach {
+				if t := i - k*off; e.cells[t] == cEmpty {
 					e.updateDir(t, d)
 				}
 			}
