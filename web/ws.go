@@ -142,6 +142,14 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	}()
 	for {
 		typ, data, err := conn.Read(ctx)
+		if errors.Is(err, websocket.ErrMessageTooBig) {
+			// The library has sent the 1009 close frame; finishing the
+			// handshake reads the rest of the message, so the client gets
+			// that frame instead of a reset (closing a socket with unread
+			// bytes in it resets the connection).
+			conn.Close(websocket.StatusMessageTooBig, "")
+			return
+		}
 		if err != nil {
 			return
 		}
