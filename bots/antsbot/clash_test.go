@@ -2,6 +2,7 @@ package antsbot
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -15,7 +16,7 @@ import (
 // land around the torus between water) and lets players a and b fight
 // for turns turns, without food or spawning. It returns how many ants
 // each side lost.
-func clash(tb testing.TB, a, b Player, n int, seed int64, turns int, corridor bool) (lostA, lostB int) {
+func clash(tb testing.TB, a, b Player, n int, seed int64, turns int, corridor bool, turnTime time.Duration) (lostA, lostB int) {
 	tb.Helper()
 	const rows, cols = 40, 48
 	var text strings.Builder
@@ -58,7 +59,7 @@ func clash(tb testing.TB, a, b Player, n int, seed int64, turns int, corridor bo
 		orders := make([][]Order, 2)
 		for p, pl := range players {
 			if s.alive(p) {
-				orders[p] = pl.Turn(s.observe(p), time.Now().Add(100*time.Millisecond))
+				orders[p] = pl.Turn(s.observe(p), time.Now().Add(turnTime))
 			}
 		}
 		s.step(orders)
@@ -79,7 +80,7 @@ func TestClashAgainstGroups(t *testing.T) {
 	lost, killed := 0, 0
 	for seed := range int64(4) {
 		ph, _ := NewSample("phalanx", seed+1)
-		l, k := clash(t, New(), ph, 16, seed+1, 40, seed%2 == 1)
+		l, k := clash(t, New(), ph, 16, seed+1, 40, seed%2 == 1, 100*time.Millisecond)
 		t.Logf("against phalanx, seed %d: lost %d, killed %d", seed+1, l, k)
 		lost, killed = lost+l, killed+k
 	}
@@ -110,11 +111,72 @@ func TestClashMeasure(t *testing.T) {
 				if opp != "bot" {
 					pl, _ = NewSample(opp, seed+1)
 				}
-				l, k := clash(t, New(), pl, army, seed+100, 60, corridor)
+				l, k := clash(t, New(), pl, army, seed+100, 60, corridor, 100*time.Millisecond)
 				lost, killed = lost+l, killed+k
 			}
 			t.Logf("against %s (corridor %v): %d clashes of %d ants: lost %d, killed %d (%.2f lost per kill)",
 				opp, corridor, n, army, lost, killed, float64(lost)/float64(max(killed, 1)))
 		}
 	}
+}
+
+// clashVariants are versions of the combat search's weights, measured
+// against the defaults by TestClashVariant.
+func clashVariants() map[string]func(*tuning) {
+	return map[string]func(*tuning){
+		"base":      func(*tuning) {},
+		"kill1":     func(t *tuning) { t.killW = 1 },
+		"kill08":    func(t *tuning) { t.killW = 0.8 },
+		"avg0":      func(t *tuning) { t.avgShare = 0 },
+		"avg05":     func(t *tuning) { t.avgShare = 0.5 },
+		"approach0": func(t *tuning) { t.approach = 0 },
+		"approach3": func(t *tuning) { t.approach = 0.3 },
+		"rounds16":  func(t *tuning) { t.rounds = 16 },
+	}
+}
+
+// TestClashVariant is a measurement, not a check: the combat weights
+// named by ANTSBOT_VARIANT against the defaults, in ANTSBOT_CLASHES pairs
+// of clashes (default 50; armies of 3 to 26 ants, open field and
+// corridor, each pair played from both sides). Only the evaluation budget
+// bounds the search, so the load of the machine changes nothing.
+func TestClashVariant(t *testing.T) {
+	name := os.Getenv("ANTSBOT_VARIANT")
+	if name == "" {
+		t.Skip("set ANTSBOT_VARIANT to a name of clashVariants to measure")
+	}
+	mod, ok := clashVariants()[name]
+	if !ok {
+		t.Fatalf("no variant %q", name)
+	}
+	n := 50
+	if v, err := strconv.Atoi(os.Getenv("ANTSBOT_CLASHES")); err == nil {
+		n = v
+	}
+	variant := func() *Bot {
+		b := New()
+		mod(&b.tune)
+		return b
+	}
+	lost, killed := 0, 0
+	var diffs []float64 // per pair: the variant's kills less its losses
+	for seed := range int64(n) {
+		army := []int{3, 5, 8, 14, 20, 26}[seed%6]
+		corridor := seed%12 >= 6
+		l1, k1 := clash(t, variant(), New(), army, seed+1000, 60, corridor, 10*time.Second)
+		k2, l2 := clash(t, New(), variant(), army, seed+1000, 60, corridor, 10*time.Second)
+		lost, killed = lost+l1+l2, killed+k1+k2
+		diffs = append(diffs, float64(k1+k2-l1-l2))
+	}
+	mean, sd := 0.0, 0.0
+	for _, d := range diffs {
+		mean += d
+	}
+	mean /= float64(len(diffs))
+	for _, d := range diffs {
+		sd += (d - mean) * (d - mean)
+	}
+	se := math.Sqrt(sd / float64(len(diffs)-1) / float64(len(diffs)))
+	t.Logf("%s against the defaults: %d pairs: lost %d, killed %d (%.3f lost per kill); kills less losses a pair %+.2f ± %.2f (2 s.e.)",
+		name, n, lost, killed, float64(lost)/float64(max(killed, 1)), mean, 2*se)
 }

@@ -47,6 +47,8 @@ type skirmish struct {
 	pairs          []pair
 
 	killW, lossW float64
+	avgShare     float64 // weight of the average over the pool, added to the worst
+	rounds       int     // most alternations of improve and respond
 	approach     float64 // per unit of squared distance to the nearest enemy (capped), per our ant
 	proceed      []int8  // our ants: the candidate their peaceful job wants (-1: none)
 	proceedW     float64
@@ -76,7 +78,7 @@ const approachCap = 20
 func newSkirmish(rows, cols, r2, nm int, owner []int, cands [][]int32, reach2 int, friends bool) *skirmish {
 	n := len(owner)
 	k := &skirmish{rows: rows, cols: cols, r2: r2, nm: nm, owner: owner, sq: cands,
-		killW: 1, lossW: 1, maxEvals: 1 << 30}
+		killW: 1, lossW: 1, avgShare: 0.25, rounds: 8, maxEvals: 1 << 30}
 	k.rc = make([][][2]int32, n)
 	k.bonus = make([][]float64, n)
 	for i, cs := range cands {
@@ -206,7 +208,7 @@ func (k *skirmish) eval(our, en []int8) float64 {
 	return s
 }
 
-// value is our move-set's worst score over the pool plus a quarter of
+// value is our move-set's worst score over the pool plus avgShare of
 // its average; it also returns the index of the worst reply.
 func (k *skirmish) value(our []int8, pool [][]int8) (float64, int) {
 	worst, at, sum := 0.0, 0, 0.0
@@ -217,7 +219,7 @@ func (k *skirmish) value(our []int8, pool [][]int8) (float64, int) {
 		}
 		sum += s
 	}
-	return worst + 0.25*sum/float64(len(pool)), at
+	return worst + k.avgShare*sum/float64(len(pool)), at
 }
 
 // busy reports whether the clock or the evaluation budget is spent; once
@@ -313,7 +315,7 @@ func (k *skirmish) search(ours, theirs [][]int8) []int8 {
 	}
 	cur := append([]int8(nil), best...)
 	settled := [][]int8{best}
-	for range 8 {
+	for range k.rounds {
 		if k.busy() {
 			break
 		}
@@ -416,18 +418,19 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 	k.lossW = 1
 	switch {
 	case home:
-		k.killW = 1.5
+		k.killW = b.tune.killHomeW
 	case ahead:
-		k.killW = 1.2
+		k.killW = b.tune.killAheadW
 	default:
-		k.killW = 0.9
+		k.killW = b.tune.killW
 	}
+	k.avgShare, k.rounds = b.tune.avgShare, b.tune.rounds
 	// Tie-breaks, each far smaller than one ant over the whole battle.
 	switch {
 	case home || ahead || nm > ne:
-		k.approach = 0.1 / approachCap / float64(nm)
+		k.approach = b.tune.approach / approachCap / float64(nm)
 	case ne > nm:
-		k.approach = -0.1 / approachCap / float64(nm)
+		k.approach = -b.tune.approach / approachCap / float64(nm)
 	}
 	k.proceedW = 0.3 / float64(nm)
 	for i := range nm {
