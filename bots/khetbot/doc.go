@@ -23,9 +23,8 @@
 // per-move limit comes from Options.TurnTime (--turn-time). The search
 // may run until the limit less a reserve for the pipe and a loaded
 // machine (15 % of the turn, 60 ms to 1.5 s; see Budget), counted from the
-// moment the R line arrives. Iterative deepening starts another depth
-// while the growth of the last depths predicts that it finishes in time,
-// or while less than half of that time has passed (the best move is
+// moment the R line arrives. Time a move leaves unused is lost, so
+// iterative deepening starts depths until that limit (the best move is
 // searched first, so a depth cut off by the clock can only improve the
 // move); a forced win or loss ends the thinking at once. A move that
 // still comes out late makes the bot keep twice that lateness back on the

@@ -30,12 +30,11 @@ type Options struct {
 // --turn-time. The search may run until Hard, which keeps a reserve for
 // the pipe, process scheduling and a loaded machine: 15 % of the turn, at
 // least 60 ms (a third of the turn below 180 ms) and at most 1.5 s.
-// Iterative deepening goes one depth deeper while that depth is predicted
-// (from the growth of the last ones) to finish before Hard, or while less
-// than Soft, half of Hard, has passed: the best move is searched first,
-// so even a depth cut off at Hard can only improve the move. A forced
-// result ends the search at once. Run lowers Hard further while its moves
-// come out late.
+// The per-move limit is the only one (time a move leaves unused is lost),
+// so Soft is Hard: iterative deepening starts depths until Hard, the best
+// move is searched first, and a depth cut off at Hard can only improve the
+// move. A forced result ends the search at once. Run lowers Hard further
+// while its moves come out late.
 func Budget(turn time.Duration) Limits {
 	if turn <= 0 {
 		turn = 10 * time.Second
@@ -45,7 +44,7 @@ func Budget(turn time.Duration) Limits {
 		reserve = turn / 3
 	}
 	hard := turn - reserve
-	return Limits{Soft: hard / 2, Hard: hard}
+	return Limits{Soft: hard, Hard: hard}
 }
 
 // lateness tracks how far past its limit the bot's moves went out (a
@@ -139,7 +138,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 		// The clock runs from the line's arrival, not from the search.
 		lim := base
 		lim.Hard = max(late.limit(base.Hard, turn)-time.Since(received), time.Millisecond)
-		lim.Soft = lim.Hard / 2
+		lim.Soft = lim.Hard
 		res := eng.Search(b, lim)
 		if err := say(res.Move.String()); err != nil {
 			return fmt.Errorf("send move: %w", err)

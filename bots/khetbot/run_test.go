@@ -20,8 +20,8 @@ func TestBudget(t *testing.T) {
 	}
 	for _, tc := range tests {
 		lim := Budget(tc.turn)
-		if lim.Hard != tc.hard || lim.Soft != tc.hard/2 {
-			t.Errorf("Budget(%v) = %+v, want hard %v and soft half of it", tc.turn, lim, tc.hard)
+		if lim.Hard != tc.hard || lim.Soft != tc.hard {
+			t.Errorf("Budget(%v) = %+v, want hard and soft %v (the turn is the only limit)", tc.turn, lim, tc.hard)
 		}
 	}
 }

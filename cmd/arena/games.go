@@ -95,7 +95,7 @@ func newKhetBotCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Name, "name", "arena-khet", "name sent in the greeting")
-	fl.DurationVar(&opts.TurnTime, "turn-time", 10*time.Second, "the match's per-move limit; the bot thinks until at most 85 % of it (keeping 60 ms to 1.5 s), and after half of that starts a deeper iteration only if it expects to finish it")
+	fl.DurationVar(&opts.TurnTime, "turn-time", 10*time.Second, "the match's per-move limit; the bot thinks until 85 % of it (keeping 60 ms to 1.5 s) unless it finds a forced result")
 	fl.IntVar(&opts.Depth, "depth", 0, "search depth limit (0 = none)")
 	fl.Int64Var(&opts.Nodes, "nodes", 0, "node limit per move (0 = none)")
 	fl.IntVar(&opts.TTMB, "hash", 32, "transposition table size in MB")
