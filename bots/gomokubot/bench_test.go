@@ -2,6 +2,7 @@ package gomokubot
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -115,6 +116,68 @@ func BenchmarkSearchNodes(b *testing.B) {
 			}
 			b.ReportMetric(float64(nodes)/took.Seconds(), "nodes/s")
 			b.ReportMetric(float64(depth)/float64(b.N), "depth")
+		})
+	}
+}
+
+// BenchmarkSearchGames searches the 40 positions of two games (two
+// balanced openings played on for 20 moves by a depth-4 search) in
+// order, with one engine that searches each to depth 8 and is then told
+// the game's move, so its transposition table carries over from move to
+// move as in a game, once with the default table and once with one an
+// eighth of its size. It reports the nodes of the 40 searches and nodes
+// per second.
+func BenchmarkSearchGames(b *testing.B) {
+	type game struct {
+		opening, moves []gomoku.Point
+	}
+	var games []game
+	for o := range 2 {
+		g := game{opening: balancedOpening(b, o)}
+		e := NewEngine(15, 15, gomoku.Freestyle)
+		e.MaxDepth = 4
+		me := gomoku.Black
+		for _, p := range g.opening {
+			e.Place(p, me)
+			me = me.Opponent()
+		}
+		for range 20 {
+			p, _ := e.Search(context.Background(), me, time.Minute)
+			if e.Place(p, me) != nil || e.Fives(me) > 0 {
+				break
+			}
+			g.moves = append(g.moves, p)
+			me = me.Opponent()
+		}
+		games = append(games, g)
+	}
+	// A real move (a second, ~1.4 million nodes) fills the table about
+	// as much as these searches fill one an eighth of its size.
+	for _, bits := range []int{defaultTTBits, defaultTTBits - 3} {
+		b.Run(fmt.Sprintf("table-2^%d", bits), func(b *testing.B) {
+			var nodes int64
+			var took time.Duration
+			for b.Loop() {
+				for _, g := range games {
+					e := NewEngine(15, 15, gomoku.Freestyle)
+					e.MaxDepth = 8
+					e.setTTBits(bits)
+					me := gomoku.Black
+					for _, p := range g.opening {
+						e.Place(p, me)
+						me = me.Opponent()
+					}
+					for _, p := range g.moves {
+						_, info := e.Search(context.Background(), me, time.Minute)
+						nodes += info.Nodes
+						took += info.Elapsed
+						e.Place(p, me)
+						me = me.Opponent()
+					}
+				}
+			}
+			b.ReportMetric(float64(nodes)/took.Seconds(), "nodes/s")
+			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 		})
 	}
 }

@@ -78,8 +78,9 @@ type Engine struct {
 
 	tune tuning
 
-	tt     []ttEntry
+	tt     []ttBucket
 	ttBits int
+	ttAge  uint8  // counts searches, to tell this one's table entries
 	salt   uint64 // mixed into table keys; changed to forget them
 
 	search searchState
@@ -641,19 +642,20 @@ func (e *Engine) fivesThrough(i int, c uint8) (n, sq int) {
 // matches (see TestTuneMatch); the knobs that are off did not help at
 // short time controls and stay for experiments.
 type tuning struct {
-	breadth  int     // quiet moves tried at inner nodes
-	frontier int     // quiet moves tried one ply above the horizon (0: breadth)
-	oppPct   int32   // weight of the opponent's sum in the evaluation, percent
-	leafVCF  int     // VCF node budget at the horizon (0: none)
-	leafVCT  int     // node budget of a threat search (fours and open threes) at the horizon (0: none)
-	vctWide  bool    // run it whenever the side to move has two threats, not only a double threat
-	lmr      bool    // reduce late quiet moves
-	ext4     bool    // a move that makes a four costs no depth (threat extension)
-	ext3     bool    // nor does one that makes an open three while the opponent has no four
-	vct      int64   // node budget of the root proof-number VCT search (0: none)
-	vctPly   int     // longest line the VCT search follows
-	vctDef   int64   // node budget of the search for the opponent's VCT (0: none)
-	soft     float64 // share of the budget after which no iteration starts
+	breadth   int     // quiet moves tried at inner nodes
+	frontier  int     // quiet moves tried one ply above the horizon (0: breadth)
+	oppPct    int32   // weight of the opponent's sum in the evaluation, percent
+	leafVCF   int     // VCF node budget at the horizon (0: none)
+	leafVCT   int     // node budget of a threat search (fours and open threes) at the horizon (0: none)
+	vctWide   bool    // run it whenever the side to move has two threats, not only a double threat
+	lmr       bool    // reduce late quiet moves
+	ttOneSlot bool    // the table as it was: each key has one slot, always replaced (see ttBucket)
+	ext4      bool    // a move that makes a four costs no depth (threat extension)
+	ext3      bool    // nor does one that makes an open three while the opponent has no four
+	vct       int64   // node budget of the root proof-number VCT search (0: none)
+	vctPly    int     // longest line the VCT search follows
+	vctDef    int64   // node budget of the search for the opponent's VCT (0: none)
+	soft      float64 // share of the budget after which no iteration starts
 }
 
 // defaultTuning returns the tuned knobs.

@@ -275,6 +275,7 @@ func (e *Engine) limited(until time.Time, share float64, f func()) {
 func (e *Engine) deepen(me uint8, moves []move, budget time.Duration) (int, SearchInfo) {
 	st := &e.search
 	e.ensureTT()
+	e.ttAge++
 	soft := e.softLimit(budget)
 	info := SearchInfo{Reason: "static", Score: int(moves[0].score)}
 	best := int(moves[0].sq)

@@ -129,7 +129,7 @@ func envInt(name string, def int) int {
 // centre 7x7 (Black to move) drawn from a fixed sequence, kept only when
 // a depth-6 search scores it within 120 units (about an open two) for
 // either side.
-func balancedOpening(t *testing.T, n int) []gomoku.Point {
+func balancedOpening(t testing.TB, n int) []gomoku.Point {
 	rng := rand.New(rand.NewPCG(uint64(n)+1000, 7))
 	for {
 		var stones []gomoku.Point
@@ -180,6 +180,9 @@ func sprtPair(t *testing.T, a, b variant, opening int, nodes, nodesB int64) (flo
 				p.e.rebuild()
 			}
 			p.e.MaxNodes = n
+			if bits := envInt("GOMOKU_TTBITS", 0); bits > 0 {
+				p.e.setTTBits(bits)
+			}
 			return p
 		}
 		pa, pb := mk(a, nodes), mk(b, nodesB)
@@ -212,7 +215,9 @@ func sprtPair(t *testing.T, a, b variant, opening int, nodes, nodesB int64) (flo
 // 20000) so that a loaded machine does not change the games, on balanced
 // openings (balancedOpening; GOMOKU_SPRT_FIRST skips the first ones), each
 // played with both colours, two games at a time, until the test decides or
-// GOMOKU_SPRT pairs are played:
+// GOMOKU_SPRT pairs are played (GOMOKU_TTBITS sets both engines' table
+// size, to see a budget's effect on a table as full as a longer one fills
+// it):
 //
 //	GOMOKU_SPRT=150 GOMOKU_SPRT_NEW=vct GOMOKU_SPRT_OLD=base go test -run TestSPRT -v -timeout 30m ./bots/gomokubot/
 func TestSPRT(t *testing.T) {
@@ -272,6 +277,7 @@ func sprtVariants() map[string]variant {
 	add("b24", func(t *tuning) { t.breadth = 24 })
 	add("b18", func(t *tuning) { t.breadth = 18 }) // the default before the trials of 14 (now base)
 	add("front10", func(t *tuning) { t.frontier = 10 })
+	add("tt1", func(t *tuning) { t.ttOneSlot = true })
 	add("ext34", func(t *tuning) { t.ext4, t.ext3 = true, true })
 	addW("f3x1.5", func(t *tuning, w *weights) { w.pat[pF3] = w.pat[pF3] * 3 / 2 })
 	addW("b3x1.5", func(t *tuning, w *weights) { w.pat[pB3] = w.pat[pB3] * 3 / 2 })
