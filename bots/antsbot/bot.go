@@ -83,6 +83,9 @@ type tuning struct {
 	// rounds bounds the alternations of our improvement and the
 	// enemy's reply.
 	rounds int
+	// rally is how far (in steps) an exploring or idle ant goes to an
+	// enemy ant.
+	rally int
 }
 
 // defaultTuning returns the combat weights in use. Against them, in 200
@@ -98,7 +101,7 @@ type tuning struct {
 // the average), -0.09 ± 0.10 (worst alone); the ascent already finds
 // about what the exact search finds.
 func defaultTuning() tuning {
-	return tuning{killW: 0.9, killAheadW: 1.2, killHomeW: 1.5, avgShare: 0.25, approach: 0.1, rounds: 8}
+	return tuning{killW: 0.9, killAheadW: 1.2, killHomeW: 1.5, avgShare: 0.25, approach: 0.1, rounds: 8, rally: 10}
 }
 
 // Start implements Player.
@@ -546,18 +549,14 @@ func roleRank(r int) int {
 	return r
 }
 
-// rallySteps is how far (in steps) an ant with no urgent job goes to
-// join a fight.
-const rallySteps = 10
-
-// rally sends the exploring, razing and idle ants within rallySteps of
+// rally sends the exploring and idle ants within tuning.rally steps of
 // an enemy ant toward it, so that fights are fought with numbers: the
 // combat search then decides, ant by ant, whether to close in.
 func (b *Bot) rally() {
 	if len(b.enemies) == 0 {
 		return
 	}
-	near := b.field(b.enemies, rallySteps)
+	near := b.field(b.enemies, b.tune.rally)
 	for a, sq := range b.mine {
 		switch b.role[a] {
 		case roleExplore, roleIdle:

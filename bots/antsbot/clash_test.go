@@ -120,21 +120,6 @@ func TestClashMeasure(t *testing.T) {
 	}
 }
 
-// clashVariants are versions of the combat search's weights, measured
-// against the defaults by TestClashVariant.
-func clashVariants() map[string]func(*tuning) {
-	return map[string]func(*tuning){
-		"base":      func(*tuning) {},
-		"kill1":     func(t *tuning) { t.killW = 1 },
-		"kill08":    func(t *tuning) { t.killW = 0.8 },
-		"avg0":      func(t *tuning) { t.avgShare = 0 },
-		"avg05":     func(t *tuning) { t.avgShare = 0.5 },
-		"approach0": func(t *tuning) { t.approach = 0 },
-		"approach3": func(t *tuning) { t.approach = 0.3 },
-		"rounds16":  func(t *tuning) { t.rounds = 16 },
-	}
-}
-
 // TestClashVariant is a measurement, not a check: the combat weights
 // named by ANTSBOT_VARIANT against the defaults, in ANTSBOT_CLASHES pairs
 // of clashes (default 50; armies of 3 to 26 ants, open field and
@@ -143,21 +128,13 @@ func clashVariants() map[string]func(*tuning) {
 func TestClashVariant(t *testing.T) {
 	name := os.Getenv("ANTSBOT_VARIANT")
 	if name == "" {
-		t.Skip("set ANTSBOT_VARIANT to a name of clashVariants to measure")
-	}
-	mod, ok := clashVariants()[name]
-	if !ok {
-		t.Fatalf("no variant %q", name)
+		t.Skip("set ANTSBOT_VARIANT to a name of tuningVariants to measure")
 	}
 	n := 50
 	if v, err := strconv.Atoi(os.Getenv("ANTSBOT_CLASHES")); err == nil {
 		n = v
 	}
-	variant := func() *Bot {
-		b := New()
-		mod(&b.tune)
-		return b
-	}
+	variant := func() *Bot { return botWith(t, name) }
 	lost, killed := 0, 0
 	var diffs []float64 // per pair: the variant's kills less its losses
 	for seed := range int64(n) {

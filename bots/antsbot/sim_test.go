@@ -31,9 +31,25 @@ type sim struct {
 	rng     *rand.Rand
 	extra   float64
 	turn    int
+	// image, when set, is the map's symmetry between two players: food
+	// then always comes in pairs, a square and its image, as the
+	// official engine places it, so that no seat is favoured.
+	image func(i int) int
 }
 
 func newSim(t testing.TB, text string, p Params, seed int64) *sim {
+	t.Helper()
+	return newSimWith(t, text, p, seed, false)
+}
+
+// newRotatedSim is newSim for a two-player map symmetric under the point
+// rotation (mapgen's "rotate"), with food placed symmetrically.
+func newRotatedSim(t testing.TB, text string, p Params, seed int64) *sim {
+	t.Helper()
+	return newSimWith(t, text, p, seed, true)
+}
+
+func newSimWith(t testing.TB, text string, p Params, seed int64, rotated bool) *sim {
 	t.Helper()
 	s := &sim{ants: map[int]int{}, hills: map[int]int{}, razed: map[int]bool{}, food: map[int]bool{},
 		rng: rand.New(rand.NewPCG(uint64(seed), 1))}
@@ -52,6 +68,10 @@ func newSim(t testing.TB, text string, p Params, seed int64) *sim {
 	}
 	p.Rows, p.Cols = len(grid), len(grid[0])
 	s.p = p
+	if rotated {
+		n := p.Rows * p.Cols
+		s.image = func(i int) int { return n - 1 - i }
+	}
 	s.w = newWorld(p)
 	for r, row := range grid {
 		for c, ch := range row {
@@ -93,23 +113,44 @@ func newSim(t testing.TB, text string, p Params, seed int64) *sim {
 			land++
 		}
 	}
-	for range land / 120 {
+	for range land / 120 / s.foodPerDraw() {
 		s.addFoodNear(s.rng.IntN(s.w.n), 1000)
 	}
 	return s
 }
 
+// foodPerDraw is how many squares of food one random draw places.
+func (s *sim) foodPerDraw() int {
+	if s.image != nil {
+		return 2
+	}
+	return 1
+}
+
+// addFoodNear puts food on a free square within radius of c (and on its
+// image, if the map's symmetry is known and that square is free too).
 func (s *sim) addFoodNear(c, radius int) {
+	free := func(i int) bool {
+		_, ant := s.ants[i]
+		_, hill := s.hills[i]
+		return !s.w.water[i] && !ant && !hill && !s.food[i]
+	}
 	for range 50 {
 		r := c/s.w.cols + s.rng.IntN(2*min(radius, s.w.rows)+1) - min(radius, s.w.rows)
 		col := c%s.w.cols + s.rng.IntN(2*min(radius, s.w.cols)+1) - min(radius, s.w.cols)
 		i := s.w.wrapIdx(r, col)
-		_, ant := s.ants[i]
-		_, hill := s.hills[i]
-		if !s.w.water[i] && !ant && !hill && !s.food[i] {
-			s.food[i] = true
-			return
+		if !free(i) {
+			continue
 		}
+		if s.image != nil {
+			j := s.image(i)
+			if j == i || !free(j) {
+				continue
+			}
+			s.food[j] = true
+		}
+		s.food[i] = true
+		return
 	}
 }
 
@@ -250,7 +291,7 @@ func (s *sim) step(orders [][]Order) {
 			}
 		}
 	}
-	s.extra += 0.3 * float64(s.players)
+	s.extra += 0.3 * float64(s.players) / float64(s.foodPerDraw())
 	for s.extra >= 1 {
 		s.extra--
 		s.addFoodNear(s.rng.IntN(w.n), 1000)

@@ -1,0 +1,105 @@
+package antsbot
+
+import (
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"arena/game/ants/mapgen"
+	"arena/internal/sprttest"
+)
+
+// tuningVariants are versions of the bot's weights, measured against
+// each other by TestSPRT and against the defaults by TestClashVariant.
+func tuningVariants() map[string]func(*tuning) {
+	return map[string]func(*tuning){
+		"base":      func(*tuning) {},
+		"kill1":     func(t *tuning) { t.killW = 1 },
+		"kill08":    func(t *tuning) { t.killW = 0.8 },
+		"avg0":      func(t *tuning) { t.avgShare = 0 },
+		"avg05":     func(t *tuning) { t.avgShare = 0.5 },
+		"approach0": func(t *tuning) { t.approach = 0 },
+		"approach3": func(t *tuning) { t.approach = 0.3 },
+		"rounds16":  func(t *tuning) { t.rounds = 16 },
+		"rally15":   func(t *tuning) { t.rally = 15 },
+		"rally20":   func(t *tuning) { t.rally = 20 },
+		"rally6":    func(t *tuning) { t.rally = 6 },
+	}
+}
+
+// botWith returns a Bot with the named variant's weights.
+func botWith(t testing.TB, name string) *Bot {
+	mod, ok := tuningVariants()[name]
+	if !ok {
+		t.Fatalf("no variant %q", name)
+	}
+	b := New()
+	mod(&b.tune)
+	return b
+}
+
+// simPair plays one generated two-player map (point-symmetric, food
+// placed symmetrically) twice in the in-process simulator, the players
+// swapping seats, and returns the new version's
+// scores in the two games: the game's score decides, and a tied score
+// goes to whoever has more ants at the end (a draw when that ties too).
+// Only the combat search's evaluation budget bounds a turn, so the
+// machine's load changes nothing.
+func simPair(t *testing.T, newName, oldName string, i, turns int) (float64, float64) {
+	size := 56 + 8*(i%4)
+	text, err := mapgen.Generate(mapgen.Options{Players: 2, Seed: int64(5000 + i), Rows: size, Cols: size, Symmetry: mapgen.Rotate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var scores [2]float64
+	for g := range 2 {
+		s := newRotatedSim(t, text, DefaultParams(), int64(i))
+		players := []Player{botWith(t, newName), botWith(t, oldName)}
+		seat := g // the new version's seat
+		if g == 1 {
+			players[0], players[1] = players[1], players[0]
+		}
+		score := s.play(players, turns, 10*time.Second)
+		ants := s.counts()
+		mine, theirs := score[seat], score[1-seat]
+		if mine == theirs {
+			mine, theirs = ants[seat], ants[1-seat]
+		}
+		switch {
+		case mine > theirs:
+			scores[g] = 1
+		case mine == theirs:
+			scores[g] = 0.5
+		}
+		t.Logf("map %d (%dx%d), new in seat %d: scores %v, ants %v at turn %d", i, size, size, seat, score, ants, s.turn)
+	}
+	return scores[0], scores[1]
+}
+
+// TestSPRT runs an SPRT (elo0 0, elo1 5, pentanomial, as fishtest) of the
+// variant named by ANTSBOT_SPRT_NEW against ANTSBOT_SPRT_OLD (see
+// tuningVariants) in the in-process simulator: pairs of games on
+// generated point-symmetric two-player maps (56x56 to 80x80), ANTSBOT_TURNS turns each
+// (default 500), until it decides or ANTSBOT_SPRT pairs are played
+// (ANTSBOT_SPRT_FIRST skips that many maps):
+//
+//	ANTSBOT_SPRT=200 ANTSBOT_SPRT_NEW=rally15 ANTSBOT_SPRT_OLD=base go test -run 'TestSPRT$' -v -timeout 3h ./bots/antsbot/
+func TestSPRT(t *testing.T) {
+	maxPairs, _ := strconv.Atoi(os.Getenv("ANTSBOT_SPRT"))
+	if maxPairs == 0 {
+		t.Skip("set ANTSBOT_SPRT=<max pairs> to run an SPRT")
+	}
+	newName, oldName := os.Getenv("ANTSBOT_SPRT_NEW"), os.Getenv("ANTSBOT_SPRT_OLD")
+	botWith(t, newName)
+	botWith(t, oldName)
+	turns := 500
+	if v, err := strconv.Atoi(os.Getenv("ANTSBOT_TURNS")); err == nil {
+		turns = v
+	}
+	first, _ := strconv.Atoi(os.Getenv("ANTSBOT_SPRT_FIRST"))
+	r := sprttest.Run(t, maxPairs, func(i int) (float64, float64) {
+		return simPair(t, newName, oldName, first+i, turns)
+	})
+	t.Logf("%s vs %s, %d turns: %v", newName, oldName, turns, r)
+}
