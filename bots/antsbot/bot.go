@@ -3,6 +3,7 @@ package antsbot
 import (
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -86,6 +87,15 @@ type tuning struct {
 	// rally is how far (in steps) an exploring or idle ant goes to an
 	// enemy ant.
 	rally int
+	// ahead is how many times the enemy ants we see we must have (and
+	// at least ten) for kills to be worth killAheadW.
+	ahead float64
+	// defendSteps and defenders: enemy ants within defendSteps of one of
+	// our hills each draw the defenders nearest free ants.
+	defendSteps, defenders int
+	// razeShare is the share of the free ants, nearest first, that
+	// march on a known enemy hill once we have ten ants.
+	razeShare float64
 }
 
 // defaultTuning returns the combat weights in use. Against them, in 200
@@ -101,7 +111,8 @@ type tuning struct {
 // the average), -0.09 ± 0.10 (worst alone); the ascent already finds
 // about what the exact search finds.
 func defaultTuning() tuning {
-	return tuning{killW: 0.9, killAheadW: 1.2, killHomeW: 1.5, avgShare: 0.25, approach: 0.1, rounds: 8, rally: 10}
+	return tuning{killW: 0.9, killAheadW: 1.2, killHomeW: 1.5, avgShare: 0.25, approach: 0.1, rounds: 8, rally: 10,
+		ahead: 1.5, defendSteps: 10, defenders: 2, razeShare: 2.0 / 3}
 }
 
 // Start implements Player.
@@ -340,7 +351,7 @@ func (b *Bot) defend() {
 	if len(home) == 0 || len(b.enemies) == 0 {
 		return
 	}
-	near := b.field(home, 10)
+	near := b.field(home, b.tune.defendSteps)
 	var intruders []int
 	for _, e := range b.enemies {
 		if near[e] >= 0 {
@@ -348,7 +359,7 @@ func (b *Bot) defend() {
 		}
 	}
 	if len(intruders) > 0 {
-		b.assign(intruders, 2, 20, 0, roleDefend)
+		b.assign(intruders, b.tune.defenders, 20, 0, roleDefend)
 	}
 }
 
@@ -418,7 +429,7 @@ func (b *Bot) roam() {
 			}
 		}
 		slices.SortStableFunc(free, func(x, y int) int { return int(hill[b.mine[x]] - hill[b.mine[y]]) })
-		for _, a := range free[:(2*len(free)+2)/3] {
+		for _, a := range free[:int(math.Ceil(b.tune.razeShare*float64(len(free))))] {
 			raze[a] = true
 		}
 	}

@@ -111,7 +111,7 @@ func (b *Bot) battles() []battle {
 func (b *Bot) combat() {
 	t0 := time.Now()
 	defer func() { b.stats.combat += time.Since(t0) }()
-	ahead := 2*len(b.mine) >= 3*len(b.enemies) && len(b.mine) >= 10
+	ahead := float64(len(b.mine)) >= b.tune.ahead*float64(len(b.enemies)) && len(b.mine) >= 10
 	var pieces [][]battle
 	total := 0
 	for _, bt := range b.battles() {

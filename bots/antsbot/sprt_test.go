@@ -25,6 +25,12 @@ func tuningVariants() map[string]func(*tuning) {
 		"rally15":   func(t *tuning) { t.rally = 15 },
 		"rally20":   func(t *tuning) { t.rally = 20 },
 		"rally6":    func(t *tuning) { t.rally = 6 },
+		"ahead12":   func(t *tuning) { t.ahead = 1.2 },
+		"ahead2":    func(t *tuning) { t.ahead = 2 },
+		"defend3":   func(t *tuning) { t.defenders = 3 },
+		"defend15":  func(t *tuning) { t.defendSteps = 15 },
+		"raze05":    func(t *tuning) { t.razeShare = 0.5 },
+		"raze085":   func(t *tuning) { t.razeShare = 0.85 },
 	}
 }
 
