@@ -25,6 +25,8 @@ func tuningVariants() map[string]func(*tuning) {
 		"rally15":   func(t *tuning) { t.rally = 15 },
 		"rally20":   func(t *tuning) { t.rally = 20 },
 		"rally6":    func(t *tuning) { t.rally = 6 },
+		"rally3":    func(t *tuning) { t.rally = 3 },
+		"rally0":    func(t *tuning) { t.rally = 0 },
 		"ahead12":   func(t *tuning) { t.ahead = 1.2 },
 		"ahead2":    func(t *tuning) { t.ahead = 2 },
 		"defend3":   func(t *tuning) { t.defenders = 3 },
