@@ -85,7 +85,7 @@ type tuning struct {
 	// enemy's reply.
 	rounds int
 	// rally is how far (in steps) an exploring or idle ant goes to an
-	// enemy ant.
+	// enemy ant (0: it does not; see the package comment).
 	rally int
 	// ahead is how many times the enemy ants we see we must have (and
 	// at least ten) for kills to be worth killAheadW.
@@ -111,7 +111,7 @@ type tuning struct {
 // the average), -0.09 ± 0.10 (worst alone); the ascent already finds
 // about what the exact search finds.
 func defaultTuning() tuning {
-	return tuning{killW: 0.9, killAheadW: 1.2, killHomeW: 1.5, avgShare: 0.25, approach: 0.1, rounds: 8, rally: 10,
+	return tuning{killW: 0.9, killAheadW: 1.2, killHomeW: 1.5, avgShare: 0.25, approach: 0.1, rounds: 8, rally: 0,
 		ahead: 1.5, defendSteps: 10, defenders: 2, razeShare: 2.0 / 3}
 }
 
@@ -564,7 +564,7 @@ func roleRank(r int) int {
 // an enemy ant toward it, so that fights are fought with numbers: the
 // combat search then decides, ant by ant, whether to close in.
 func (b *Bot) rally() {
-	if len(b.enemies) == 0 {
+	if len(b.enemies) == 0 || b.tune.rally <= 0 {
 		return
 	}
 	near := b.field(b.enemies, b.tune.rally)

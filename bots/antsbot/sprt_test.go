@@ -22,11 +22,9 @@ func tuningVariants() map[string]func(*tuning) {
 		"approach0": func(t *tuning) { t.approach = 0 },
 		"approach3": func(t *tuning) { t.approach = 0.3 },
 		"rounds16":  func(t *tuning) { t.rounds = 16 },
-		"rally15":   func(t *tuning) { t.rally = 15 },
-		"rally20":   func(t *tuning) { t.rally = 20 },
+		"rally10":   func(t *tuning) { t.rally = 10 }, // the default before the trials of 6, 3 and 0
 		"rally6":    func(t *tuning) { t.rally = 6 },
 		"rally3":    func(t *tuning) { t.rally = 3 },
-		"rally0":    func(t *tuning) { t.rally = 0 },
 		"ahead12":   func(t *tuning) { t.ahead = 1.2 },
 		"ahead2":    func(t *tuning) { t.ahead = 2 },
 		"defend3":   func(t *tuning) { t.defenders = 3 },
