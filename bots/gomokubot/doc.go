@@ -61,11 +61,22 @@
 //     looks for a victory by continuous fours (VCF) and checks whether the
 //     opponent has one (if so, only root moves that stop it are kept); then
 //     it runs iterative-deepening principal-variation alpha-beta with a
-//     Zobrist transposition table. Forced replies to fours do not use up
-//     depth, and neither do the fours themselves (a threat extension, while
-//     the line is at most twice the iteration's depth): a forced attack is
-//     read to its end. The extension scored +91 ± 34 Elo over 300 games
-//     at 20000 nodes a move and +53 ± 48 over 120 at 60000 (TestSPRT),
+//     Zobrist transposition table in buckets of two (the deepest result
+//     of this search, and the latest of the rest; tt.go): with one slot a
+//     key, always replaced, the many shallow results near the horizon
+//     overwrote the deep ones, and the table carried over from move to
+//     move through a game ran out long before a second's search does.
+//     Searching 40 positions of two games in order to depth 8
+//     (BenchmarkSearchGames) took 4.79 instead of 4.99 million nodes, and
+//     4.89 instead of 6.18 million with a table an eighth of the size
+//     (as full as a real second fills the default one); at 200000 nodes
+//     a move with that table, TestSPRT against the old table (tt1) scored
+//     +14.8 ± 14.7 over 800 games (409/16/375, LLR 1.09). Forced
+//     replies to fours do not use up depth, and neither do the fours
+//     themselves (a threat extension, while the line is at most twice
+//     the iteration's depth): a forced attack is read to its end. The
+//     extension scored +91 ± 34 Elo over 300 games at 20000 nodes a move
+//     and +53 ± 48 over 120 at 60000 (TestSPRT),
 //     and proves 13 instead of 8 of the 29 forced wins of the tactical
 //     suite at 100000 nodes (testdata/tactics.txt, TestTacticalScore).
 //     Extending open threes as well (tuning.ext3) proves 16 there but

@@ -25,7 +25,7 @@ type ttEntry struct {
 // ttBucket is where a key may be stored: slot 0 keeps the deepest result
 // of the current search, slot 1 the latest of the others. With one slot,
 // the many shallow results near the horizon overwrite the few deep ones
-// above them: a depth-8 search of the benchmark position took 1.41
+// above them: a depth-8 search of the benchmark position took 1.40
 // times the nodes in a table of half the size. A bucket is 32 bytes, so
 // it never straddles a cache line.
 type ttBucket [2]ttEntry
