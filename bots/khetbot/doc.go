@@ -26,7 +26,11 @@
 // moment the R line arrives. Time a move leaves unused is lost, so
 // iterative deepening starts depths until that limit (the best move is
 // searched first, so a depth cut off by the clock can only improve the
-// move); a forced win or loss ends the thinking at once. A move that
+// move); a forced win or loss ends the thinking at once. (Until it did,
+// a depth not expected to finish started only in the first half: at
+// 200 ms a move the bot used 85 % of its limit on average and under
+// 90 % on 41 % of its moves; now 97 % and 3 %. Against that version,
+// real processes, 400 games: 208/20/172, +31 ± 33 Elo.) A move that
 // still comes out late makes the bot keep twice that lateness back on the
 // next moves.
 package khetbot
