@@ -2,6 +2,7 @@ package gomokubot
 
 import (
 	"testing"
+	"unsafe"
 
 	"arena/game/gomoku"
 )
@@ -11,6 +12,9 @@ import (
 // an earlier search giving way first, and a position stored again in its
 // own slot.
 func TestTTBuckets(t *testing.T) {
+	if size := unsafe.Sizeof(ttBucket{}); size != 32 {
+		t.Errorf("a bucket is %d bytes, want 32 (half a cache line)", size)
+	}
 	e := NewEngine(15, 15, gomoku.Freestyle)
 	e.setTTBits(10)
 	e.ensureTT()
