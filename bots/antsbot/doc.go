@@ -45,7 +45,7 @@
 //     food, and the search repeats for food whose nearest ant was taken.
 //   - Then every free ant razes (walks down a BFS field from the known
 //     enemy hills: always when within 20 steps, and once we have ten
-//     ants the two thirds of the free ants nearest to a hill), explores
+//     ants the half of the free ants nearest to a hill), explores
 //     (while no enemy hill is known or we have fewer than ten ants, one
 //     ant to each of a lattice of squares not seen for ten turns; then
 //     down a BFS field from all such squares), or hunts

@@ -29,7 +29,7 @@ func tuningVariants() map[string]func(*tuning) {
 		"ahead2":    func(t *tuning) { t.ahead = 2 },
 		"defend3":   func(t *tuning) { t.defenders = 3 },
 		"defend15":  func(t *tuning) { t.defendSteps = 15 },
-		"raze05":    func(t *tuning) { t.razeShare = 0.5 },
+		"raze067":   func(t *tuning) { t.razeShare = 2.0 / 3 }, // the default before the trials of 0.5 and 0.85
 		"raze085":   func(t *tuning) { t.razeShare = 0.85 },
 	}
 }
