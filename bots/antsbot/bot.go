@@ -68,12 +68,12 @@ const maxEvalsPerTurn = 200_000
 // New returns a bot ready for Start.
 func New() *Bot { return &Bot{tune: defaultTuning()} }
 
-// tuning holds the combat search's weights; the measurements that chose
-// them are in defaultTuning's comment.
+// tuning holds the bot's weights (the combat search's and the jobs'); the
+// measurements that chose them are in defaultTuning's comment and the
+// package comment.
 type tuning struct {
 	// killW values an enemy killed against one of ours lost: in an
-	// even fight, when we have half as many ants again as we see
-	// enemies, and next to our hills.
+	// even fight, when we are ahead (see ahead), and next to our hills.
 	killW, killAheadW, killHomeW float64
 	// avgShare is the weight of a move-set's average score over the
 	// pool of enemy replies, added to its worst.
@@ -98,7 +98,7 @@ type tuning struct {
 	razeShare float64
 }
 
-// defaultTuning returns the combat weights in use. Against them, in 200
+// defaultTuning returns the weights in use. Against them, in 200
 // pairs of clashes of armies of 8 to 26 ants (TestClashVariant: kills
 // less losses a pair, 2 s.e.), no change measured better: an even trade
 // worth 1 (-0.21 ± 0.13) or 0.8 (-0.07 ± 0.09), the worst reply alone

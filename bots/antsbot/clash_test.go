@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -96,13 +95,7 @@ func TestClashMeasure(t *testing.T) {
 	if os.Getenv("ANTSBOT_LONG") == "" {
 		t.Skip("set ANTSBOT_LONG=1 to measure")
 	}
-	n, army := 20, 20
-	if v, err := strconv.Atoi(os.Getenv("ANTSBOT_CLASHES")); err == nil {
-		n = v
-	}
-	if v, err := strconv.Atoi(os.Getenv("ANTSBOT_ARMY")); err == nil {
-		army = v
-	}
+	n, army := envInt("ANTSBOT_CLASHES", 20), envInt("ANTSBOT_ARMY", 20)
 	for _, corridor := range []bool{false, true} {
 		for _, opp := range []string{"phalanx", "hunter", "bot"} {
 			lost, killed := 0, 0
@@ -130,10 +123,7 @@ func TestClashVariant(t *testing.T) {
 	if name == "" {
 		t.Skip("set ANTSBOT_VARIANT to a name of tuningVariants to measure")
 	}
-	n := 50
-	if v, err := strconv.Atoi(os.Getenv("ANTSBOT_CLASHES")); err == nil {
-		n = v
-	}
+	n := envInt("ANTSBOT_CLASHES", 50)
 	variant := func() *Bot { return botWith(t, name) }
 	lost, killed := 0, 0
 	var diffs []float64 // per pair: the variant's kills less its losses

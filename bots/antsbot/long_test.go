@@ -57,10 +57,7 @@ func TestLongOfficialMaps(t *testing.T) {
 	if os.Getenv("ANTSBOT_LONG") == "" {
 		t.Skip("set ANTSBOT_LONG=1 to measure")
 	}
-	turns := 500
-	if v, err := strconv.Atoi(os.Getenv("ANTSBOT_TURNS")); err == nil {
-		turns = v
-	}
+	turns := envInt("ANTSBOT_TURNS", 500)
 	seed := int64(3)
 	if v, err := strconv.ParseInt(os.Getenv("ANTSBOT_SEED"), 10, 64); err == nil {
 		seed = v
@@ -109,10 +106,7 @@ func TestLongStrength(t *testing.T) {
 	if os.Getenv("ANTSBOT_LONG") == "" {
 		t.Skip("set ANTSBOT_LONG=1 to measure")
 	}
-	n := 10
-	if v, err := strconv.Atoi(os.Getenv("ANTSBOT_GAMES")); err == nil {
-		n = v
-	}
+	n := envInt("ANTSBOT_GAMES", 10)
 	exe, _ := os.Executable()
 	total, won := 0, 0
 	for _, name := range SampleNames() {

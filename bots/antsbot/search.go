@@ -77,8 +77,9 @@ const approachCap = 20
 // sends two of them to one square).
 func newSkirmish(rows, cols, r2, nm int, owner []int, cands [][]int32, reach2 int, friends bool) *skirmish {
 	n := len(owner)
+	def := defaultTuning()
 	k := &skirmish{rows: rows, cols: cols, r2: r2, nm: nm, owner: owner, sq: cands,
-		killW: 1, lossW: 1, avgShare: 0.25, rounds: 8, maxEvals: 1 << 30}
+		killW: 1, lossW: 1, avgShare: def.avgShare, rounds: def.rounds, maxEvals: 1 << 30}
 	k.rc = make([][][2]int32, n)
 	k.bonus = make([][]float64, n)
 	for i, cs := range cands {

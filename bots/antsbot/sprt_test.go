@@ -92,20 +92,26 @@ func simPair(t *testing.T, newName, oldName string, i, turns int) (float64, floa
 //
 //	ANTSBOT_SPRT=200 ANTSBOT_SPRT_NEW=rally15 ANTSBOT_SPRT_OLD=base go test -run 'TestSPRT$' -v -timeout 3h ./bots/antsbot/
 func TestSPRT(t *testing.T) {
-	maxPairs, _ := strconv.Atoi(os.Getenv("ANTSBOT_SPRT"))
+	maxPairs := envInt("ANTSBOT_SPRT", 0)
 	if maxPairs == 0 {
 		t.Skip("set ANTSBOT_SPRT=<max pairs> to run an SPRT")
 	}
 	newName, oldName := os.Getenv("ANTSBOT_SPRT_NEW"), os.Getenv("ANTSBOT_SPRT_OLD")
 	botWith(t, newName)
 	botWith(t, oldName)
-	turns := 500
-	if v, err := strconv.Atoi(os.Getenv("ANTSBOT_TURNS")); err == nil {
-		turns = v
-	}
-	first, _ := strconv.Atoi(os.Getenv("ANTSBOT_SPRT_FIRST"))
+	turns := envInt("ANTSBOT_TURNS", 500)
+	first := envInt("ANTSBOT_SPRT_FIRST", 0)
 	r := sprttest.Run(t, maxPairs, func(i int) (float64, float64) {
 		return simPair(t, newName, oldName, first+i, turns)
 	})
 	t.Logf("%s vs %s, %d turns: %v", newName, oldName, turns, r)
+}
+
+// envInt is the integer in environment variable name, or def when it is
+// unset or not a number.
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return v
+	}
+	return def
 }

@@ -132,15 +132,20 @@ func BenchmarkSearchGames(b *testing.B) {
 		opening, moves []gomoku.Point
 	}
 	var games []game
-	for o := range 2 {
-		g := game{opening: balancedOpening(b, o)}
+	// opened is a fresh engine with the opening on it, and who moves next.
+	opened := func(opening []gomoku.Point) (*Engine, gomoku.Stone) {
 		e := NewEngine(15, 15, gomoku.Freestyle)
-		e.MaxDepth = 4
 		me := gomoku.Black
-		for _, p := range g.opening {
+		for _, p := range opening {
 			e.Place(p, me)
 			me = me.Opponent()
 		}
+		return e, me
+	}
+	for o := range 2 {
+		g := game{opening: balancedOpening(b, o)}
+		e, me := opened(g.opening)
+		e.MaxDepth = 4
 		for range 20 {
 			p, _ := e.Search(context.Background(), me, time.Minute)
 			if e.Place(p, me) != nil || e.Fives(me) > 0 {
@@ -159,14 +164,9 @@ func BenchmarkSearchGames(b *testing.B) {
 			var took time.Duration
 			for b.Loop() {
 				for _, g := range games {
-					e := NewEngine(15, 15, gomoku.Freestyle)
+					e, me := opened(g.opening)
 					e.MaxDepth = 8
 					e.setTTBits(bits)
-					me := gomoku.Black
-					for _, p := range g.opening {
-						e.Place(p, me)
-						me = me.Opponent()
-					}
 					for _, p := range g.moves {
 						_, info := e.Search(context.Background(), me, time.Minute)
 						nodes += info.Nodes
