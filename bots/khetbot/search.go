@@ -90,6 +90,13 @@ type tuning struct {
 	// 20k nodes a move it lost (W/D/L 62/97/89 in 248 games, -38 ± 33
 	// Elo): a quiet move that blocks or opens a beam is often the point.
 	lmr bool
+	// calmLMR reduces, from the calmFrom-th move of a node on, the moves
+	// that touch neither side's beam as it stands (they change what no
+	// laser hits: in Khet most of a node's hundred moves), by one ply,
+	// and by two from the calmDeep-th move where depth allows (0: never);
+	// a reduced move that beats alpha is searched again at full depth.
+	calmLMR            bool
+	calmFrom, calmDeep int
 	// dangerExt searches one ply deeper below a node whose side to move
 	// has its Pharaoh in the opponent's beam: it must block, dodge or
 	// win at once, and the answer is easily misjudged at the horizon.
@@ -334,6 +341,10 @@ func (e *Engine) search(b *khet.Board, depth, ply, alpha, beta int) int {
 	var moves picker
 	origAlpha := alpha
 	best, bestMove := -inf, khet.Move{}
+	var calm struct {
+		traced   bool
+		own, opp beamSquares
+	}
 	for i := 0; ; i++ {
 		var m khet.Move
 		if i == 0 && first {
@@ -350,14 +361,30 @@ func (e *Engine) search(b *khet.Board, depth, ply, alpha, beta int) int {
 				break
 			}
 		}
+		reduce := 0
+		if e.tune.calmLMR && depth >= 3 && i >= e.tune.calmFrom && m != e.killers[ply][0] && m != e.killers[ply][1] {
+			if !calm.traced {
+				calm.own, _ = e.beamOf(b, me)
+				calm.opp, _ = e.beamOf(b, me.Other())
+				calm.traced = true
+			}
+			if !calm.own.touches(b, m) && !calm.opp.touches(b, m) {
+				reduce = 1
+				if e.tune.calmDeep > 0 && i >= e.tune.calmDeep && depth >= 5 {
+					reduce = 2
+				}
+			}
+		}
 		u := e.play(b, m)
 		e.path[ply+1] = b.Hash()
 		quiet := !u.Removed().IsPiece()
+		if !quiet {
+			reduce = 0
+		}
 		var score int
 		if i == 0 {
 			score = -e.search(b, depth-1, ply+1, -beta, -alpha)
 		} else {
-			reduce := 0
 			if e.tune.lmr && depth >= 3 && i >= 3 && quiet && m != e.killers[ply][0] && m != e.killers[ply][1] {
 				reduce = 1
 			}

@@ -152,6 +152,9 @@ func sprtTunings() map[string]tuning {
 	out["last"] = releaseBeforeNull()
 	out["prev"] = releaseBeforeQuiescence()
 	add("lmr", func(t *tuning) { t.lmr = true })
+	add("calm", func(t *tuning) { t.calmLMR, t.calmFrom = true, 3 })
+	add("calm6", func(t *tuning) { t.calmLMR, t.calmFrom = true, 6 })
+	add("calm2", func(t *tuning) { t.calmLMR, t.calmFrom, t.calmDeep = true, 3, 12 })
 	add("danger", func(t *tuning) { t.dangerExt = true })
 	add("nonull", func(t *tuning) { t.nullMove = false })
 	add("null3", func(t *tuning) { t.nullR = 3 })
@@ -235,4 +238,32 @@ func TestSPRTVariant(t *testing.T) {
 		return sprtVariantGame(t, op, a, b, nodes, nodesOld, true), sprtVariantGame(t, op, a, b, nodes, nodesOld, false)
 	})
 	t.Logf("%s at %d vs %s at %d nodes/move: %v", os.Getenv("KHET_SPRT_NEW"), nodes, os.Getenv("KHET_SPRT_OLD"), nodesOld, r)
+}
+
+// TestWriteOpenings writes KHET_OPENINGS openings of sprtOpening (from
+// number KHET_OPENINGS_FIRST on) to the file KHET_OPENINGS_OUT, one a
+// line in the protocol's notation, for "arena sprt khet --opening":
+//
+//	KHET_OPENINGS=1000 KHET_OPENINGS_OUT=$PWD/testdata/khet/openings.txt go test -run TestWriteOpenings ./bots/khetbot/
+func TestWriteOpenings(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("KHET_OPENINGS"))
+	path := os.Getenv("KHET_OPENINGS_OUT")
+	if n == 0 || path == "" {
+		t.Skip("set KHET_OPENINGS=<count> and KHET_OPENINGS_OUT=<file> to write openings")
+	}
+	first, _ := strconv.Atoi(os.Getenv("KHET_OPENINGS_FIRST"))
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Khet openings for arena --opening: the classic setup after four random plies, kept when\n")
+	fmt.Fprintf(&b, "# arena's bot scores the position within 40 (of a Pyramid's 100) at depth 3 and no piece is lost.\n")
+	fmt.Fprintf(&b, "# Openings %d to %d of bots/khetbot's sprtOpening (TestWriteOpenings).\n", first, first+n-1)
+	for i := range n {
+		var moves []string
+		for _, m := range sprtOpening(t, first+i) {
+			moves = append(moves, m.String())
+		}
+		fmt.Fprintln(&b, strings.Join(moves, " "))
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

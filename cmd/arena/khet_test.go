@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -162,5 +163,45 @@ func TestKhetBuiltinBeatsGreedy(t *testing.T) {
 	}
 	if wins < 3 {
 		t.Errorf("won %d of 4 against the greedy player:\n%s", wins, stdout)
+	}
+}
+
+// TestKhetOpenings runs "arena match khet --opening": each opening of the
+// file is played twice, colours swapped, from the state after it, and the
+// records keep it.
+func TestKhetOpenings(t *testing.T) {
+	p := khetPlayer(t)
+	out := t.TempDir()
+	file := filepath.Join(out, "openings.txt")
+	os.WriteFile(file, []byte("# two openings\nS23C R21C\nS54c\n"), 0o644)
+	stdout, stderr, err := arena(t, "match", "khet", "--opening", file, "--games", "4",
+		"--bot", "greedy="+p+" --policy=greedy --seed=1", "--bot", "rnd="+p+" --policy=random --seed=2",
+		"--turn-time", "1s", "--out", out, "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	want := [][]string{{"S23C", "R21C"}, {"S23C", "R21C"}, {"S54c"}, {"S54c"}}
+	games := decodeLines(t, stdout)
+	if len(games) != 4 {
+		t.Fatalf("%d games:\n%s", len(games), stdout)
+	}
+	for i, g := range games {
+		rec, err := game.ReadRecord(g["record"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(rec.Opening, want[i]) || rec.FirstPlayer() != i%2 {
+			t.Errorf("game %d: opening %v, Silver player %d; want %v and %d", i+1, rec.Opening, rec.FirstPlayer(), want[i], i%2)
+		}
+		if len(rec.Moves) > 0 && rec.Moves[0].Side != len(want[i])%2 {
+			t.Errorf("game %d: the bots' first move by side %d", i+1, rec.Moves[0].Side)
+		}
+		if _, err := khet.Replay(rec); err != nil {
+			t.Errorf("game %d: %v", i+1, err)
+		}
+	}
+	_, _, err = arena(t, "match", "khet", "--opening", filepath.Join(out, "missing.txt"), "--bot", p, "--bot", p)
+	if err == nil || !strings.Contains(err.Error(), "--opening") || !strings.Contains(err.Error(), "missing.txt") {
+		t.Errorf("missing file: error %v, want one naming --opening and the file", err)
 	}
 }

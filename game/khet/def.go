@@ -3,6 +3,8 @@ package khet
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +35,9 @@ type Settings struct {
 	Repetition      int    `json:"repetition"`
 	PharaohRotation bool   `json:"pharaoh_rotation,omitempty"`
 	SwapCheck       string `json:"swap_check"` // both or scarab
+	// Opening is a file of openings (see ParseOpenings); each is played
+	// twice, colours swapped.
+	Opening string `json:"opening,omitempty"`
 }
 
 // DefaultSettings returns the options of a Khet match by default.
@@ -47,7 +52,11 @@ func (s *Settings) Bind(fl *pflag.FlagSet) {
 	fl.IntVar(&s.Repetition, "repetition", s.Repetition, "draw (dG3) when a position occurs this many times (0 = never)")
 	fl.BoolVar(&s.PharaohRotation, "pharaoh-rotation", s.PharaohRotation, "allow turning the Pharaoh in place (the Khet FAQ forbids it)")
 	fl.StringVar(&s.SwapCheck, "swap-check", s.SwapCheck, "restricted squares in a Scarab swap: both pieces, or scarab only")
+	fl.StringVar(&s.Opening, "opening", s.Opening, "file of openings, one a line, moves in the protocol's notation (S23C R21C ...) played from the setup (each opening is played twice, colours swapped)")
 }
+
+// Files is the option that names a file to read: --opening.
+func (s *Settings) Files() []*string { return []*string{&s.Opening} }
 
 // Config returns the game parameters the options describe.
 func (s *Settings) Config() (Config, error) {
@@ -89,6 +98,11 @@ func (Def) NewRunner(opts game.Options, env match.Env) (match.Runner, error) {
 		return nil, err
 	}
 	r := &runner{out: env.Out}
+	if s.Opening != "" {
+		if r.openings, err = readOpenings(s.Opening, cfg, env.Seed); err != nil {
+			return nil, err
+		}
+	}
 	for _, p := range env.Players {
 		if p.Builtin {
 			turn := env.Clock.Turn
@@ -130,19 +144,45 @@ func builtinArgs(args []string, turn time.Duration, cfg Config) []string {
 	return out
 }
 
-// runner plays Khet games with fixed options.
-type runner struct {
-	config  MatchConfig
-	players []Player
-	out     string
+// readOpenings reads the --opening file, in an order of its own when a
+// seed is given.
+func readOpenings(path string, cfg Config, seed int64) ([][]Move, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--opening: %w", err)
+	}
+	defer fh.Close()
+	openings, err := ParseOpenings(fh, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("--opening %s: %w", path, err)
+	}
+	if len(openings) == 0 {
+		return nil, fmt.Errorf("--opening %s: no openings in the file", path)
+	}
+	if seed != 0 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0))
+		rng.Shuffle(len(openings), func(i, j int) { openings[i], openings[j] = openings[j], openings[i] })
+	}
+	return openings, nil
 }
 
-func (r *runner) Openings() int { return 1 }
+// runner plays Khet games with fixed options.
+type runner struct {
+	config   MatchConfig
+	players  []Player
+	openings [][]Move
+	out      string
+}
+
+func (r *runner) Openings() int { return max(len(r.openings), 1) }
 
 func (r *runner) Play(ctx context.Context, j match.Job) (*game.Record, string, error) {
 	gs, done := j.Setup(r.config.WorkDir)
 	defer done()
 	g := Game{ID: j.ID, Silver: gs.First, Players: match.Pick(r.players, gs.Order)}
+	if len(r.openings) > 0 {
+		g.Opening = r.openings[j.Opening%len(r.openings)]
+	}
 	mc := r.config
 	mc.WorkDir, mc.OnMove, mc.Transcripts, mc.Listener = gs.WorkDir, gs.OnMove, gs.Transcripts, gs.Listener
 	rec, err := PlayGame(ctx, mc, g)

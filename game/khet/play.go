@@ -63,20 +63,23 @@ type Effect struct {
 	State   string   `json:"state"`             // the state string after the move
 }
 
-// Game is one game to play: the players in the order the user gave them
-// and which of them plays Silver (moves first).
+// Game is one game to play: the players in the order the user gave them,
+// which of them plays Silver (moves first) and the opening's moves,
+// played before the bots take over.
 type Game struct {
 	ID      string
 	Players []Player // two
 	Silver  int      // index into Players
+	Opening []Move
 }
 
 // PlayGame plays one game and returns its record. It returns an error only
-// when the game could not be played at all (bad config, cancelled).
+// when the game could not be played at all (bad config or opening,
+// cancelled).
 func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error) {
-	state, err := NewState(mc.Config)
+	state, err := openingState(mc.Config, g.Opening)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("khet game %s: opening: %w", g.ID, err)
 	}
 	initial := state.String()
 	seating := []int{g.Silver, 1 - g.Silver} // side -> player
@@ -107,7 +110,9 @@ func PlayGame(ctx context.Context, mc MatchConfig, g Game) (*game.Record, error)
 }
 
 // header is the part of a game's record known before its first move
-// (final is "" then): what a listener is told at the start.
+// (final is "" then): what a listener is told at the start. The opening's
+// moves are in Opening, played before Moves; initial is the state after
+// them.
 func header(mc MatchConfig, g Game, seating []int, initial, final string) *game.Record {
 	cfg := mc.Config
 	opts, _ := json.Marshal(Options{
@@ -118,6 +123,9 @@ func header(mc MatchConfig, g Game, seating []int, initial, final string) *game.
 		ToleranceMs: mc.Clock.Tolerance.Milliseconds(),
 	})
 	rec := &game.Record{ID: g.ID, Game: "khet", Options: opts, Seats: seating, Sandbox: mc.Sandbox.Layers()}
+	for _, m := range g.Opening {
+		rec.Opening = append(rec.Opening, m.String())
+	}
 	rec.Players = make([]game.PlayerRecord, len(g.Players))
 	for pi, p := range g.Players {
 		rec.Players[pi] = p.Record("tartu")
@@ -133,17 +141,26 @@ func effectOf(shot Shot, s *State) Effect {
 	return e
 }
 
-// Replay plays a record's moves again with the rules and returns the
-// state string before the first move and after each move. It fails when a
-// move is refused or its laser differs from the record's effect.
+// Replay plays a record's opening and moves again with the rules and
+// returns the state string before the first move (after the opening) and
+// after each move. It fails when a move is refused or its laser differs
+// from the record's effect.
 func Replay(rec *game.Record) ([]string, error) {
 	var opts Options
 	if err := json.Unmarshal(rec.Options, &opts); err != nil {
 		return nil, fmt.Errorf("record %s: options: %w", rec.ID, err)
 	}
-	s, err := NewState(opts.Config())
+	opening := make([]Move, len(rec.Opening))
+	for i, text := range rec.Opening {
+		m, err := ParseMove(text)
+		if err != nil {
+			return nil, fmt.Errorf("record %s: opening move %d: %w", rec.ID, i+1, err)
+		}
+		opening[i] = m
+	}
+	s, err := openingState(opts.Config(), opening)
 	if err != nil {
-		return nil, fmt.Errorf("record %s: %w", rec.ID, err)
+		return nil, fmt.Errorf("record %s: opening: %w", rec.ID, err)
 	}
 	states := []string{s.String()}
 	for i, mr := range rec.Moves {
