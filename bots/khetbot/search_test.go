@@ -428,3 +428,51 @@ func TestExposure(t *testing.T) {
 		})
 	}
 }
+
+// TestPickerOrder: a picker hands out moves in the order a stable sort by
+// score (best first) gives, whether it chooses them one by one or sorts
+// the rest after pickSelect of them; scores span the int32 range, with
+// many ties.
+func TestPickerOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for trial := range 500 {
+		n := rng.IntN(130)
+		moves := make([]khet.Move, n)
+		scores := make([]int32, n)
+		for i := range moves {
+			moves[i] = khet.Move{X: uint8(i % 10), Y: uint8(i / 10 % 8), Act: khet.Action(i / 80)}
+			switch rng.IntN(3) {
+			case 0:
+				scores[i] = int32(rng.IntN(5)) - 2
+			case 1:
+				scores[i] = int32(rng.Uint32())
+			default:
+				scores[i] = []int32{orderTT, orderWin, orderLoss - 1, -1 << 31, 1<<31 - 1}[rng.IntN(5)]
+			}
+		}
+		type pair struct {
+			m khet.Move
+			s int32
+		}
+		want := make([]pair, n)
+		for i := range moves {
+			want[i] = pair{moves[i], scores[i]}
+		}
+		slices.SortStableFunc(want, func(a, b pair) int { return int(int64(b.s) - int64(a.s)) })
+		for _, buf := range []*sortBuf{nil, {}} {
+			p := picker{moves: slices.Clone(moves), scores: slices.Clone(scores), buf: buf}
+			for i := 0; ; i++ {
+				m, ok := p.pick()
+				if !ok {
+					if i != n {
+						t.Fatalf("trial %d: %d of %d moves handed out", trial, i, n)
+					}
+					break
+				}
+				if m != want[i].m || p.scores[i] != want[i].s {
+					t.Fatalf("trial %d (sorting %v): move %d is %v score %d, want %v score %d", trial, buf != nil, i, m, p.scores[i], want[i].m, want[i].s)
+				}
+			}
+		}
+	}
+}

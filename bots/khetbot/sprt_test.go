@@ -18,7 +18,7 @@ import (
 // random plies drawn from a fixed sequence, kept only when a depth-3
 // search scores it within 40 units for either side and nobody lost a
 // piece.
-func sprtOpening(t *testing.T, n int) []khet.Move {
+func sprtOpening(t testing.TB, n int) []khet.Move {
 	rng := rand.New(rand.NewPCG(uint64(n)+500, 3))
 	for {
 		s, err := khet.NewState(khet.DefaultConfig())
@@ -152,9 +152,9 @@ func sprtTunings() map[string]tuning {
 	out["last"] = releaseBeforeNull()
 	out["prev"] = releaseBeforeQuiescence()
 	add("lmr", func(t *tuning) { t.lmr = true })
-	add("calm", func(t *tuning) { t.calmLMR, t.calmFrom = true, 3 })
+	add("calm", func(t *tuning) { t.calmLMR = true })
 	add("calm6", func(t *tuning) { t.calmLMR, t.calmFrom = true, 6 })
-	add("calm2", func(t *tuning) { t.calmLMR, t.calmFrom, t.calmDeep = true, 3, 12 })
+	add("calm2", func(t *tuning) { t.calmLMR, t.calmDeep = true, 12 })
 	add("danger", func(t *tuning) { t.dangerExt = true })
 	add("nonull", func(t *tuning) { t.nullMove = false })
 	add("null3", func(t *tuning) { t.nullR = 3 })

@@ -102,7 +102,7 @@ func TestStrength(t *testing.T) {
 // or the null move.
 func standIn() tuning {
 	t := defaultTuning()
-	t.plainMaterial, t.quiesce, t.nullMove = true, false, false
+	t.plainMaterial, t.quiesce, t.nullMove, t.calmLMR = true, false, false, false
 	return t
 }
 
