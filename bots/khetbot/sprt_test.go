@@ -155,6 +155,7 @@ func sprtTunings() map[string]tuning {
 	add("calm", func(t *tuning) { t.calmLMR = true })
 	add("calm6", func(t *tuning) { t.calmLMR, t.calmFrom = true, 6 })
 	add("calm2", func(t *tuning) { t.calmLMR, t.calmDeep = true, 12 })
+	add("calm4", func(t *tuning) { t.calmLMR, t.calmDepth = true, 4 })
 	add("danger", func(t *tuning) { t.dangerExt = true })
 	add("nonull", func(t *tuning) { t.nullMove = false })
 	add("null3", func(t *tuning) { t.nullR = 3 })
