@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"arena/game"
 	"arena/match"
 )
 
@@ -112,18 +111,7 @@ func TestPlayGameOpening(t *testing.T) {
 	if len(rec.Moves) == 0 || rec.Moves[0].Side != int(Red) || !strings.HasPrefix(rec.Moves[0].Move, "R") {
 		t.Fatalf("first bot move %+v, want Red's", rec.Moves)
 	}
-	path, err := WriteFiles(t.TempDir(), rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := game.ReadRecord(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	states, err := Replay(back)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, back, states := writeAndReplay(t, rec)
 	if states[0] != after.String() || len(states) != len(back.Moves)+1 {
 		t.Fatalf("replay starts at %q (%d states for %d moves), want %q", states[0], len(states), len(back.Moves), after.String())
 	}

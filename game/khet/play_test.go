@@ -35,19 +35,7 @@ func TestPlayGameRecord(t *testing.T) {
 	if rec.Reason != ReasonPharaoh && rec.Reason != ReasonRepetition && rec.Reason != ReasonMaxPlies {
 		t.Errorf("reason %s (%s)", rec.Reason, rec.Detail)
 	}
-	dir := t.TempDir()
-	path, err := WriteFiles(dir, rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := game.ReadRecord(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	states, err := Replay(back)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, back, states := writeAndReplay(t, rec)
 	if len(states) != len(back.Moves)+1 || states[0] != goldenInitial {
 		t.Fatalf("%d states for %d moves, first %q", len(states), len(back.Moves), states[0])
 	}
@@ -162,4 +150,23 @@ func TestRandomGames(t *testing.T) {
 		reasons[s.Outcome().Reason]++
 	}
 	t.Logf("%d random games: %v", games, reasons)
+}
+
+// writeAndReplay writes a record's files, reads the record back and
+// replays it: the path of its JSON file, the record read and the states.
+func writeAndReplay(t *testing.T, rec *game.Record) (string, *game.Record, []string) {
+	t.Helper()
+	path, err := WriteFiles(t.TempDir(), rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := game.ReadRecord(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states, err := Replay(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, back, states
 }
