@@ -3,7 +3,7 @@ package gomoku
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,21 +107,11 @@ func (Def) NewRunner(opts game.Options, env match.Env) (match.Runner, error) {
 	}
 	r := &runner{players: gplayers, out: env.Out, turn: env.Clock.Turn}
 	if s.Opening != "" {
-		fh, err := os.Open(s.Opening)
+		r.openings, err = game.ReadOpenings(s.Opening, env.Seed, func(fh io.Reader) ([][]Point, error) {
+			return ParseOpenings(fh, cfg.Width, cfg.Height)
+		})
 		if err != nil {
-			return nil, fmt.Errorf("--opening: %w", err)
-		}
-		r.openings, err = ParseOpenings(fh, cfg.Width, cfg.Height)
-		fh.Close()
-		if err != nil {
-			return nil, fmt.Errorf("--opening %s: %w", s.Opening, err)
-		}
-		if len(r.openings) == 0 {
-			return nil, fmt.Errorf("--opening %s: no openings in the file", s.Opening)
-		}
-		if env.Seed != 0 {
-			rng := rand.New(rand.NewPCG(uint64(env.Seed), 0))
-			rng.Shuffle(len(r.openings), func(i, j int) { r.openings[i], r.openings[j] = r.openings[j], r.openings[i] })
+			return nil, err
 		}
 	}
 	folder := s.Folder

@@ -3,8 +3,7 @@ package khet
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
-	"os"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -99,7 +98,10 @@ func (Def) NewRunner(opts game.Options, env match.Env) (match.Runner, error) {
 	}
 	r := &runner{out: env.Out}
 	if s.Opening != "" {
-		if r.openings, err = readOpenings(s.Opening, cfg, env.Seed); err != nil {
+		r.openings, err = game.ReadOpenings(s.Opening, env.Seed, func(fh io.Reader) ([][]Move, error) {
+			return ParseOpenings(fh, cfg)
+		})
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -142,28 +144,6 @@ func builtinArgs(args []string, turn time.Duration, cfg Config) []string {
 		out = append(out, "--swap-check=scarab")
 	}
 	return out
-}
-
-// readOpenings reads the --opening file, in an order of its own when a
-// seed is given.
-func readOpenings(path string, cfg Config, seed int64) ([][]Move, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("--opening: %w", err)
-	}
-	defer fh.Close()
-	openings, err := ParseOpenings(fh, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("--opening %s: %w", path, err)
-	}
-	if len(openings) == 0 {
-		return nil, fmt.Errorf("--opening %s: no openings in the file", path)
-	}
-	if seed != 0 {
-		rng := rand.New(rand.NewPCG(uint64(seed), 0))
-		rng.Shuffle(len(openings), func(i, j int) { openings[i], openings[j] = openings[j], openings[i] })
-	}
-	return openings, nil
 }
 
 // runner plays Khet games with fixed options.
