@@ -43,6 +43,8 @@ go test -count=1 -race -timeout 20m -skip TestBuiltinStrength ./bot/... ./match/
 go test -count=1 -race -timeout 20m -run 'Transcripts|Misbehaviour|ToleratedQuirks' ./game/gomoku/
 go test -count=1 -race -timeout 20m -run 'Protocol|Misbehaving|Lingering|PlayGame' ./game/khet/
 go test -count=1 -race -timeout 20m ./game/points/ ./game/ants/...
+# The Points player grows several search trees at once with --threads.
+go test -count=1 -race -timeout 20m -run 'Threads|StatusLines' ./bots/pointsbot/
 # The kernel's record of pipe sleeps is loaded in the background and
 # shared by the bots of a sandbox.
 go test -count=1 -race -timeout 20m -run 'PipeSleep' ./sandbox/

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"arena/game/points"
@@ -17,6 +18,7 @@ type Limits struct {
 	Radius    int           // candidate points lie this close to a dot; 0 = 2
 	Expand    int           // visits before a leaf grows children; 0 = 8
 	RaveEquiv float64       // RAVE equivalence; 0 = 1000
+	Threads   int           // trees grown side by side; 0 = 1
 }
 
 // Engine searches Points positions with Monte Carlo tree search.
@@ -30,10 +32,14 @@ type Engine struct {
 	order []int32
 	pos   []int32 // position of each candidate cell in cand (-1: none)
 	tune  tuning
+	// helpers grow the other trees of a search with Limits.Threads above
+	// one, each on its own copy of the field (root).
+	helpers []*Engine
+	root    *points.Field
 	// Stats of the last search.
-	Playouts int           // simulations run
-	Nodes    int           // tree size at the end
-	Depth    int           // deepest descent into the tree
+	Playouts int           // simulations run (all trees)
+	Nodes    int           // trees' size at the end (all trees)
+	Depth    int           // deepest descent into a tree
 	Elapsed  time.Duration // the search's time
 	Visits   float64       // visits of the move chosen (with the prior's virtual ones)
 	WinRate  float64       // that move's mean result for the side to move, 0 to 1
@@ -147,6 +153,12 @@ func (e *Engine) candidates(f *points.Field, r int) []int32 {
 
 // Best returns the move the search likes most for the side to move, or
 // ok false when no point is free.
+//
+// With lim.Threads above one it grows that many trees side by side (root
+// parallelism: each its own playouts and random choices, the root's
+// children's visits and wins summed at the end) and picks by the summed
+// visits. A fixed lim.Playouts is shared out among the trees, so with a
+// playout budget the result depends only on the seed, never on timing.
 func (e *Engine) Best(ctx context.Context, f *points.Field, lim Limits) (points.Point, bool) {
 	start := time.Now()
 	e.Playouts, e.Nodes, e.Depth, e.Visits, e.WinRate = 0, 0, 0, 0, 0
@@ -154,23 +166,104 @@ func (e *Engine) Best(ctx context.Context, f *points.Field, lim Limits) (points.
 	if f.Free() == 0 {
 		return points.Point{}, false
 	}
-	r, maxNodes, expand, k := lim.Radius, lim.MaxNodes, lim.Expand, lim.RaveEquiv
-	if r <= 0 {
-		r = 2
-	}
-	if maxNodes <= 0 {
-		maxNodes = 1 << 20
-	}
-	if expand <= 0 {
-		expand = 8
-	}
-	if k <= 0 {
-		k = 1000
-	}
-	cand := e.candidates(f, r)
+	set := lim.settled()
+	cand := e.candidates(f, set.Radius)
 	if len(cand) == 1 {
 		return f.PointOf(int(cand[0])), true
 	}
+	threads := max(lim.Threads, 1)
+	if lim.Playouts > 0 {
+		threads = min(threads, lim.Playouts)
+	}
+	trees := []*Engine{e}
+	if threads > 1 {
+		for len(e.helpers) < threads-1 {
+			// Seeded from this engine's generator, so a seed fixes
+			// every tree's random choices.
+			h := New(e.rng.Uint64())
+			h.tune = e.tune
+			e.helpers = append(e.helpers, h)
+		}
+		var wg sync.WaitGroup
+		for i, h := range e.helpers[:threads-1] {
+			h.tune = e.tune
+			if h.root == nil {
+				h.root = f.Clone()
+			} else {
+				h.root.CopyFrom(f)
+			}
+			h.candidates(h.root, set.Radius)
+			h.Depth = 0
+			share := set
+			share.Playouts = playoutShare(lim.Playouts, threads, i+1)
+			wg.Go(func() { h.grow(ctx, h.root, share, start) })
+			trees = append(trees, h)
+		}
+		set.Playouts = playoutShare(lim.Playouts, threads, 0)
+		e.grow(ctx, f, set, start)
+		wg.Wait()
+	} else {
+		e.grow(ctx, f, set, start)
+	}
+	// Every tree gave the root the same children in the same order (the
+	// candidates and the prior depend on the field alone).
+	root := e.nodes[0]
+	best, bestN, bestW := root.first, float32(-1), float32(0)
+	for c := int32(0); c < root.num; c++ {
+		var n, w float32
+		for _, t := range trees {
+			nd := t.nodes[t.nodes[0].first+c]
+			n, w = n+nd.n, w+nd.w
+		}
+		if n > bestN {
+			best, bestN, bestW = root.first+c, n, w
+		}
+	}
+	for _, t := range trees[1:] {
+		e.Playouts += t.Playouts
+		e.Nodes += t.Nodes
+		e.Depth = max(e.Depth, t.Depth)
+	}
+	if bestN > 0 {
+		e.Visits, e.WinRate = float64(bestN), float64(bestW)/float64(bestN)
+	}
+	return f.PointOf(int(e.nodes[best].move)), true
+}
+
+// playoutShare is tree i's part of a budget of playouts shared by n
+// trees (0 stays 0: no budget).
+func playoutShare(playouts, n, i int) int {
+	if playouts <= 0 {
+		return 0
+	}
+	share := playouts / n
+	if i < playouts%n {
+		share++
+	}
+	return share
+}
+
+// settled returns lim with every zero setting replaced by its default.
+func (lim Limits) settled() Limits {
+	if lim.Radius <= 0 {
+		lim.Radius = 2
+	}
+	if lim.MaxNodes <= 0 {
+		lim.MaxNodes = 1 << 20
+	}
+	if lim.Expand <= 0 {
+		lim.Expand = 8
+	}
+	if lim.RaveEquiv <= 0 {
+		lim.RaveEquiv = 1000
+	}
+	return lim
+}
+
+// grow runs one tree's search of f from scratch (its candidates already
+// listed in e.cand) until lim's playouts are done, its time since start
+// is up or ctx ends; it leaves Playouts, Nodes and Depth.
+func (e *Engine) grow(ctx context.Context, f *points.Field, lim Limits, start time.Time) {
 	if e.sim == nil {
 		e.sim = f.Clone()
 	}
@@ -191,21 +284,10 @@ func (e *Engine) Best(ctx context.Context, f *points.Field, lim Limits) (points.
 				break
 			}
 		}
-		e.simulate(f, me, maxNodes, expand, k)
+		e.simulate(f, me, lim.MaxNodes, lim.Expand, lim.RaveEquiv)
 		e.Playouts++
 	}
 	e.Nodes = len(e.nodes)
-	root := e.nodes[0]
-	best, bestN := root.first, float32(-1)
-	for c := root.first; c < root.first+root.num; c++ {
-		if n := e.nodes[c].n; n > bestN {
-			best, bestN = c, n
-		}
-	}
-	if nd := e.nodes[best]; nd.n > 0 {
-		e.Visits, e.WinRate = float64(nd.n), float64(nd.w)/float64(nd.n)
-	}
-	return f.PointOf(int(e.nodes[best].move)), true
 }
 
 // expand gives node i one child per candidate point free in f.

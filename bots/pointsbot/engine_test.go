@@ -92,6 +92,67 @@ func TestTactics(t *testing.T) {
 	}
 }
 
+// TestThreads grows two and three trees side by side: with a playout
+// budget they share it out and the move depends on the seed alone (the
+// same twice, whatever the scheduling), the tactics still hold, and the
+// stats add up over the trees.
+func TestThreads(t *testing.T) {
+	f := field(t, `
+		........
+		...x....
+		..xo....
+		...x....
+		......o.
+		o.......`)
+	want := points.Point{X: 4, Y: 2}
+	mid, _ := points.NewField(39, 32, points.Standard)
+	rng := rand.New(rand.NewPCG(5, 5))
+	for n := 0; n < 60; {
+		p := points.Point{X: 12 + rng.IntN(15), Y: 10 + rng.IntN(12)}
+		if mid.Check(p) == nil {
+			mid.Put(mid.Index(p))
+			n++
+		}
+	}
+	single := New(9)
+	single.Best(context.Background(), mid, Limits{Playouts: 900})
+	for _, threads := range []int{2, 3} {
+		e := New(1)
+		if got, _ := e.Best(context.Background(), f, Limits{Playouts: 1000, Threads: threads}); got != want {
+			t.Errorf("%d threads: played %v, want the capture %v", threads, got, want)
+		}
+		if e.Playouts != 1000 {
+			t.Errorf("%d threads: %d playouts, want the budget 1000", threads, e.Playouts)
+		}
+		var moves []points.Point
+		for range 2 {
+			e := New(9)
+			var got points.Point
+			for range 3 { // the helpers are reused from move to move
+				got, _ = e.Best(context.Background(), mid, Limits{Playouts: 900, Threads: threads})
+			}
+			moves = append(moves, got)
+			if e.Playouts != 900 || e.Nodes <= single.Nodes || e.Visits < 1 || e.WinRate < 0 || e.WinRate > 1 {
+				t.Errorf("%d threads: playouts %d nodes %d (one tree %d) visits %v win %v", threads, e.Playouts, e.Nodes, single.Nodes, e.Visits, e.WinRate)
+			}
+		}
+		if moves[0] != moves[1] {
+			t.Errorf("%d threads, same seed: %v then %v", threads, moves[0], moves[1])
+		}
+	}
+	// A budget smaller than the threads: each tree gets one playout.
+	e := New(1)
+	e.Best(context.Background(), mid, Limits{Playouts: 2, Threads: 4})
+	if e.Playouts != 2 {
+		t.Errorf("2 playouts on 4 threads: %d played", e.Playouts)
+	}
+	// A time budget: every tree stops on the clock (else this hangs).
+	e.Best(context.Background(), mid, Limits{Time: 50 * time.Millisecond, Threads: 2})
+	if e.Playouts < 2 {
+		t.Errorf("50ms on 2 threads: %d playouts", e.Playouts)
+	}
+}
+
 // TestAlwaysLegal plays engine against engine on small fields to the end.
 func TestAlwaysLegal(t *testing.T) {
 	for g := 0; g < 4; g++ {

@@ -21,6 +21,9 @@ type Options struct {
 	// Playouts, if positive, fixes the search to that many playouts per
 	// move whatever the clock says (tests; the clock still caps it).
 	Playouts int
+	// Threads is how many search trees grow side by side on a move (one
+	// a core is what they are for); 0 = 1.
+	Threads int
 	// Status, if set, switches on a status line per move saying what the
 	// search did (see StatusLine). The Points Battle protocol has room
 	// for it: every line but "move X Y" is status text, which the manager
@@ -38,7 +41,8 @@ type Options struct {
 //
 // pps is playouts per second, tree the nodes of the search tree, depth
 // its deepest descent, visits and win the chosen move's visits and mean
-// result for the side that played it; a fixed playout count adds "cap N".
+// result for the side that played it (all trees together); a fixed
+// playout count adds "cap N", trees grown side by side "threads N".
 func StatusLine(e *Engine, dot int, p points.Point, base int, lim Limits) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "status: dot %d at %d %d: playouts %d pps %.0f tree %d depth %d visits %.0f win %.1f%% time %v",
@@ -48,6 +52,9 @@ func StatusLine(e *Engine, dot int, p points.Point, base int, lim Limits) string
 	}
 	if lim.Playouts > 0 {
 		fmt.Fprintf(&sb, " cap %d", lim.Playouts)
+	}
+	if lim.Threads > 1 {
+		fmt.Fprintf(&sb, " threads %d", lim.Threads)
 	}
 	return sb.String()
 }
@@ -169,7 +176,7 @@ type brain struct {
 // third of the clock, less a reserve), the rule arena also uses for the
 // time it gives v6 engines; a second when the clock is unknown.
 func (b *brain) limits() Limits {
-	lim := Limits{Playouts: b.opts.Playouts}
+	lim := Limits{Playouts: b.opts.Playouts, Threads: b.opts.Threads}
 	if b.timeLeft < 0 {
 		lim.Time = time.Second
 		return lim

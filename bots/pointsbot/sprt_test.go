@@ -133,7 +133,7 @@ func releaseBeforeRave() tuning {
 }
 
 // parseVersion reads a version given as changes to the defaults, such
-// as "k=1000,explore=0.1,reply=0.5".
+// as "k=1000,explore=0.1,reply=0.5,threads=2".
 func parseVersion(spec string) (sprtVersion, error) {
 	v := sprtVersion{tune: defaultTuning()}
 	for _, kv := range strings.Split(spec, ",") {
@@ -153,8 +153,10 @@ func parseVersion(spec string) (sprtVersion, error) {
 			v.tune.explore = x
 		case "reply":
 			v.tune.reply = float32(x)
+		case "threads":
+			v.lim.Threads = int(x)
 		default:
-			return v, fmt.Errorf("%q: no setting %q (k, expand, radius, explore, reply)", spec, name)
+			return v, fmt.Errorf("%q: no setting %q (k, expand, radius, explore, reply, threads)", spec, name)
 		}
 	}
 	return v, nil

@@ -54,11 +54,12 @@ func pipes(t *testing.T, input string, run func(in io.Reader, out, status io.Wri
 }
 
 // statusRE reads a status line (StatusLine's format).
-var statusRE = regexp.MustCompile(`^status: dot (\d+) at (-?\d+) (-?\d+): playouts (\d+) pps (\d+) tree (\d+) depth (\d+) visits (\d+) win ([\d.]+)% time \S+( of \S+)?( cap (\d+))?$`)
+var statusRE = regexp.MustCompile(`^status: dot (\d+) at (-?\d+) (-?\d+): playouts (\d+) pps (\d+) tree (\d+) depth (\d+) visits (\d+) win ([\d.]+)% time \S+( of \S+)?( cap (\d+))?( threads (\d+))?$`)
 
 // checkStatus checks that line is a status line with sane numbers for a
-// search of at most cap playouts that chose move as dot number dot.
-func checkStatus(t *testing.T, line string, dot int, move string, cap int) {
+// search of at most cap playouts on the given threads that chose move as
+// dot number dot.
+func checkStatus(t *testing.T, line string, dot int, move string, cap, threads int) {
 	t.Helper()
 	m := statusRE.FindStringSubmatch(line)
 	if m == nil {
@@ -91,6 +92,9 @@ func checkStatus(t *testing.T, line string, dot int, move string, cap int) {
 	if m[12] != strconv.Itoa(cap) {
 		t.Errorf("status line %q: cap %q, want %d", line, m[12], cap)
 	}
+	if want := strconv.Itoa(threads); threads > 1 && m[14] != want || threads <= 1 && m[13] != "" {
+		t.Errorf("status line %q: threads %q, want %d", line, m[14], threads)
+	}
 }
 
 // TestStatusLines plays moves over both protocols with and without
@@ -104,19 +108,28 @@ func TestStatusLines(t *testing.T) {
 	tests := []struct {
 		name   string
 		proto  points.ProtocolKind
-		input  string
-		status bool
+		input   string
+		status  bool
+		threads int
 	}{
-		{"pb quiet", points.PointsBattle, pb, false},
-		{"pb status", points.PointsBattle, pb, true},
-		{"v6 quiet", points.AIProtocol6, v6, false},
-		{"v6 status", points.AIProtocol6, v6, true},
+		{"pb quiet", points.PointsBattle, pb, false, 0},
+		{"pb status", points.PointsBattle, pb, true, 0},
+		{"v6 quiet", points.AIProtocol6, v6, false, 0},
+		{"v6 status", points.AIProtocol6, v6, true, 0},
+		{"pb quiet threads", points.PointsBattle, pb, false, 2},
+		{"pb status threads", points.PointsBattle, pb, true, 2},
+		{"v6 quiet threads", points.AIProtocol6, v6, false, 2},
+		{"v6 status threads", points.AIProtocol6, v6, true, 2},
 	}
-	moves := map[points.ProtocolKind][]string{}
+	type setting struct {
+		proto   points.ProtocolKind
+		threads int
+	}
+	moves := map[setting][]string{}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out, status := pipes(t, tt.input, func(in io.Reader, out, errw io.Writer) error {
-				opts := Options{Name: "t", Seed: 7, Playouts: cap, Protocol: points.ProtocolOptions{Kind: tt.proto}}
+				opts := Options{Name: "t", Seed: 7, Playouts: cap, Threads: tt.threads, Protocol: points.ProtocolOptions{Kind: tt.proto}}
 				if tt.status {
 					opts.Status = errw
 				}
@@ -167,13 +180,14 @@ func TestStatusLines(t *testing.T) {
 					t.Fatalf("%d status lines for %d moves: %q", len(lines), len(played), lines)
 				}
 				for i, l := range lines {
-					checkStatus(t, l, 5+2*i, played[i], cap)
+					checkStatus(t, l, 5+2*i, played[i], cap, tt.threads)
 				}
 			}
-			if prev, ok := moves[tt.proto]; ok && strings.Join(prev, ",") != strings.Join(played, ",") {
+			key := setting{tt.proto, tt.threads}
+			if prev, ok := moves[key]; ok && strings.Join(prev, ",") != strings.Join(played, ",") {
 				t.Errorf("moves %v with status lines %v, %v without: the status must not change the play", played, tt.status, prev)
 			}
-			moves[tt.proto] = played
+			moves[key] = played
 		})
 	}
 }

@@ -136,6 +136,7 @@ func (g *v6Game) answer(ctx context.Context, req points.V6Request) (results []st
 		if g.opts.Playouts > 0 {
 			lim.Playouts = g.opts.Playouts
 		}
+		lim.Threads = g.opts.Threads
 		p, found := g.engine.Best(ctx, g.field, lim)
 		if !found {
 			return nil, false

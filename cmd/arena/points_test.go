@@ -129,37 +129,53 @@ func TestPointsBadFlags(t *testing.T) {
 }
 
 // TestPointsBotCommand talks to "arena bot points" by hand: 1-based
-// coordinates and times in seconds.
+// coordinates and times in seconds, on the default threads and on two
+// (which the status line names); a bad --threads is refused in one line.
 func TestPointsBotCommand(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(exe, "bot", "points", "--proto", "base=1,time_unit=s", "--name", "me")
-	cmd.Stdin = strings.NewReader("new 5 6\nincrement 1\nmove 3 3\nmove 3 4\nmove 4 4\nmove 4 3\ntime 1\notime 1\ngo\nquit\n")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%v: %s", err, out)
+	for _, threads := range []string{"", "1", "2"} {
+		args := []string{"bot", "points", "--proto", "base=1,time_unit=s", "--name", "me"}
+		if threads != "" {
+			args = append(args, "--threads", threads)
+		}
+		cmd := exec.Command(exe, args...)
+		cmd.Stdin = strings.NewReader("new 5 6\nincrement 1\nmove 3 3\nmove 3 4\nmove 4 4\nmove 4 3\ntime 1\notime 1\ngo\nquit\n")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%v: %v: %s", args, err, out)
+		}
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		if lines[0] != "me" {
+			t.Errorf("%v: name line %q", args, lines[0])
+		}
+		// The status line goes out as the protocol's status text, before the
+		// move (in the protocol's coordinates).
+		if len(lines) != 3 || !strings.HasPrefix(lines[1], "status: dot 5 at ") || !strings.Contains(lines[1], lines[2][len("move "):]+": playouts ") {
+			t.Fatalf("%v: output %q, want the name, a status line and the move", args, lines)
+		}
+		if threads == "2" && !strings.HasSuffix(lines[1], " threads 2") || threads == "1" && strings.Contains(lines[1], "threads") {
+			t.Errorf("%v: status line %q does not say the threads", args, lines[1])
+		}
+		p, err := points.ParseMove(lines[len(lines)-1], 1)
+		if err != nil {
+			t.Fatalf("%v: last line %q: %v", args, lines[len(lines)-1], err)
+		}
+		f, _ := points.NewField(6, 5, points.Standard)
+		for _, q := range []points.Point{{X: 2, Y: 2}, {X: 2, Y: 3}, {X: 3, Y: 3}, {X: 3, Y: 2}} {
+			f.Play(q)
+		}
+		if err := f.Check(p); err != nil {
+			t.Errorf("%v: answered %v: %v", args, p, err)
+		}
 	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if lines[0] != "me" {
-		t.Errorf("name line %q", lines[0])
-	}
-	// The status line goes out as the protocol's status text, before the
-	// move (in the protocol's coordinates).
-	if len(lines) != 3 || !strings.HasPrefix(lines[1], "status: dot 5 at ") || !strings.Contains(lines[1], lines[2][len("move "):]+": playouts ") {
-		t.Errorf("output %q, want the name, a status line and the move", lines)
-	}
-	p, err := points.ParseMove(lines[len(lines)-1], 1)
-	if err != nil {
-		t.Fatalf("last line %q: %v", lines[len(lines)-1], err)
-	}
-	f, _ := points.NewField(6, 5, points.Standard)
-	for _, q := range []points.Point{{X: 2, Y: 2}, {X: 2, Y: 3}, {X: 3, Y: 3}, {X: 3, Y: 2}} {
-		f.Play(q)
-	}
-	if err := f.Check(p); err != nil {
-		t.Errorf("answered %v: %v", p, err)
+	for _, bad := range []string{"0", "-2", "1000"} {
+		out, err := exec.Command(exe, "bot", "points", "--threads", bad).CombinedOutput()
+		if msg := strings.TrimSpace(string(out)); err == nil || !strings.Contains(msg, "--threads") || strings.Contains(msg, "\n") {
+			t.Errorf("--threads %s: %v, %q: want a one-line error naming --threads", bad, err, msg)
+		}
 	}
 }
 
