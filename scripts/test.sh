@@ -44,7 +44,7 @@ go test -count=1 -race -timeout 20m -run 'Transcripts|Misbehaviour|ToleratedQuir
 go test -count=1 -race -timeout 20m -run 'Protocol|Misbehaving|Lingering|PlayGame' ./game/khet/
 go test -count=1 -race -timeout 20m ./game/points/ ./game/ants/...
 # The Points player grows several search trees at once with --threads.
-go test -count=1 -race -timeout 20m -run 'Threads|StatusLines' ./bots/pointsbot/
+go test -count=1 -race -timeout 20m -run 'Threads|StatusLines|Settle' ./bots/pointsbot/
 # The kernel's record of pipe sleeps is loaded in the background and
 # shared by the bots of a sandbox.
 go test -count=1 -race -timeout 20m -run 'PipeSleep' ./sandbox/

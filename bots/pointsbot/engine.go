@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"arena/game/points"
@@ -13,6 +14,10 @@ import (
 // Limits of one search: it stops at whichever comes first.
 type Limits struct {
 	Time      time.Duration // 0 = no time limit
+	// MaxTime, when above Time, lets a search whose choice is unstable at
+	// Time (the move visited most is not the one that scores best) go on
+	// until it is stable or MaxTime is up: time a clock can spare.
+	MaxTime time.Duration
 	Playouts  int           // 0 = no playout limit
 	MaxNodes  int           // tree size cap; 0 = 1<<20
 	Radius    int           // candidate points lie this close to a dot; 0 = 2
@@ -41,6 +46,8 @@ type Engine struct {
 	Nodes    int           // trees' size at the end (all trees)
 	Depth    int           // deepest descent into a tree
 	Elapsed  time.Duration // the search's time
+	Settled  bool          // the search stopped early: its choice could no longer change
+	Extended bool          // a tree went on past Limits.Time, its choice unstable
 	Visits   float64       // visits of the move chosen (with the prior's virtual ones)
 	WinRate  float64       // that move's mean result for the side to move, 0 to 1
 }
@@ -161,7 +168,7 @@ func (e *Engine) candidates(f *points.Field, r int) []int32 {
 // playout budget the result depends only on the seed, never on timing.
 func (e *Engine) Best(ctx context.Context, f *points.Field, lim Limits) (points.Point, bool) {
 	start := time.Now()
-	e.Playouts, e.Nodes, e.Depth, e.Visits, e.WinRate = 0, 0, 0, 0, 0
+	e.Playouts, e.Nodes, e.Depth, e.Visits, e.WinRate, e.Settled, e.Extended = 0, 0, 0, 0, 0, false, false
 	defer func() { e.Elapsed = time.Since(start) }()
 	if f.Free() == 0 {
 		return points.Point{}, false
@@ -176,6 +183,7 @@ func (e *Engine) Best(ctx context.Context, f *points.Field, lim Limits) (points.
 		threads = min(threads, lim.Playouts)
 	}
 	trees := []*Engine{e}
+	s := newSettle(threads)
 	if threads > 1 {
 		for len(e.helpers) < threads-1 {
 			// Seeded from this engine's generator, so a seed fixes
@@ -193,17 +201,17 @@ func (e *Engine) Best(ctx context.Context, f *points.Field, lim Limits) (points.
 				h.root.CopyFrom(f)
 			}
 			h.candidates(h.root, set.Radius)
-			h.Depth = 0
+			h.Depth, h.Extended = 0, false
 			share := set
 			share.Playouts = playoutShare(lim.Playouts, threads, i+1)
-			wg.Go(func() { h.grow(ctx, h.root, share, start) })
+			wg.Go(func() { h.grow(ctx, h.root, share, start, s, i+1) })
 			trees = append(trees, h)
 		}
 		set.Playouts = playoutShare(lim.Playouts, threads, 0)
-		e.grow(ctx, f, set, start)
+		e.grow(ctx, f, set, start, s, 0)
 		wg.Wait()
 	} else {
-		e.grow(ctx, f, set, start)
+		e.grow(ctx, f, set, start, s, 0)
 	}
 	// Every tree gave the root the same children in the same order (the
 	// candidates and the prior depend on the field alone).
@@ -219,7 +227,9 @@ func (e *Engine) Best(ctx context.Context, f *points.Field, lim Limits) (points.
 			best, bestN, bestW = root.first+c, n, w
 		}
 	}
+	e.Settled = s.done.Load()
 	for _, t := range trees[1:] {
+		e.Extended = e.Extended || t.Extended
 		e.Playouts += t.Playouts
 		e.Nodes += t.Nodes
 		e.Depth = max(e.Depth, t.Depth)
@@ -243,6 +253,84 @@ func playoutShare(playouts, n, i int) int {
 	return share
 }
 
+// unstable reports whether the root's most visited child is not the one
+// with the best mean result among the children visited at least an
+// eighth as often: the search has found a better move but not yet
+// confirmed it, and a few more playouts decide which to play.
+func (e *Engine) unstable() bool {
+	root := e.nodes[0]
+	lead := root.first
+	for c := root.first; c < root.first+root.num; c++ {
+		if e.nodes[c].n > e.nodes[lead].n {
+			lead = c
+		}
+	}
+	l := e.nodes[lead]
+	if l.n <= 0 {
+		return false
+	}
+	for c := root.first; c < root.first+root.num; c++ {
+		if nd := e.nodes[c]; c != lead && nd.n >= l.n/8 && nd.n > 0 && nd.w/nd.n > l.w/l.n {
+			return true
+		}
+	}
+	return false
+}
+
+// settle lets the trees of a search under a time budget stop as soon as
+// the move they choose together can no longer change, so the time left
+// is saved for later moves (the clock keeps it) instead of spent on a
+// foregone choice. A tree's choice is settled when the root child it has
+// visited most leads the next one by more visits than the tree is
+// expected to run in the time left (a quarter more, for safety): the
+// runner-up cannot catch up even with every remaining playout. When
+// every tree has settled on the same child, that child has the most
+// visits summed over the trees whatever they would still do, so the move
+// is the one the whole budget would have chosen. Searches bounded by
+// playouts never stop early: their result depends only on the seed.
+type settle struct {
+	leader []atomic.Int32 // per tree: the root child it settled on, -1 while unsettled
+	done   atomic.Bool
+}
+
+func newSettle(trees int) *settle {
+	s := &settle{leader: make([]atomic.Int32, trees)}
+	for i := range s.leader {
+		s.leader[i].Store(-1)
+	}
+	return s
+}
+
+// check records whether tree's choice in e is settled with about
+// remaining playouts left to it, and ends the search when every tree
+// has settled on the same child.
+func (s *settle) check(e *Engine, tree int, remaining float64) {
+	root := e.nodes[0]
+	first, second, lead := float32(-1), float32(-1), int32(-1)
+	for c := int32(0); c < root.num; c++ {
+		n := e.nodes[root.first+c].n
+		switch {
+		case n > first:
+			first, second, lead = n, first, c
+		case n > second:
+			second = n
+		}
+	}
+	if float64(first-second) <= 1.25*remaining+32 {
+		lead = -1
+	}
+	s.leader[tree].Store(lead)
+	if lead < 0 {
+		return
+	}
+	for i := range s.leader {
+		if s.leader[i].Load() != lead {
+			return
+		}
+	}
+	s.done.Store(true)
+}
+
 // settled returns lim with every zero setting replaced by its default.
 func (lim Limits) settled() Limits {
 	if lim.Radius <= 0 {
@@ -262,8 +350,9 @@ func (lim Limits) settled() Limits {
 
 // grow runs one tree's search of f from scratch (its candidates already
 // listed in e.cand) until lim's playouts are done, its time since start
-// is up or ctx ends; it leaves Playouts, Nodes and Depth.
-func (e *Engine) grow(ctx context.Context, f *points.Field, lim Limits, start time.Time) {
+// is up, the trees' choice is settled (see settle) or ctx ends; it
+// leaves Playouts, Nodes and Depth. It is tree number tree of the search.
+func (e *Engine) grow(ctx context.Context, f *points.Field, lim Limits, start time.Time, s *settle, tree int) {
 	if e.sim == nil {
 		e.sim = f.Clone()
 	}
@@ -280,8 +369,19 @@ func (e *Engine) grow(ctx context.Context, f *points.Field, lim Limits, start ti
 			break
 		}
 		if e.Playouts&31 == 0 && e.Playouts > 0 {
-			if ctx.Err() != nil || (lim.Time > 0 && time.Since(start) >= lim.Time) {
+			if ctx.Err() != nil || s.done.Load() {
 				break
+			}
+			if lim.Time > 0 {
+				el := time.Since(start)
+				if el >= lim.Time {
+					if el >= lim.MaxTime || !e.unstable() {
+						break
+					}
+					e.Extended = true
+				} else if lim.Playouts == 0 && e.Playouts >= 64 {
+					s.check(e, tree, float64(e.Playouts)/el.Seconds()*(lim.Time-el).Seconds())
+				}
 			}
 		}
 		e.simulate(f, me, lim.MaxNodes, lim.Expand, lim.RaveEquiv)

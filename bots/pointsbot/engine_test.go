@@ -153,6 +153,101 @@ func TestThreads(t *testing.T) {
 	}
 }
 
+// TestSettle: a search under a time budget stops once its choice can no
+// longer change (a lone capture worth far more than anything else), on
+// one tree or several, and still plays it; one bounded by playouts never
+// stops early.
+func TestSettle(t *testing.T) {
+	f := field(t, `
+		..........
+		....x.....
+		...xo.....
+		....x.....
+		.......o..
+		o.........
+		..........
+		..........`)
+	want := points.Point{X: 5, Y: 2}
+	for _, threads := range []int{1, 2} {
+		e := New(1)
+		got, _ := e.Best(context.Background(), f, Limits{Time: 2 * time.Second, Threads: threads})
+		if got != want || !e.Settled {
+			t.Errorf("%d threads, 2s: played %v (settled %v) after %d playouts, want %v settled", threads, got, e.Settled, e.Playouts, want)
+		}
+		e.Best(context.Background(), f, Limits{Playouts: 3000, Threads: threads})
+		if e.Settled || e.Playouts != 3000 {
+			t.Errorf("%d threads, 3000 playouts: settled %v after %d", threads, e.Settled, e.Playouts)
+		}
+	}
+}
+
+// TestSettleCheck is the rule itself: a tree settles when its leader's
+// lead passes the playouts it has left (with the margin), and the search
+// ends only when every tree settled on the same child.
+func TestSettleCheck(t *testing.T) {
+	tree := func(visits ...float32) *Engine {
+		e := &Engine{nodes: []node{{move: -1, first: 1, num: int32(len(visits))}}}
+		for i, n := range visits {
+			e.nodes = append(e.nodes, node{move: int32(i), n: n})
+		}
+		return e
+	}
+	tests := []struct {
+		name      string
+		trees     []*Engine
+		remaining float64
+		leaders   []int32
+		done      bool
+	}{
+		{"clear lead", []*Engine{tree(10, 500, 40)}, 100, []int32{1}, true},
+		{"lead within reach", []*Engine{tree(10, 500, 400)}, 100, []int32{-1}, false},
+		{"margin", []*Engine{tree(0, 140, 0)}, 90, []int32{-1}, false},
+		{"tie", []*Engine{tree(300, 300)}, 0, []int32{-1}, false},
+		{"trees agree", []*Engine{tree(900, 10), tree(800, 5)}, 100, []int32{0, 0}, true},
+		{"trees differ", []*Engine{tree(900, 10), tree(5, 800)}, 100, []int32{0, 1}, false},
+		{"one tree unsettled", []*Engine{tree(900, 10), tree(400, 390)}, 100, []int32{0, -1}, false},
+	}
+	for _, tt := range tests {
+		s := newSettle(len(tt.trees))
+		for i, e := range tt.trees {
+			s.check(e, i, tt.remaining)
+		}
+		for i, want := range tt.leaders {
+			if got := s.leader[i].Load(); got != want {
+				t.Errorf("%s: tree %d settled on %d, want %d", tt.name, i, got, want)
+			}
+		}
+		if s.done.Load() != tt.done {
+			t.Errorf("%s: done %v, want %v", tt.name, s.done.Load(), tt.done)
+		}
+	}
+}
+
+// TestUnstable: a choice is unstable when a child visited at least an
+// eighth as often as the most visited one scores better.
+func TestUnstable(t *testing.T) {
+	tests := []struct {
+		name string
+		n, w []float32
+		want bool
+	}{
+		{"leader best", []float32{100, 50, 20}, []float32{60, 25, 5}, false},
+		{"runner-up better", []float32{100, 50, 20}, []float32{40, 30, 5}, true},
+		{"better but rarely visited", []float32{100, 12, 20}, []float32{40, 11, 5}, false},
+		{"an eighth is enough", []float32{160, 20}, []float32{80, 11}, true},
+		{"nothing visited", []float32{0, 0}, []float32{0, 0}, false},
+	}
+	for _, tt := range tests {
+		e := &Engine{nodes: []node{{move: -1, first: 1, num: int32(len(tt.n))}}}
+		for i := range tt.n {
+			e.nodes = append(e.nodes, node{move: int32(i), n: tt.n[i], w: tt.w[i]})
+		}
+		if got := e.unstable(); got != tt.want {
+			t.Errorf("%s: unstable %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
 // TestAlwaysLegal plays engine against engine on small fields to the end.
 func TestAlwaysLegal(t *testing.T) {
 	for g := 0; g < 4; g++ {
@@ -207,7 +302,9 @@ func TestRunPipe(t *testing.T) {
 
 // BenchmarkPlayouts measures the search on a middle-game position of the
 // standard field: playouts per second, the tree's average size after a
-// search of 200 playouts and the deepest descent.
+// search of 200 playouts a tree and the deepest descent; reply-threads2
+// grows two trees side by side (on two free cores its playouts a second
+// would be twice reply's at best).
 func BenchmarkPlayouts(b *testing.B) {
 	f, _ := points.NewField(39, 32, points.Standard)
 	rng := rand.New(rand.NewPCG(3, 3))
@@ -219,15 +316,16 @@ func BenchmarkPlayouts(b *testing.B) {
 		}
 	}
 	for _, c := range []struct {
-		name  string
-		reply float32
-	}{{"random", 0}, {"reply", 0.5}} {
+		name    string
+		reply   float32
+		threads int
+	}{{"random", 0, 1}, {"reply", 0.5, 1}, {"reply-threads2", 0.5, 2}} {
 		b.Run(c.name, func(b *testing.B) {
 			e := New(1)
 			e.tune.reply = c.reply
 			total, nodes, depth := 0, 0, 0
 			for b.Loop() {
-				e.Best(context.Background(), f, Limits{Playouts: 200})
+				e.Best(context.Background(), f, Limits{Playouts: 200 * c.threads, Threads: c.threads})
 				total += e.Playouts
 				nodes += e.Nodes
 				depth = max(depth, e.Depth)

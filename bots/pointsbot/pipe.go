@@ -37,11 +37,12 @@ type Options struct {
 // number dot of the game (opening crosses included), within the budget
 // lim (p written with the given coordinate base):
 //
-//	status: dot 23 at 12 7: playouts 45123 pps 150412 tree 12345 depth 9 visits 3400 win 56.2% time 300ms of 312ms
+//	status: dot 23 at 12 7: playouts 45123 pps 150412 tree 12345 depth 9 visits 3400 win 56.2% time 300ms of 312ms max 624ms
 //
 // pps is playouts per second, tree the nodes of the search tree, depth
 // its deepest descent, visits and win the chosen move's visits and mean
-// result for the side that played it (all trees together); a fixed
+// result for the side that played it (all trees together); "max" is the
+// time an unstable choice may take (Limits.MaxTime); a fixed
 // playout count adds "cap N", trees grown side by side "threads N".
 func StatusLine(e *Engine, dot int, p points.Point, base int, lim Limits) string {
 	var sb strings.Builder
@@ -49,6 +50,9 @@ func StatusLine(e *Engine, dot int, p points.Point, base int, lim Limits) string
 		dot, p.X+base, p.Y+base, e.Playouts, e.PlayoutRate(), e.Nodes, e.Depth, e.Visits, 100*e.WinRate, e.Elapsed.Round(time.Millisecond))
 	if lim.Time > 0 {
 		fmt.Fprintf(&sb, " of %v", lim.Time.Round(time.Millisecond))
+		if lim.MaxTime > lim.Time {
+			fmt.Fprintf(&sb, " max %v", lim.MaxTime.Round(time.Millisecond))
+		}
 	}
 	if lim.Playouts > 0 {
 		fmt.Fprintf(&sb, " cap %d", lim.Playouts)
@@ -174,7 +178,10 @@ type brain struct {
 // limits decides the time for the next move by points.MoveTime (most of
 // the increment plus a twentieth of the time saved, never more than a
 // third of the clock, less a reserve), the rule arena also uses for the
-// time it gives v6 engines; a second when the clock is unknown.
+// time it gives v6 engines, and lets an unstable choice go on to twice
+// that (Limits.MaxTime); a second when the clock is unknown. A choice
+// that can no longer change stops the search sooner, and the clock keeps
+// what it saves.
 func (b *brain) limits() Limits {
 	lim := Limits{Playouts: b.opts.Playouts, Threads: b.opts.Threads}
 	if b.timeLeft < 0 {
@@ -182,5 +189,8 @@ func (b *brain) limits() Limits {
 		return lim
 	}
 	lim.Time = points.MoveTime(b.timeLeft, b.increment)
+	// An unstable choice may take up to twice that, never more than a
+	// quarter of the clock.
+	lim.MaxTime = max(lim.Time, min(2*lim.Time, b.timeLeft/4))
 	return lim
 }

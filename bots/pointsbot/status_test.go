@@ -54,7 +54,7 @@ func pipes(t *testing.T, input string, run func(in io.Reader, out, status io.Wri
 }
 
 // statusRE reads a status line (StatusLine's format).
-var statusRE = regexp.MustCompile(`^status: dot (\d+) at (-?\d+) (-?\d+): playouts (\d+) pps (\d+) tree (\d+) depth (\d+) visits (\d+) win ([\d.]+)% time \S+( of \S+)?( cap (\d+))?( threads (\d+))?$`)
+var statusRE = regexp.MustCompile(`^status: dot (\d+) at (-?\d+) (-?\d+): playouts (\d+) pps (\d+) tree (\d+) depth (\d+) visits (\d+) win ([\d.]+)% time \S+( of \S+)?( max \S+)?( cap (\d+))?( threads (\d+))?$`)
 
 // checkStatus checks that line is a status line with sane numbers for a
 // search of at most cap playouts on the given threads that chose move as
@@ -89,11 +89,11 @@ func checkStatus(t *testing.T, line string, dot int, move string, cap, threads i
 	case visits < 1 || win < 0 || win > 100:
 		t.Errorf("status line %q: visits %v win %v%%", line, visits, win)
 	}
-	if m[12] != strconv.Itoa(cap) {
-		t.Errorf("status line %q: cap %q, want %d", line, m[12], cap)
+	if m[13] != strconv.Itoa(cap) {
+		t.Errorf("status line %q: cap %q, want %d", line, m[13], cap)
 	}
-	if want := strconv.Itoa(threads); threads > 1 && m[14] != want || threads <= 1 && m[13] != "" {
-		t.Errorf("status line %q: threads %q, want %d", line, m[14], threads)
+	if want := strconv.Itoa(threads); threads > 1 && m[15] != want || threads <= 1 && m[14] != "" {
+		t.Errorf("status line %q: threads %q, want %d", line, m[15], threads)
 	}
 }
 
@@ -106,8 +106,8 @@ func TestStatusLines(t *testing.T) {
 	pb := "new 7 8\nincrement 0.1\nmove 2 2\nmove 2 3\nmove 3 3\nmove 3 2\ngo\nmove 6 6\ngo\nquit\n"
 	v6 := "1 init 8 7 3\n2 play 2 2 0\n3 play 2 3 1\n4 play 3 3 0\n5 play 3 2 1\n6 gen_move 0\n7 play 6 6 0\n8 play 0 6 1\n9 gen_move_with_complexity 0 1\n10 quit\n"
 	tests := []struct {
-		name   string
-		proto  points.ProtocolKind
+		name    string
+		proto   points.ProtocolKind
 		input   string
 		status  bool
 		threads int
