@@ -13,17 +13,17 @@ import (
 
 // Limits of one search: it stops at whichever comes first.
 type Limits struct {
-	Time      time.Duration // 0 = no time limit
+	Time time.Duration // 0 = no time limit
 	// MaxTime, when above Time, lets a search whose choice is unstable at
 	// Time (the move visited most is not the one that scores best) go on
 	// until it is stable or MaxTime is up: time a clock can spare.
-	MaxTime time.Duration
-	Playouts  int           // 0 = no playout limit
-	MaxNodes  int           // tree size cap; 0 = 1<<20
-	Radius    int           // candidate points lie this close to a dot; 0 = 2
-	Expand    int           // visits before a leaf grows children; 0 = 8
-	RaveEquiv float64       // RAVE equivalence; 0 = 1000
-	Threads   int           // trees grown side by side; 0 = 1
+	MaxTime   time.Duration
+	Playouts  int     // 0 = no playout limit
+	MaxNodes  int     // tree size cap; 0 = 1<<20
+	Radius    int     // candidate points lie this close to a dot; 0 = 2
+	Expand    int     // visits before a leaf grows children; 0 = 8
+	RaveEquiv float64 // RAVE equivalence; 0 = 1000
+	Threads   int     // trees grown side by side; 0 = 1
 }
 
 // Engine searches Points positions with Monte Carlo tree search.
