@@ -94,8 +94,10 @@ type tuning struct {
 	// our hills each draw the defenders nearest free ants.
 	defendSteps, defenders int
 	// razeShare is the share of the free ants, nearest first, that
-	// march on a known enemy hill once we have ten ants.
+	// march on a known enemy hill once we have ten ants; within razeNear
+	// steps of one, every free ant does.
 	razeShare float64
+	razeNear  int32
 }
 
 // defaultTuning returns the weights in use. Against them, in 200
@@ -120,7 +122,7 @@ type tuning struct {
 // 12.3 over 1000.
 func defaultTuning() tuning {
 	return tuning{killW: 0.9, killAheadW: 1.2, killHomeW: 1.5, avgShare: 0.25, approach: 0.1, rounds: 8, rally: 0,
-		ahead: 1.5, defendSteps: 10, defenders: 2, razeShare: 0.5}
+		ahead: 1.5, defendSteps: 10, defenders: 2, razeShare: 0.5, razeNear: 20}
 }
 
 // Start implements Player.
@@ -446,7 +448,7 @@ func (b *Bot) roam() {
 			continue
 		}
 		switch {
-		case hill != nil && hill[sq] >= 0 && (hill[sq] <= 20 || raze[a]):
+		case hill != nil && hill[sq] >= 0 && (hill[sq] <= b.tune.razeNear || raze[a]):
 			b.role[a], b.pref[a] = roleRaze, b.downhill(hill, sq)
 		case explore != nil && explore[sq] > 0:
 			b.role[a], b.pref[a] = roleExplore, b.downhill(explore, sq)

@@ -31,6 +31,9 @@ func tuningVariants() map[string]func(*tuning) {
 		"defend15":  func(t *tuning) { t.defendSteps = 15 },
 		"raze067":   func(t *tuning) { t.razeShare = 2.0 / 3 }, // the default before the trials of 0.5 and 0.85
 		"raze085":   func(t *tuning) { t.razeShare = 0.85 },
+		"raze035":   func(t *tuning) { t.razeShare = 0.35 },
+		"near12":    func(t *tuning) { t.razeNear = 12 },
+		"near30":    func(t *tuning) { t.razeNear = 30 },
 	}
 }
 
