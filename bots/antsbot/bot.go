@@ -98,6 +98,12 @@ type tuning struct {
 	// steps of one, every free ant does.
 	razeShare float64
 	razeNear  int32
+	// foodSteps is how far an ant is sent for food; staleTurns how long a
+	// square may go unseen before it is worth exploring; exploreStep the
+	// spacing of the lattice of stale squares the first explorers fan
+	// out to; armySize the ants we need before ants march on hills
+	// (razeShare) and the lattice is left alone.
+	foodSteps, staleTurns, exploreStep, armySize int
 }
 
 // defaultTuning returns the weights in use. Against them, in 200
@@ -122,7 +128,8 @@ type tuning struct {
 // 12.3 over 1000.
 func defaultTuning() tuning {
 	return tuning{killW: 0.9, killAheadW: 1.2, killHomeW: 1.5, avgShare: 0.25, approach: 0.1, rounds: 8, rally: 0,
-		ahead: 1.5, defendSteps: 10, defenders: 2, razeShare: 0.5, razeNear: 20}
+		ahead: 1.5, defendSteps: 10, defenders: 2, razeShare: 0.5, razeNear: 20,
+		foodSteps: 40, staleTurns: 10, exploreStep: 6, armySize: 10}
 }
 
 // Start implements Player.
@@ -383,7 +390,7 @@ func (b *Bot) gather() {
 		foods = append(foods, f)
 	}
 	slices.Sort(foods) // map order must not make the bot nondeterministic
-	b.assign(foods, 1, 40, 1, roleFood)
+	b.assign(foods, 1, b.tune.foodSteps, 1, roleFood)
 }
 
 // roam gives every ant still free a job: raze a known enemy hill,
@@ -403,7 +410,7 @@ func (b *Bot) roam() {
 	}
 	var stale []int
 	for i := range w.n {
-		if !w.water[i] && (w.lastSeen[i] < 0 || int(w.lastSeen[i]) < b.turn-10) {
+		if !w.water[i] && (w.lastSeen[i] < 0 || int(w.lastSeen[i]) < b.turn-b.tune.staleTurns) {
 			stale = append(stale, i)
 		}
 	}
@@ -414,12 +421,12 @@ func (b *Bot) roam() {
 		// of following each other to the same frontier.
 		var lattice []int
 		for _, i := range stale {
-			if (i/w.cols)%exploreStep == 0 && (i%w.cols)%exploreStep == 0 {
+			if (i/w.cols)%b.tune.exploreStep == 0 && (i%w.cols)%b.tune.exploreStep == 0 {
 				lattice = append(lattice, i)
 			}
 		}
-		if hill == nil || len(b.mine) < 10 {
-			b.assign(lattice, 1, 3*exploreStep, 0, roleExplore)
+		if hill == nil || len(b.mine) < b.tune.armySize {
+			b.assign(lattice, 1, 3*b.tune.exploreStep, 0, roleExplore)
 		}
 		explore = b.field(stale, w.n)
 	}
@@ -427,11 +434,11 @@ func (b *Bot) roam() {
 	if len(b.enemies) > 0 && b.timeLeft() {
 		hunt = b.field(b.enemies, w.n)
 	}
-	// Once we have ten ants, the share tuning.razeShare of the free ants
+	// Once we have tuning.armySize ants, the share tuning.razeShare of the free ants
 	// nearest to an enemy hill march on it. Choosing by distance keeps the choice
 	// stable from turn to turn, so ants do not dither between jobs.
 	raze := map[int]bool{}
-	if hill != nil && len(b.mine) >= 10 {
+	if hill != nil && len(b.mine) >= b.tune.armySize {
 		var free []int
 		for a, sq := range b.mine {
 			if b.free(a) && hill[sq] >= 0 {
@@ -468,9 +475,6 @@ func (b *Bot) roam() {
 		}
 	}
 }
-
-// exploreStep is the spacing of the squares ants are sent to explore.
-const exploreStep = 6
 
 // downhill lists the moves from sq that shorten the distance in f, then
 // those that keep it, then staying.

@@ -34,6 +34,14 @@ func tuningVariants() map[string]func(*tuning) {
 		"raze035":   func(t *tuning) { t.razeShare = 0.35 },
 		"near12":    func(t *tuning) { t.razeNear = 12 },
 		"near30":    func(t *tuning) { t.razeNear = 30 },
+		"food60":    func(t *tuning) { t.foodSteps = 60 },
+		"food25":    func(t *tuning) { t.foodSteps = 25 },
+		"stale5":    func(t *tuning) { t.staleTurns = 5 },
+		"stale20":   func(t *tuning) { t.staleTurns = 20 },
+		"step4":     func(t *tuning) { t.exploreStep = 4 },
+		"step9":     func(t *tuning) { t.exploreStep = 9 },
+		"army6":     func(t *tuning) { t.armySize = 6 },
+		"army16":    func(t *tuning) { t.armySize = 16 },
 	}
 }
 
