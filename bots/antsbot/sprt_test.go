@@ -29,6 +29,9 @@ func tuningVariants() map[string]func(*tuning) {
 		"ahead2":    func(t *tuning) { t.ahead = 2 },
 		"defend3":   func(t *tuning) { t.defenders = 3 },
 		"defend15":  func(t *tuning) { t.defendSteps = 15 },
+		"defend10":  func(t *tuning) { t.defendSteps = 10 }, // the default before the trials of 15, 6 and 4
+		"defend4":   func(t *tuning) { t.defendSteps = 4 },
+		"defend1":   func(t *tuning) { t.defenders = 1 },
 		"raze067":   func(t *tuning) { t.razeShare = 2.0 / 3 }, // the default before the trials of 0.5 and 0.85
 		"raze085":   func(t *tuning) { t.razeShare = 0.85 },
 		"raze035":   func(t *tuning) { t.razeShare = 0.35 },
