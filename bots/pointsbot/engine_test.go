@@ -105,15 +105,7 @@ func TestThreads(t *testing.T) {
 		......o.
 		o.......`)
 	want := points.Point{X: 4, Y: 2}
-	mid, _ := points.NewField(39, 32, points.Standard)
-	rng := rand.New(rand.NewPCG(5, 5))
-	for n := 0; n < 60; {
-		p := points.Point{X: 12 + rng.IntN(15), Y: 10 + rng.IntN(12)}
-		if mid.Check(p) == nil {
-			mid.Put(mid.Index(p))
-			n++
-		}
-	}
+	mid := middleGame(60, 5)
 	single := New(9)
 	single.Best(context.Background(), mid, Limits{Playouts: 900})
 	for _, threads := range []int{2, 3} {
@@ -300,21 +292,28 @@ func TestRunPipe(t *testing.T) {
 	}
 }
 
-// BenchmarkPlayouts measures the search on a middle-game position of the
-// standard field: playouts per second, the tree's average size after a
-// search of 200 playouts a tree and the deepest descent; reply-threads2
-// grows two trees side by side (on two free cores its playouts a second
-// would be twice reply's at best).
-func BenchmarkPlayouts(b *testing.B) {
+// middleGame is a standard field with dots random dots around its
+// centre, the random choices following seed.
+func middleGame(dots int, seed uint64) *points.Field {
 	f, _ := points.NewField(39, 32, points.Standard)
-	rng := rand.New(rand.NewPCG(3, 3))
-	for n := 0; n < 120; {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	for n := 0; n < dots; {
 		p := points.Point{X: 12 + rng.IntN(15), Y: 10 + rng.IntN(12)}
 		if f.Check(p) == nil {
 			f.Put(f.Index(p))
 			n++
 		}
 	}
+	return f
+}
+
+// BenchmarkPlayouts measures the search on a middle-game position of the
+// standard field: playouts per second, the tree's average size after a
+// search of 200 playouts a tree and the deepest descent; reply-threads2
+// grows two trees side by side (on two free cores its playouts a second
+// would be twice reply's at best).
+func BenchmarkPlayouts(b *testing.B) {
+	f := middleGame(120, 3)
 	for _, c := range []struct {
 		name    string
 		reply   float32
