@@ -173,7 +173,7 @@ func (e *Engine) Best(ctx context.Context, f *points.Field, lim Limits) (points.
 	if f.Free() == 0 {
 		return points.Point{}, false
 	}
-	set := lim.settled()
+	set := lim.withDefaults()
 	cand := e.candidates(f, set.Radius)
 	if len(cand) == 1 {
 		return f.PointOf(int(cand[0])), true
@@ -331,8 +331,8 @@ func (s *settle) check(e *Engine, tree int, remaining float64) {
 	s.done.Store(true)
 }
 
-// settled returns lim with every zero setting replaced by its default.
-func (lim Limits) settled() Limits {
+// withDefaults returns lim with every zero setting replaced by its default.
+func (lim Limits) withDefaults() Limits {
 	if lim.Radius <= 0 {
 		lim.Radius = 2
 	}
