@@ -132,6 +132,11 @@ func newPointsBotCmd() *cobra.Command {
 			if opts.Threads < 1 || opts.Threads > 256 {
 				return fmt.Errorf("--threads %d: want 1 to 256", opts.Threads)
 			}
+			if opts.Playouts > 0 && !cmd.Flags().Changed("threads") {
+				// A seed and a playout budget fix the game; the
+				// machine's cores must not.
+				opts.Threads = 1
+			}
 			opts.Seed = seed
 			if seed == 0 {
 				opts.Seed = rand.Uint64()
@@ -148,7 +153,7 @@ func newPointsBotCmd() *cobra.Command {
 	fl.StringVar(&surround, "surround", "standard", "the game's empty-enclosure rule: standard, always or always-enemy")
 	fl.Uint64Var(&seed, "seed", 0, "random seed of the search (0 = random)")
 	fl.IntVar(&opts.Playouts, "playouts", 0, "fixed number of playouts per move (0 = as the clock allows)")
-	fl.IntVar(&opts.Threads, "threads", runtime.GOMAXPROCS(0), "search trees grown side by side on a move, one a core (1 = a single tree, the whole machine's cores by default)")
+	fl.IntVar(&opts.Threads, "threads", runtime.GOMAXPROCS(0), "search trees grown side by side on a move, one a core (default: the cores the bot may use, or 1 with --playouts, so that --seed fixes the game on any machine)")
 	fl.BoolVar(&quiet, "quiet", false, "no status line per move (Points Battle: status text before the move; v6: stderr)")
 	return cmd
 }

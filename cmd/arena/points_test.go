@@ -130,7 +130,9 @@ func TestPointsBadFlags(t *testing.T) {
 
 // TestPointsBotCommand talks to "arena bot points" by hand: 1-based
 // coordinates and times in seconds, on the default threads and on two
-// (which the status line names); a bad --threads is refused in one line.
+// (which the status line names); a seed with a playout budget gives the
+// same move however many cores there are; a bad --threads is refused in
+// one line.
 func TestPointsBotCommand(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -170,6 +172,21 @@ func TestPointsBotCommand(t *testing.T) {
 		if err := f.Check(p); err != nil {
 			t.Errorf("%v: answered %v: %v", args, p, err)
 		}
+	}
+	// A seed and a playout budget give the same move on one core or two.
+	var moves []string
+	for _, procs := range []string{"1", "2"} {
+		cmd := exec.Command(exe, "bot", "points", "--seed", "3", "--playouts", "400", "--quiet")
+		cmd.Env = append(os.Environ(), "GOMAXPROCS="+procs)
+		cmd.Stdin = strings.NewReader("new 9 9\nmove 4 4\nmove 4 5\nmove 5 5\nmove 5 4\ngo\nquit\n")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("GOMAXPROCS=%s: %v: %s", procs, err, out)
+		}
+		moves = append(moves, strings.TrimSpace(string(out)))
+	}
+	if moves[0] != moves[1] {
+		t.Errorf("--seed 3 --playouts 400: %q on one core, %q on two", moves[0], moves[1])
 	}
 	for _, bad := range []string{"0", "-2", "1000"} {
 		out, err := exec.Command(exe, "bot", "points", "--threads", bad).CombinedOutput()
