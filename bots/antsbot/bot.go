@@ -94,7 +94,7 @@ type tuning struct {
 	// our hills each draw the defenders nearest free ants.
 	defendSteps, defenders int
 	// razeShare is the share of the free ants, nearest first, that
-	// march on a known enemy hill once we have ten ants; within razeNear
+	// march on a known enemy hill once we have armySize ants; within razeNear
 	// steps of one, every free ant does.
 	razeShare float64
 	razeNear  int32
