@@ -188,9 +188,7 @@ func (e *Engine) Best(ctx context.Context, f *points.Field, lim Limits) (points.
 		for len(e.helpers) < threads-1 {
 			// Seeded from this engine's generator, so a seed fixes
 			// every tree's random choices.
-			h := New(e.rng.Uint64())
-			h.tune = e.tune
-			e.helpers = append(e.helpers, h)
+			e.helpers = append(e.helpers, New(e.rng.Uint64()))
 		}
 		var wg sync.WaitGroup
 		for i, h := range e.helpers[:threads-1] {
