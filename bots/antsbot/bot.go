@@ -104,6 +104,27 @@ type tuning struct {
 	// out to; armySize the ants we need before ants march on hills
 	// (razeShare) and the lattice is left alone.
 	foodSteps, staleTurns, exploreStep, armySize int
+	// exactReplies: in a battle whose enemy ants have at most this many
+	// move-sets, the enemy's best reply is found by trying them all
+	// instead of by ascent (0: never).
+	exactReplies int
+	// roomW is the tie-break, over a battle where we are not stronger,
+	// for our ants ending on squares with room to run (see Bot.room);
+	// with it, being ahead overall no longer makes outnumbered ants
+	// close in (0: off).
+	roomW float64
+	// crowd: a battle counts as ahead (kills worth killAheadW) when one
+	// of our ants in it has at least crowd of ours within five rows and
+	// five columns, however the colonies compare (0: off).
+	crowd int
+	// exactBattle: a battle where our move-sets times the enemy's are
+	// at most this many is searched exhaustively, max over ours of the
+	// min over theirs (after the ascent, which it can only improve on;
+	// 0: never).
+	exactBattle int
+	// evalsPerTurn bounds the combat search's evaluations in a turn
+	// (the clock bounds it too).
+	evalsPerTurn int
 }
 
 // defaultTuning returns the weights in use. Against them, in 200
@@ -143,7 +164,7 @@ type tuning struct {
 func defaultTuning() tuning {
 	return tuning{killW: 0.9, killAheadW: 1.2, killHomeW: 1.5, avgShare: 0.25, approach: 0.1, rounds: 8, rally: 0,
 		ahead: 1.5, defendSteps: 6, defenders: 2, razeShare: 0.5, razeNear: 20,
-		foodSteps: 40, staleTurns: 10, exploreStep: 6, armySize: 10}
+		foodSteps: 40, staleTurns: 10, exploreStep: 6, armySize: 10, evalsPerTurn: maxEvalsPerTurn}
 }
 
 // Start implements Player.
@@ -167,7 +188,7 @@ func (b *Bot) Turn(obs *Observation, deadline time.Time) []Order {
 	start := time.Now()
 	b.turn = obs.Turn
 	b.deadline = deadline
-	b.evals, b.evalBudget = 0, maxEvalsPerTurn
+	b.evals, b.evalBudget = 0, b.tune.evalsPerTurn
 	b.stats = turnStats{}
 	w := b.w
 	for _, a := range b.mine {

@@ -1,6 +1,9 @@
 package antsbot
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // The combat search. One battle (our ants and the enemy ants that can
 // meet them next turn) becomes a skirmish: every ant has its candidate
@@ -49,6 +52,7 @@ type skirmish struct {
 	killW, lossW float64
 	avgShare     float64 // weight of the average over the pool, added to the worst
 	rounds       int     // most alternations of improve and respond
+	exact        int     // most enemy move-sets for which the best reply is found by trying them all (0: never)
 	approach     float64 // per unit of squared distance to the nearest enemy (capped), per our ant
 	proceed      []int8  // our ants: the candidate their peaceful job wants (-1: none)
 	proceedW     float64
@@ -304,6 +308,144 @@ func (k *skirmish) respond(our, from []int8) ([]int8, float64) {
 	return en, cur
 }
 
+// replyCount is the number of enemy move-sets (collisions included),
+// or 0 when it passes 1<<30.
+func (k *skirmish) replyCount() int {
+	n := 1
+	for i := k.nm; i < len(k.sq); i++ {
+		n *= len(k.sq[i])
+		if n > 1<<30 {
+			return 0
+		}
+	}
+	return n
+}
+
+// bestReply tries every enemy move-set in which no two ants of one owner
+// share a square and returns the one that scores worst for us against
+// our move-set, and its score. A combination of moves the ascent of
+// respond cannot find one ant at a time (two ants stepping in together,
+// where either alone would be a losing trade for them) is found here.
+func (k *skirmish) bestReply(our []int8) ([]int8, float64) {
+	ne := len(k.sq) - k.nm
+	en := make([]int8, ne)
+	best := append([]int8(nil), en...)
+	low := k.eval(our, en)
+	for n := 0; ; n++ {
+		// Next combination, odometer style.
+		j := 0
+		for ; j < ne; j++ {
+			en[j]++
+			if int(en[j]) < len(k.sq[k.nm+j]) {
+				break
+			}
+			en[j] = 0
+		}
+		if j == ne {
+			return best, low
+		}
+		if n&255 == 255 && k.busy() {
+			return best, low
+		}
+		clash := false
+		for a := 0; a < ne && !clash; a++ {
+			clash = k.taken(en, k.nm, k.nm+a, k.sq[k.nm+a][en[a]])
+		}
+		if clash {
+			continue
+		}
+		if s := k.eval(our, en); s < low-1e-9 {
+			low = s
+			copy(best, en)
+		}
+	}
+}
+
+// moveCount is the number of our move-sets (collisions included), or 0
+// when it passes 1<<30.
+func (k *skirmish) moveCount() int {
+	n := 1
+	for i := range k.nm {
+		n *= len(k.sq[i])
+		if n > 1<<30 {
+			return 0
+		}
+	}
+	return n
+}
+
+// maxMin tries every move-set of ours against every enemy reply and
+// returns the one whose worst reply is best, starting from first (the
+// ascent's choice, kept unless something is strictly better). A
+// move-set's replies are cut off as soon as one is no better than the
+// best worst case so far, and the reply that cut last is tried first.
+func (k *skirmish) maxMin(first []int8) []int8 {
+	best := append([]int8(nil), first...)
+	killer, bestV := k.bestReply(best)
+	our := make([]int8, k.nm)
+	ne := len(k.sq) - k.nm
+	en := make([]int8, ne)
+	for n := 0; ; n++ {
+		j := 0
+		for ; j < k.nm; j++ {
+			our[j]++
+			if int(our[j]) < len(k.sq[j]) {
+				break
+			}
+			our[j] = 0
+		}
+		if j == k.nm || k.busy() {
+			return best
+		}
+		clash := false
+		for a := 0; a < k.nm && !clash; a++ {
+			clash = k.taken(our, 0, a, k.sq[a][our[a]])
+		}
+		if clash || k.eval(our, killer) <= bestV+1e-9 {
+			continue
+		}
+		low, cut := math.Inf(1), false
+		clear(en)
+		for e := 0; ; e++ {
+			if e > 0 {
+				i := 0
+				for ; i < ne; i++ {
+					en[i]++
+					if int(en[i]) < len(k.sq[k.nm+i]) {
+						break
+					}
+					en[i] = 0
+				}
+				if i == ne {
+					break
+				}
+			}
+			if e&255 == 255 && k.busy() {
+				return best
+			}
+			bad := false
+			for a := 0; a < ne && !bad; a++ {
+				bad = k.taken(en, k.nm, k.nm+a, k.sq[k.nm+a][en[a]])
+			}
+			if bad {
+				continue
+			}
+			if s := k.eval(our, en); s < low {
+				low = s
+				if s <= bestV+1e-9 {
+					copy(killer, en)
+					cut = true
+					break
+				}
+			}
+		}
+		if !cut {
+			bestV = low
+			copy(best, our)
+		}
+	}
+}
+
 // search finds our move-set from the starting plans (ours) against the
 // enemy's starting plans (theirs).
 func (k *skirmish) search(ours, theirs [][]int8) []int8 {
@@ -328,9 +470,15 @@ func (k *skirmish) search(ours, theirs [][]int8) []int8 {
 		_, worst := k.value(cur, pool)
 		low := k.eval(cur, pool[worst])
 		var found []int8
-		for q := range pool {
-			if reply, s := k.respond(cur, pool[q]); s < low-1e-9 {
-				found, low = reply, s
+		if n := k.replyCount(); n > 0 && n <= k.exact {
+			if reply, s := k.bestReply(cur); s < low-1e-9 {
+				found = reply
+			}
+		} else {
+			for q := range pool {
+				if reply, s := k.respond(cur, pool[q]); s < low-1e-9 {
+					found, low = reply, s
+				}
 			}
 		}
 		if found == nil {
@@ -416,6 +564,9 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 			}
 		}
 	}
+	if b.tune.crowd > 0 && !ahead {
+		ahead = b.crowded(bt.mine)
+	}
 	k.lossW = 1
 	switch {
 	case home:
@@ -425,8 +576,12 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 	default:
 		k.killW = b.tune.killW
 	}
-	k.avgShare, k.rounds = b.tune.avgShare, b.tune.rounds
+	k.avgShare, k.rounds, k.exact = b.tune.avgShare, b.tune.rounds, b.tune.exactReplies
 	// Tie-breaks, each far smaller than one ant over the whole battle.
+	weaker := !home && nm <= ne
+	if b.tune.roomW > 0 && ahead && nm < ne {
+		ahead = false // a colony ahead still does not close in where it is outnumbered
+	}
 	switch {
 	case home || ahead || nm > ne:
 		k.approach = b.tune.approach / approachCap / float64(nm)
@@ -446,6 +601,24 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 		for m, s := range cands[i] {
 			if o, ok := w.hills[int(s)]; ok && o == 0 {
 				k.bonus[i][m] = -2.5
+			}
+		}
+	}
+	if b.tune.roomW > 0 && weaker {
+		// Where we are not stronger, ants that live prefer the squares
+		// they could run on from: an ant caught in a dead end by two
+		// enemies dies next turn whatever it does then.
+		room := make([]float64, 5)
+		for i := range own {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for m, s := range cands[i] {
+				room[m] = b.room(int(s), mySq[i])
+				lo, hi = min(lo, room[m]), max(hi, room[m])
+			}
+			if hi > lo {
+				for m := range cands[i] {
+					k.bonus[i][m] += b.tune.roomW / float64(nm) * (room[m] - lo) / (hi - lo)
+				}
 			}
 		}
 	}
@@ -477,6 +650,9 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 	ours[0], ours[planHold] = ours[planHold], ours[0]
 
 	best := k.search(ours, theirs)
+	if n := k.replyCount(); b.tune.exactBattle > 0 && n > 0 && k.moveCount() <= b.tune.exactBattle/n {
+		best = k.maxMin(best)
+	}
 	b.stats.pieces++
 	b.stats.fighters += own
 	b.stats.foes += ne
@@ -500,4 +676,51 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 		b.pref[a] = []int{dir, dirStay}
 	}
 	return to
+}
+
+// roomSteps is how far room looks.
+const roomSteps = 8
+
+// room scores the ground around sq for an ant (now on self) that may have
+// to run: every square within roomSteps steps over land counts
+// roomSteps+1 less its distance, three times that for one of our other
+// ants and minus three times for an enemy's. Open ground and friends
+// raise it; dead ends and enemies lower it.
+func (b *Bot) room(sq, self int) float64 {
+	b.newSearch()
+	b.visit(sq, 0, 0, dirStay)
+	b.spread(roomSteps, nil)
+	v := 0
+	for _, q := range b.queue {
+		x := roomSteps + 1 - int(b.dist[q])
+		switch {
+		case int(q) != self && b.ownAt[q] != 0:
+			x *= 3
+		case b.enemyAt[q] != 0:
+			x *= -3
+		}
+		v += x
+	}
+	return float64(v)
+}
+
+// crowded reports whether one of these ants of ours has at least
+// tuning.crowd others within five rows and five columns: a mass that
+// can afford to trade.
+func (b *Bot) crowded(ants []int) bool {
+	w := b.w
+	for _, a := range ants {
+		r0, c0 := b.mine[a]/w.cols, b.mine[a]%w.cols
+		n := 0
+		for _, sq := range b.mine {
+			dr, dc := abs(sq/w.cols-r0), abs(sq%w.cols-c0)
+			if min(dr, w.rows-dr) <= 5 && min(dc, w.cols-dc) <= 5 {
+				n++
+			}
+		}
+		if n-1 >= b.tune.crowd {
+			return true
+		}
+	}
+	return false
 }

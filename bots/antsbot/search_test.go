@@ -2,6 +2,7 @@ package antsbot
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -316,5 +317,213 @@ func TestPhalanxFightsInGroups(t *testing.T) {
 				t.Fatalf("%d ants closed in, %d fell back; want a retreat", closer, away)
 			}
 		})
+	}
+}
+
+// TestBestReply checks the exhaustive enemy reply on random small
+// battles: its score is the least over every enemy move-set without two
+// of the enemy's ants on one square (tried here by recursion), and never
+// above what the ascent of respond finds from the enemy holding still.
+func TestBestReply(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 9))
+	beaten := 0
+	for tc := range 200 {
+		k := randomSkirmish(t, rng, 3, 4)
+		our := make([]int8, k.nm)
+		for i := range our {
+			our[i] = int8(rng.IntN(len(k.sq[i])))
+			if k.taken(our, 0, i, k.sq[i][our[i]]) {
+				our[i] = 0
+			}
+		}
+		low := math.Inf(1)
+		eachReply(k, func(en []int8) { low = min(low, k.eval(our, en)) })
+		reply, got := k.bestReply(our)
+		if math.Abs(got-low) > 1e-9 {
+			t.Fatalf("case %d: bestReply scores %.3f, the least over all replies is %.3f", tc, got, low)
+		}
+		if s := k.eval(our, reply); math.Abs(s-got) > 1e-9 {
+			t.Fatalf("case %d: the reply returned scores %.3f, not the %.3f reported", tc, s, got)
+		}
+		_, ascent := k.respond(our, make([]int8, len(k.sq)-k.nm))
+		if ascent < got-1e-9 {
+			t.Fatalf("case %d: the ascent found %.3f, below the exhaustive %.3f", tc, ascent, got)
+		}
+		if ascent > got+1e-9 {
+			beaten++
+		}
+	}
+	t.Logf("the exhaustive reply beat the ascent in %d of 200 battles", beaten)
+}
+
+// TestMaxMin checks the exhaustive battle search on random small
+// battles: the worst reply to its move-set is the best worst reply over
+// all our move-sets (tried here by recursion), and no worse than the
+// worst reply to the ascent's choice it starts from.
+func TestMaxMin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 2))
+	better := 0
+	for tc := range 150 {
+		k := randomSkirmish(t, rng, 3, 3)
+		ne := len(k.sq) - k.nm
+		worst := func(our []int8) float64 {
+			low := math.Inf(1)
+			eachReply(k, func(en []int8) { low = min(low, k.eval(our, en)) })
+			return low
+		}
+		want := math.Inf(-1)
+		our := make([]int8, k.nm)
+		var try func(i int)
+		try = func(i int) {
+			if i == k.nm {
+				want = max(want, worst(our))
+				return
+			}
+			for m := range k.sq[i] {
+				our[i] = int8(m)
+				if !k.taken(our[:i+1], 0, i, k.sq[i][m]) {
+					try(i + 1)
+				}
+			}
+		}
+		try(0)
+		var plans [][]int8
+		for range 3 {
+			p := make([]int8, k.nm)
+			for i := range p {
+				p[i] = int8(rng.IntN(len(k.sq[i])))
+				if k.taken(p, 0, i, k.sq[i][p[i]]) {
+					p[i] = 0
+				}
+			}
+			plans = append(plans, p)
+		}
+		start := k.search(plans, [][]int8{make([]int8, ne)})
+		got := k.maxMin(start)
+		if g := worst(got); math.Abs(g-want) > 1e-9 {
+			t.Fatalf("case %d: maxMin's move-set has worst reply %.3f, the best worst reply is %.3f", tc, g, want)
+		}
+		if worst(got) > worst(start)+1e-9 {
+			better++
+		}
+	}
+	t.Logf("the exhaustive search beat the ascent's worst case in %d of 150 battles", better)
+}
+
+// eachReply calls f with every enemy move-set of k in which no two of the
+// enemy's ants share a square.
+func eachReply(k *skirmish, f func(en []int8)) {
+	en := make([]int8, len(k.sq)-k.nm)
+	var try func(j int)
+	try = func(j int) {
+		if j == len(en) {
+			f(en)
+			return
+		}
+		for m := range k.sq[k.nm+j] {
+			en[j] = int8(m)
+			if !k.taken(en[:j+1], k.nm, k.nm+j, k.sq[k.nm+j][m]) {
+				try(j + 1)
+			}
+		}
+	}
+	try(0)
+}
+
+// randomSkirmish is a battle of up to maxOurs of our ants against up to
+// maxTheirs enemy ants, placed at random in the middle of a 12x12 map
+// with scattered water, every ant with its stay and open steps as
+// candidates, kills worth 0.9 of a loss.
+func randomSkirmish(t *testing.T, rng *rand.Rand, maxOurs, maxTheirs int) *skirmish {
+	const rows, cols = 12, 12
+	for {
+		grid := make([]string, rows)
+		for r := range grid {
+			line := []byte(strings.Repeat(".", cols))
+			for c := range line {
+				if rng.IntN(12) == 0 {
+					line[c] = '%'
+				}
+			}
+			grid[r] = string(line)
+		}
+		place := func(ch byte, n int) {
+			for range n {
+				r, c := 3+rng.IntN(6), 3+rng.IntN(6)
+				if grid[r][c] == '.' {
+					grid[r] = grid[r][:c] + string(ch) + grid[r][c+1:]
+				}
+			}
+		}
+		place('a', 1+rng.IntN(maxOurs))
+		place('b', 1+rng.IntN(maxTheirs))
+		b, obs := scene(t, grid...)
+		b.Turn(obs, time.Time{})
+		var mine, theirs []int
+		for _, u := range obs.Ants {
+			if u.Owner == 0 {
+				mine = append(mine, b.w.idx(u.Loc))
+			} else {
+				theirs = append(theirs, b.w.idx(u.Loc))
+			}
+		}
+		if len(mine) == 0 || len(theirs) == 0 {
+			continue
+		}
+		var owner []int
+		var cands [][]int32
+		for i, sq := range append(mine, theirs...) {
+			owner = append(owner, min(i/len(mine), 1))
+			cs := []int32{int32(sq)}
+			for d := range 4 {
+				if t := int(b.w.nb[sq][d]); b.passable(t) {
+					cs = append(cs, int32(t))
+				}
+			}
+			cands = append(cands, cs)
+		}
+		k := newSkirmish(rows, cols, b.p.AttackRadius2, len(mine), owner, cands, 1<<20, true)
+		k.killW = 0.9
+		return k
+	}
+}
+
+// TestRoom checks the ground score the run-away tie-break reads: a dead
+// end scores below open ground, friends raise a square, enemies lower it.
+func TestRoom(t *testing.T) {
+	b, obs := scene(t,
+		"%%%%%%%%%%%%%%%%%%",
+		"%.....%..........%",
+		"%.%%%%%..........%",
+		"%................%",
+		"%%%%%%%%%%%%%%%%%%",
+	)
+	b.Turn(obs, time.Time{})
+	at := func(r, c int) int { return b.w.idx(Loc{r, c}) }
+	deadEnd, open := b.room(at(1, 2), -1), b.room(at(2, 11), -1)
+	if deadEnd >= open {
+		t.Fatalf("dead end %.0f, open ground %.0f: want the dead end lower", deadEnd, open)
+	}
+	b2, obs2 := scene(t,
+		"%%%%%%%%%%%%%%%%%%",
+		"%.....%...a......%",
+		"%.%%%%%..........%",
+		"%................%",
+		"%%%%%%%%%%%%%%%%%%",
+	)
+	b2.Turn(obs2, time.Time{})
+	if friend := b2.room(at(2, 11), -1); friend <= open {
+		t.Fatalf("with a friend near %.0f, alone %.0f: want it higher", friend, open)
+	}
+	b3, obs3 := scene(t,
+		"%%%%%%%%%%%%%%%%%%",
+		"%.....%...b......%",
+		"%.%%%%%..........%",
+		"%................%",
+		"%%%%%%%%%%%%%%%%%%",
+	)
+	b3.Turn(obs3, time.Time{})
+	if foe := b3.room(at(2, 11), -1); foe >= open {
+		t.Fatalf("with an enemy near %.0f, alone %.0f: want it lower", foe, open)
 	}
 }

@@ -45,6 +45,11 @@ func tuningVariants() map[string]func(*tuning) {
 		"step9":     func(t *tuning) { t.exploreStep = 9 },
 		"army6":     func(t *tuning) { t.armySize = 6 },
 		"army16":    func(t *tuning) { t.armySize = 16 },
+		"exact4k":   func(t *tuning) { t.exactReplies = 4096 },
+		"exact20k":  func(t *tuning) { t.exactReplies = 20000 },
+		"room":      func(t *tuning) { t.roomW = 0.5 },
+		"crowd14":   func(t *tuning) { t.crowd = 14 },
+		"maxmin":    func(t *tuning) { t.exactReplies, t.exactBattle, t.evalsPerTurn = 20000, 2_000_000, 1_000_000 },
 	}
 }
 
