@@ -108,11 +108,17 @@ type tuning struct {
 	// move-sets, the enemy's best reply is found by trying them all
 	// instead of by ascent (0: never).
 	exactReplies int
-	// roomW is the tie-break, over a battle where we are not stronger,
-	// for our ants ending on squares with room to run (see Bot.room);
-	// with it, being ahead overall no longer makes outnumbered ants
-	// close in (0: off).
-	roomW float64
+	// roomW is the tie-break, over a battle where the enemy has at
+	// least roomMargin more ants than we do, for our ants ending on
+	// squares with room to run (see Bot.room; 0: off).
+	roomW      float64
+	roomMargin int
+	// caution: an ant on a peaceful job (food, exploring, idle)
+	// whose next square has at least caution enemy ants within
+	// cautionR2, more than one more than ours there, steps away from
+	// them instead (0: off).
+	caution, cautionR2 int
+	cautiousRaze       bool // caution turns back ants marching on a hill too
 	// crowd: a battle counts as ahead (kills worth killAheadW) when one
 	// of our ants in it has at least crowd of ours within five rows and
 	// five columns, however the colonies compare (0: off).
@@ -231,6 +237,9 @@ func (b *Bot) Turn(obs *Observation, deadline time.Time) []Order {
 	}
 	if b.timeLeft() {
 		b.rally()
+	}
+	if b.timeLeft() {
+		b.caution()
 	}
 	b.combat()
 	orders := b.resolve()
@@ -626,5 +635,71 @@ func (b *Bot) rally() {
 		if near[sq] > 0 {
 			b.role[a], b.pref[a] = roleExplore, b.downhill(near, sq)
 		}
+	}
+}
+
+// caution turns back ants on peaceful jobs that are about to walk into
+// a crowd of enemies (tuning.caution): the combat search only sees the
+// next turn, and a lone ant that walks on toward food with three enemies
+// closing in is caught the turn after, whatever it does then.
+func (b *Bot) caution() {
+	if b.tune.caution <= 0 || len(b.enemies) < b.tune.caution {
+		return
+	}
+	w := b.w
+	r2 := b.tune.cautionR2
+	count := func(sq, self int) (foes, friends int, near int) {
+		near = 1 << 30
+		for _, e := range b.enemies {
+			if d := w.dist2(sq, e); d <= r2 {
+				foes++
+				near = min(near, d)
+			}
+		}
+		for a, m := range b.mine {
+			if a != self && w.dist2(sq, m) <= r2 {
+				friends++
+			}
+		}
+		return foes, friends, near
+	}
+	for a, sq := range b.mine {
+		switch b.role[a] {
+		case roleFood, roleExplore, roleIdle:
+		case roleRaze:
+			if !b.tune.cautiousRaze {
+				continue
+			}
+		default:
+			continue
+		}
+		to := sq
+		if d := b.pref[a][0]; d != dirStay {
+			to = int(w.nb[sq][d])
+		}
+		foes, friends, _ := count(to, a)
+		if foes < b.tune.caution || foes <= friends+1 {
+			continue
+		}
+		// The step (or staying) with the fewest enemies in reach, then
+		// the farthest from the nearest.
+		bestDir, bestFoes, bestNear := dirStay, 1<<30, 0
+		for d := range 5 {
+			t := sq
+			if d < 4 {
+				t = int(w.nb[sq][d])
+				if !b.passable(t) || b.enemyAt[t] != 0 {
+					continue
+				}
+			} else {
+				d = dirStay
+			}
+			f, _, n := count(t, a)
+			if f < bestFoes || (f == bestFoes && n > bestNear) {
+				bestDir, bestFoes, bestNear = d, f, n
+			}
+		}
+		b.pref[a] = []int{bestDir, dirStay}
+		b.stats.cautious++
 	}
 }

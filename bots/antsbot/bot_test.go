@@ -454,3 +454,34 @@ func resolveAt(rows, cols, r2 int, owner []int, cands [][]int32) []bool {
 	k.resolve(make([]int8, len(owner)), nil)
 	return k.dead
 }
+
+// TestCautionTurnsBack checks tuning.caution: a lone ant sent for food
+// past three enemy ants, out of reach of a fight this turn, does not
+// step toward them; without caution it does.
+func TestCautionTurnsBack(t *testing.T) {
+	rows := []string{
+		"........................................",
+		"........................................",
+		"....a.....b.....*.......................",
+		"..........b.............................",
+		"..........b.............................",
+		"........................................",
+		"........................................",
+		"........................................",
+	}
+	for _, on := range []bool{false, true} {
+		b, obs := scene(t, rows...)
+		if on {
+			b.tune.caution, b.tune.cautionR2 = 2, 49
+		}
+		got := moves(t, b, obs)
+		from := Loc{2, 4}
+		toward := got[from] == Loc{2, 5}
+		if on && toward {
+			t.Fatalf("with caution the ant still steps toward three enemies: %v", got)
+		}
+		if !on && !toward {
+			t.Fatalf("without caution the ant does not go for the food (%v): the scene tests nothing", got)
+		}
+	}
+}

@@ -578,10 +578,7 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 	}
 	k.avgShare, k.rounds, k.exact = b.tune.avgShare, b.tune.rounds, b.tune.exactReplies
 	// Tie-breaks, each far smaller than one ant over the whole battle.
-	weaker := !home && nm <= ne
-	if b.tune.roomW > 0 && ahead && nm < ne {
-		ahead = false // a colony ahead still does not close in where it is outnumbered
-	}
+	outnumbered := !home && ne-nm >= b.tune.roomMargin
 	switch {
 	case home || ahead || nm > ne:
 		k.approach = b.tune.approach / approachCap / float64(nm)
@@ -604,8 +601,8 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 			}
 		}
 	}
-	if b.tune.roomW > 0 && weaker {
-		// Where we are not stronger, ants that live prefer the squares
+	if b.tune.roomW > 0 && outnumbered {
+		// Where we are outnumbered, ants that live prefer the squares
 		// they could run on from: an ant caught in a dead end by two
 		// enemies dies next turn whatever it does then.
 		room := make([]float64, 5)
