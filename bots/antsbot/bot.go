@@ -118,7 +118,11 @@ type tuning struct {
 	// cautionR2, more than one more than ours there, steps away from
 	// them instead (0: off).
 	caution, cautionR2 int
-	cautiousRaze       bool // caution turns back ants marching on a hill too
+	// press: our ants in a battle close in on the enemy wherever that
+	// costs nothing in the worst case, outnumbered or not (the approach
+	// tie-break always pulls forward).
+	press        bool
+	cautiousRaze bool // caution turns back ants marching on a hill too
 	// crowd: a battle counts as ahead (kills worth killAheadW) when one
 	// of our ants in it has at least crowd of ours within five rows and
 	// five columns, however the colonies compare (0: off).

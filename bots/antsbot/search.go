@@ -580,7 +580,7 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 	// Tie-breaks, each far smaller than one ant over the whole battle.
 	outnumbered := !home && ne-nm >= b.tune.roomMargin
 	switch {
-	case home || ahead || nm > ne:
+	case home || ahead || nm > ne || b.tune.press:
 		k.approach = b.tune.approach / approachCap / float64(nm)
 	case ne > nm:
 		k.approach = -b.tune.approach / approachCap / float64(nm)
