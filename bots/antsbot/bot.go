@@ -118,11 +118,11 @@ type tuning struct {
 	// cautionR2, more than one more than ours there, steps away from
 	// them instead (0: off).
 	caution, cautionR2 int
+	cautiousRaze       bool // caution turns back ants marching on a hill too
 	// press: our ants in a battle close in on the enemy wherever that
 	// costs nothing in the worst case, outnumbered or not (the approach
 	// tie-break always pulls forward).
-	press        bool
-	cautiousRaze bool // caution turns back ants marching on a hill too
+	press bool
 	// crowd: a battle counts as ahead (kills worth killAheadW) when one
 	// of our ants in it has at least crowd of ours within five rows and
 	// five columns, however the colonies compare (0: off).
@@ -171,8 +171,33 @@ type tuning struct {
 // free ants within 30 steps of an enemy hill march on it instead of 20,
 // -4.8 ± 23.6, within 12, -9.1 ± 23.6; kills worth killAheadW only from
 // twice the enemy's ants, -16.5 ± 23.7.
+//
+// Against the AI Challenge 2011 winner's bot (xathis's published Java
+// source, run as a local sparring partner; it is not part of arena),
+// through the real referee, 500 turns, 500 ms turns, one game at a time
+// (W/D/L of ours, Elo ± 95 %). On the sixteen maps above, the defaults
+// before press won 37 of 100 (37/2/61, -85 ± 70): births kept level
+// with the enemy's up to turn 200, but twice as many of our ants died
+// (3939 to 2041), most in the open and outnumbered. Pressing forward
+// in every battle (press) won 65 of 150 (65/6/79, -33 ± 55); on sixteen
+// official two-player maps of the contest (maze, random walk, cell maze)
+// the defaults won 21 of 100 (21/11/68, -177 ± 73) and press 33 of
+// 100 (33/11/56, -81 ± 67). The bot never lost on time; the sparring
+// partner never timed out either.
+// No gain against it: the enemy's exhaustive best reply in battles of
+// up to 20,000 enemy move-sets (exactReplies) 30/2/48 over 80, the
+// same as the defaults; outnumbered ants preferring room to run
+// (roomW) 36/7/61 over 104 (fewer of ours died, 1.71 to one instead of
+// 1.93, but no more games won) and, where merely not stronger (and
+// with being ahead overall no longer closing in where outnumbered),
+// 0/2/34 (they stopped gathering food); ants on peaceful jobs turning back
+// from crowds of enemies (caution) 16/0/58 over 74, and with razing
+// ants too 9/1/50 over 60; crowds of 14 of ours counting as ahead
+// (crowd) 30/2/74 over 106; rallying idle and exploring ants to
+// enemies within ten steps 21/1/50 over 72. The exhaustive max-min
+// (exactBattle) has not been played against it yet.
 func defaultTuning() tuning {
-	return tuning{killW: 0.9, killAheadW: 1.2, killHomeW: 1.5, avgShare: 0.25, approach: 0.1, rounds: 8, rally: 0,
+	return tuning{killW: 0.9, killAheadW: 1.2, killHomeW: 1.5, avgShare: 0.25, approach: 0.1, press: true, rounds: 8, rally: 0,
 		ahead: 1.5, defendSteps: 6, defenders: 2, razeShare: 0.5, razeNear: 20,
 		foodSteps: 40, staleTurns: 10, exploreStep: 6, armySize: 10, evalsPerTurn: maxEvalsPerTurn}
 }

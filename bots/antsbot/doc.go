@@ -28,8 +28,11 @@
 //     hills; razing a hill, or letting an enemy stand on ours, 2.5), so
 //     ants attack only where they win the local exchange whatever the
 //     enemy does, keep their formation, and fall back otherwise. Small
-//     terms break ties: closing in where locally stronger, keeping away
-//     where weaker, going on with the job where it is safe.
+//     terms break ties: closing in on the enemy wherever that costs
+//     nothing in the worst case, outnumbered or not (tuning.press:
+//     keeping away where weaker lost ground and food to the 2011
+//     winner's bot; see defaultTuning), going on with the job where it
+//     is safe.
 //   - No rally: sending the exploring and idle ants within ten steps of
 //     an enemy toward it (tuning.rally) lost to going on exploring, in
 //     self-play in the simulator (TestSPRT against ten steps: +22 ± 13

@@ -28,8 +28,9 @@ import (
 //
 // The move-set played is the best of those the search settled on, judged
 // against the final pool. Small terms break ties between equal exchanges:
-// closing in where we are locally stronger (or defending), keeping away
-// where weaker, and letting ants not in danger go on with their job.
+// closing in (everywhere under tuning.press, else where we are locally
+// stronger or defending, keeping away where weaker), and letting ants not
+// in danger go on with their job.
 
 // pair is two ants of one skirmish that can reach each other's attack
 // range (foes) or square (same owner, for collisions only) next turn.

@@ -49,7 +49,8 @@ func tuningVariants() map[string]func(*tuning) {
 		"exact20k":  func(t *tuning) { t.exactReplies = 20000 },
 		"room":      func(t *tuning) { t.roomW, t.roomMargin = 0.5, 2 },
 		"crowd14":   func(t *tuning) { t.crowd = 14 },
-		"press":     func(t *tuning) { t.press = true },
+		"nopress":   func(t *tuning) { t.press = false }, // the default before the trials against xathis
+		"press3":    func(t *tuning) { t.approach = 0.3 },
 		"caution2":  func(t *tuning) { t.caution, t.cautionR2, t.cautiousRaze = 2, 49, true },
 		"caution2p": func(t *tuning) { t.caution, t.cautionR2 = 2, 49 }, // peaceful jobs only, not razing
 		"maxmin":    func(t *tuning) { t.exactReplies, t.exactBattle, t.evalsPerTurn = 20000, 2_000_000, 1_000_000 },
