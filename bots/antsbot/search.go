@@ -328,38 +328,46 @@ func (k *skirmish) replyCount() int {
 // respond cannot find one ant at a time (two ants stepping in together,
 // where either alone would be a losing trade for them) is found here.
 func (k *skirmish) bestReply(our []int8) ([]int8, float64) {
-	ne := len(k.sq) - k.nm
-	en := make([]int8, ne)
+	en := make([]int8, len(k.sq)-k.nm)
 	best := append([]int8(nil), en...)
 	low := k.eval(our, en)
-	for n := 0; ; n++ {
-		// Next combination, odometer style.
-		j := 0
-		for ; j < ne; j++ {
-			en[j]++
-			if int(en[j]) < len(k.sq[k.nm+j]) {
-				break
-			}
-			en[j] = 0
-		}
-		if j == ne {
-			return best, low
-		}
+	for n := 0; k.next(en, k.nm); n++ {
 		if n&255 == 255 && k.busy() {
-			return best, low
+			break
 		}
-		clash := false
-		for a := 0; a < ne && !clash; a++ {
-			clash = k.taken(en, k.nm, k.nm+a, k.sq[k.nm+a][en[a]])
-		}
-		if clash {
-			continue
-		}
-		if s := k.eval(our, en); s < low-1e-9 {
-			low = s
-			copy(best, en)
+		if !k.clashes(en, k.nm) {
+			if s := k.eval(our, en); s < low-1e-9 {
+				low = s
+				copy(best, en)
+			}
 		}
 	}
+	return best, low
+}
+
+// next steps the move-set set of the ants from base on to the next
+// combination of their candidates, odometer style; it reports false
+// once every combination has been seen (set is back to all zeros).
+func (k *skirmish) next(set []int8, base int) bool {
+	for j := range set {
+		set[j]++
+		if int(set[j]) < len(k.sq[base+j]) {
+			return true
+		}
+		set[j] = 0
+	}
+	return false
+}
+
+// clashes reports whether two ants of one owner in the move-set set (of
+// the ants from base) go to one square.
+func (k *skirmish) clashes(set []int8, base int) bool {
+	for j, m := range set {
+		if k.taken(set, base, base+j, k.sq[base+j][m]) {
+			return true
+		}
+	}
+	return false
 }
 
 // moveCount is the number of our move-sets (collisions included), or 0
@@ -384,51 +392,22 @@ func (k *skirmish) maxMin(first []int8) []int8 {
 	best := append([]int8(nil), first...)
 	killer, bestV := k.bestReply(best)
 	our := make([]int8, k.nm)
-	ne := len(k.sq) - k.nm
-	en := make([]int8, ne)
-	for n := 0; ; n++ {
-		j := 0
-		for ; j < k.nm; j++ {
-			our[j]++
-			if int(our[j]) < len(k.sq[j]) {
-				break
-			}
-			our[j] = 0
+	en := make([]int8, len(k.sq)-k.nm)
+	for more := true; more; more = k.next(our, 0) {
+		if k.busy() {
+			break
 		}
-		if j == k.nm || k.busy() {
-			return best
-		}
-		clash := false
-		for a := 0; a < k.nm && !clash; a++ {
-			clash = k.taken(our, 0, a, k.sq[a][our[a]])
-		}
-		if clash || k.eval(our, killer) <= bestV+1e-9 {
+		if k.clashes(our, 0) || k.eval(our, killer) <= bestV+1e-9 {
 			continue
 		}
+		// Every reply, until one is no better for us than bestV.
 		low, cut := math.Inf(1), false
 		clear(en)
-		for e := 0; ; e++ {
-			if e > 0 {
-				i := 0
-				for ; i < ne; i++ {
-					en[i]++
-					if int(en[i]) < len(k.sq[k.nm+i]) {
-						break
-					}
-					en[i] = 0
-				}
-				if i == ne {
-					break
-				}
-			}
+		for e, more := 0, true; more && !cut; e, more = e+1, k.next(en, k.nm) {
 			if e&255 == 255 && k.busy() {
 				return best
 			}
-			bad := false
-			for a := 0; a < ne && !bad; a++ {
-				bad = k.taken(en, k.nm, k.nm+a, k.sq[k.nm+a][en[a]])
-			}
-			if bad {
+			if k.clashes(en, k.nm) {
 				continue
 			}
 			if s := k.eval(our, en); s < low {
@@ -436,7 +415,6 @@ func (k *skirmish) maxMin(first []int8) []int8 {
 				if s <= bestV+1e-9 {
 					copy(killer, en)
 					cut = true
-					break
 				}
 			}
 		}
@@ -445,6 +423,7 @@ func (k *skirmish) maxMin(first []int8) []int8 {
 			copy(best, our)
 		}
 	}
+	return best
 }
 
 // search finds our move-set from the starting plans (ours) against the

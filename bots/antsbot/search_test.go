@@ -491,39 +491,28 @@ func randomSkirmish(t *testing.T, rng *rand.Rand, maxOurs, maxTheirs int) *skirm
 // TestRoom checks the ground score the run-away tie-break reads: a dead
 // end scores below open ground, friends raise a square, enemies lower it.
 func TestRoom(t *testing.T) {
-	b, obs := scene(t,
-		"%%%%%%%%%%%%%%%%%%",
-		"%.....%..........%",
-		"%.%%%%%..........%",
-		"%................%",
-		"%%%%%%%%%%%%%%%%%%",
-	)
-	b.Turn(obs, time.Time{})
-	at := func(r, c int) int { return b.w.idx(Loc{r, c}) }
-	deadEnd, open := b.room(at(1, 2), -1), b.room(at(2, 11), -1)
-	if deadEnd >= open {
+	// room scores the square (r, c) of a corridor map whose second row
+	// is row1.
+	room := func(row1 string, r, c int) float64 {
+		b, obs := scene(t,
+			"%%%%%%%%%%%%%%%%%%",
+			row1,
+			"%.%%%%%..........%",
+			"%................%",
+			"%%%%%%%%%%%%%%%%%%",
+		)
+		b.Turn(obs, time.Time{})
+		return b.room(b.w.idx(Loc{r, c}), -1)
+	}
+	const empty = "%.....%..........%"
+	open := room(empty, 2, 11)
+	if deadEnd := room(empty, 1, 2); deadEnd >= open {
 		t.Fatalf("dead end %.0f, open ground %.0f: want the dead end lower", deadEnd, open)
 	}
-	b2, obs2 := scene(t,
-		"%%%%%%%%%%%%%%%%%%",
-		"%.....%...a......%",
-		"%.%%%%%..........%",
-		"%................%",
-		"%%%%%%%%%%%%%%%%%%",
-	)
-	b2.Turn(obs2, time.Time{})
-	if friend := b2.room(at(2, 11), -1); friend <= open {
+	if friend := room("%.....%...a......%", 2, 11); friend <= open {
 		t.Fatalf("with a friend near %.0f, alone %.0f: want it higher", friend, open)
 	}
-	b3, obs3 := scene(t,
-		"%%%%%%%%%%%%%%%%%%",
-		"%.....%...b......%",
-		"%.%%%%%..........%",
-		"%................%",
-		"%%%%%%%%%%%%%%%%%%",
-	)
-	b3.Turn(obs3, time.Time{})
-	if foe := b3.room(at(2, 11), -1); foe >= open {
+	if foe := room("%.....%...b......%", 2, 11); foe >= open {
 		t.Fatalf("with an enemy near %.0f, alone %.0f: want it lower", foe, open)
 	}
 }
