@@ -185,8 +185,9 @@ type tuning struct {
 // 100 (33/11/56, -81 ± 67); against the defaults before it in
 // self-play (real referee, the sixteen maps above) press scored +27.4 ±
 // 23.7 over 800 games (415/33/352). Three times the pull (press3) won
-// 23 of 60 on the official maps (23/7/30, -40.7 ± 84.8), within the noise of press. The
-// bot never lost on time; the sparring partner never timed out either.
+// 23 of 60 on the official maps (23/7/30, -40.7 ± 84.8), within the
+// noise of press. The bot never lost on time; the sparring partner never
+// timed out either.
 // No gain against it: the enemy's exhaustive best reply in battles of
 // up to 20,000 enemy move-sets (exactReplies) 30/2/48 over 80, the
 // same as the defaults; outnumbered ants preferring room to run
