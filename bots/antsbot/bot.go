@@ -733,6 +733,5 @@ func (b *Bot) caution() {
 			}
 		}
 		b.pref[a] = []int{bestDir, dirStay}
-		b.stats.cautious++
 	}
 }

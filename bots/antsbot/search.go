@@ -311,9 +311,16 @@ func (k *skirmish) respond(our, from []int8) ([]int8, float64) {
 
 // replyCount is the number of enemy move-sets (collisions included),
 // or 0 when it passes 1<<30.
-func (k *skirmish) replyCount() int {
+func (k *skirmish) replyCount() int { return k.combos(k.nm, len(k.sq)) }
+
+// moveCount is the number of our move-sets, likewise.
+func (k *skirmish) moveCount() int { return k.combos(0, k.nm) }
+
+// combos is the product of the candidate counts of ants from..to-1, or
+// 0 when it passes 1<<30.
+func (k *skirmish) combos(from, to int) int {
 	n := 1
-	for i := k.nm; i < len(k.sq); i++ {
+	for i := from; i < to; i++ {
 		n *= len(k.sq[i])
 		if n > 1<<30 {
 			return 0
@@ -368,19 +375,6 @@ func (k *skirmish) clashes(set []int8, base int) bool {
 		}
 	}
 	return false
-}
-
-// moveCount is the number of our move-sets (collisions included), or 0
-// when it passes 1<<30.
-func (k *skirmish) moveCount() int {
-	n := 1
-	for i := range k.nm {
-		n *= len(k.sq[i])
-		if n > 1<<30 {
-			return 0
-		}
-	}
-	return n
 }
 
 // maxMin tries every move-set of ours against every enemy reply and

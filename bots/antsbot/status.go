@@ -16,7 +16,6 @@ type turnStats struct {
 	foes     int           // enemy ants in them (one in two pieces counts twice)
 	replies  int           // enemy replies the searches added to their pools
 	combat   time.Duration // time in the combat stage
-	cautious int           // ants turned back by caution
 }
 
 // StatusLine describes the last turn, which took took of a budget of
