@@ -51,6 +51,9 @@ type Bot struct {
 	// (a bound for when there is no deadline).
 	evals, evalBudget int
 	stats             turnStats
+	// traps holds this turn's trap scores of lone ants near enemies
+	// (ant index -> score per direction; see evade).
+	traps map[int][5]int
 
 	// BFS scratch space.
 	dist   []int32
@@ -135,6 +138,12 @@ type tuning struct {
 	// evalsPerTurn bounds the combat search's evaluations in a turn
 	// (the clock bounds it too).
 	evalsPerTurn int
+	// trapW: a lone ant (no other of ours within squared distance
+	// trapAlone2) avoids moves after which the enemies near it can
+	// corner it next turn (see trapScores); a sure death then costs
+	// trapW, a forced trade a third of it (0: off).
+	trapW      float64
+	trapAlone2 int
 }
 
 // defaultTuning returns the weights in use. Against them, in 200
@@ -273,6 +282,10 @@ func (b *Bot) Turn(obs *Observation, deadline time.Time) []Order {
 	}
 	if b.timeLeft() {
 		b.caution()
+	}
+	b.traps = nil
+	if b.timeLeft() {
+		b.evade()
 	}
 	b.combat()
 	orders := b.resolve()

@@ -575,6 +575,21 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 			}
 		}
 	}
+	for i, a := range bt.mine {
+		scores, ok := b.traps[a]
+		if !ok {
+			continue
+		}
+		for m, s := range cands[i] {
+			d := dirStay
+			for dir := range 4 {
+				if int(w.nb[mySq[i]][dir]) == int(s) {
+					d = dir
+				}
+			}
+			k.bonus[i][m] -= b.trapPenalty(scores[d])
+		}
+	}
 	if b.tune.roomW > 0 && outnumbered {
 		// Where we are outnumbered, ants that live prefer the squares
 		// they could run on from: an ant caught in a dead end by two

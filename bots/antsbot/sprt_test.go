@@ -53,6 +53,8 @@ func tuningVariants() map[string]func(*tuning) {
 		"press3":    func(t *tuning) { t.approach = 0.3 },
 		"caution2":  func(t *tuning) { t.caution, t.cautionR2, t.cautiousRaze = 2, 49, true },
 		"caution2p": func(t *tuning) { t.caution, t.cautionR2 = 2, 49 }, // peaceful jobs only, not razing
+		"trap":      func(t *tuning) { t.trapW, t.trapAlone2 = 0.9, 20 },
+		"trap5":     func(t *tuning) { t.trapW, t.trapAlone2 = 0.5, 20 },
 		"maxmin":    func(t *tuning) { t.exactReplies, t.exactBattle, t.evalsPerTurn = 20000, 2_000_000, 1_000_000 },
 	}
 }

@@ -73,7 +73,7 @@ func runPipes(t *testing.T, input string, pl Player, stderr func(*os.File)) (out
 	return out, status
 }
 
-var antsStatusRE = regexp.MustCompile(`^turn (\d+): time \S+ of (\S+) ants (\d+) enemies (\d+) food (\d+) battles (\d+) pieces (\d+) fighting (\d+) v (\d+) evals (\d+) in \S+ eps (\d+) replies (\d+) cut (\d+) held (\d+)$`)
+var antsStatusRE = regexp.MustCompile(`^turn (\d+): time \S+ of (\S+) ants (\d+) enemies (\d+) food (\d+) battles (\d+) pieces (\d+) fighting (\d+) v (\d+) evals (\d+) in \S+ eps (\d+) replies (\d+) cut (\d+) held (\d+) evaded (\d+)$`)
 
 // TestStatusLine plays turns of arena's bot through Run over pipes, with
 // and without status lines: with them, stderr gets one line per turn

@@ -1,0 +1,179 @@
+package antsbot
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+// bruteTrap is trapScores written the slow, plain way: every reply of
+// the nearest enemies, then for each square the ant can step to next
+// turn, every step of every enemy.
+func bruteTrap(b *Bot, sq int) (scores [5]int, ok [5]bool) {
+	w := b.w
+	r2 := b.p.AttackRadius2
+	step := func(from int, d int) (int, bool) {
+		if d == dirStay {
+			return from, true
+		}
+		t := int(w.nb[from][d])
+		return t, b.passable(t)
+	}
+	var foes []int
+	for _, e := range b.enemies {
+		if w.dist2(sq, e) <= b.trapReach2() {
+			foes = append(foes, e)
+		}
+	}
+	// The nearest maxTrapFoes, ties in the order of b.enemies.
+	for i := 1; i < len(foes); i++ {
+		for j := i; j > 0 && w.dist2(sq, foes[j]) < w.dist2(sq, foes[j-1]); j-- {
+			foes[j], foes[j-1] = foes[j-1], foes[j]
+		}
+	}
+	if len(foes) > maxTrapFoes {
+		foes = foes[:maxTrapFoes]
+	}
+	for m := range 5 {
+		at, open := step(sq, m)
+		if !open || b.enemyAt[at] != 0 {
+			continue
+		}
+		ok[m] = true
+		worst, alive := 0, false
+		var rec func(j int, reply []int)
+		rec = func(j int, reply []int) {
+			if j < len(foes) {
+				for d := range 5 {
+					if p, open := step(foes[j], d); open {
+						rec(j+1, append(reply, p))
+					}
+				}
+				return
+			}
+			for _, p := range reply {
+				if w.dist2(at, p) <= r2 {
+					return // dead this turn
+				}
+			}
+			alive = true
+			fewest := 2
+			for e := range 5 {
+				t, open := step(at, e)
+				if !open {
+					continue
+				}
+				blocked := false
+				for _, p := range reply {
+					blocked = blocked || p == t
+				}
+				if blocked {
+					continue
+				}
+				n := 0
+				for _, p := range reply {
+					for d := range 5 {
+						if q, open := step(p, d); open && w.dist2(t, q) <= r2 {
+							n++
+							break
+						}
+					}
+				}
+				fewest = min(fewest, n)
+			}
+			worst = max(worst, fewest)
+		}
+		rec(0, nil)
+		if alive {
+			scores[m] = worst
+		} else {
+			scores[m] = 2
+		}
+	}
+	return scores, ok
+}
+
+// TestTrapScores compares trapScores with the brute force on random
+// scenes: one of our ants among water and up to six enemies.
+func TestTrapScores(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	nonzero := 0
+	for n := range 300 {
+		rows := make([][]byte, 16)
+		for r := range rows {
+			rows[r] = []byte(strings.Repeat(".", 16))
+			for c := range rows[r] {
+				if rng.IntN(6) == 0 {
+					rows[r][c] = '%'
+				}
+			}
+		}
+		rows[8][8] = 'a'
+		for range 1 + rng.IntN(6) {
+			r, c := 2+rng.IntN(13), 2+rng.IntN(13)
+			if rows[r][c] == '.' {
+				rows[r][c] = 'b'
+			}
+		}
+		text := make([]string, len(rows))
+		for r := range rows {
+			text[r] = string(rows[r])
+		}
+		b, obs := scene(t, text...)
+		b.Turn(obs, time.Time{}) // sets up the turn's ants and memory
+		sq := b.w.idx(Loc{8, 8})
+		got, gotOK, _ := b.trapScores(sq)
+		want, wantOK := bruteTrap(b, sq)
+		if got != want || gotOK != wantOK {
+			t.Fatalf("scene %d:\n%s\ntrapScores %v %v, brute force %v %v", n, strings.Join(text, "\n"), got, gotOK, want, wantOK)
+		}
+		if got != [5]int{} {
+			nonzero++
+		}
+	}
+	if nonzero < 30 {
+		t.Fatalf("only %d of 300 scenes have a trap: the test compares too little", nonzero)
+	}
+}
+
+// TestEvadeTrap: a lone ant next to two enemies backs away from them
+// (the combat search sees only this turn, and the step west is safe
+// now) into a pocket of water where they corner it next turn; with the
+// trap check it steps north into the open instead.
+func TestEvadeTrap(t *testing.T) {
+	rows := []string{
+		"............%.......",
+		".%..%.......%.......",
+		"....................",
+		".......%............",
+		"......%.%..%.....%..",
+		"........%.......%...",
+		"..%.......%........%",
+		"..%%.a.b%....%.*....",
+		".....%%b............",
+		"%...................",
+		".%.....%.........%..",
+		"...........%.%....%.",
+		"........%...........",
+		"%................%..",
+	}
+	for _, on := range []bool{false, true} {
+		b, obs := scene(t, rows...)
+		if on {
+			b.tune.trapW, b.tune.trapAlone2 = 0.9, 20
+		}
+		got := moves(t, b, obs)
+		from := Loc{7, 5}
+		pocket := got[from] == Loc{7, 4}
+		if on && pocket {
+			t.Fatalf("with the trap check the ant still backs into the pocket: %v (scores %v)", got, b.traps)
+		}
+		if !on && !pocket {
+			t.Fatalf("without the trap check the ant does not back into the pocket (%v): the scene tests nothing", got)
+		}
+		if on && b.traps[0] != [5]int{0, 2, 0, 2, 2} {
+			t.Fatalf("trap scores %v, want north 0, east 2, south 0 (water), west 2, stay 2", b.traps[0])
+		}
+	}
+}
