@@ -141,9 +141,10 @@ type tuning struct {
 	// trapW: a lone ant (no other of ours within squared distance
 	// trapAlone2) avoids moves after which the enemies near it can
 	// corner it next turn (see trapScores); a sure death then costs
-	// trapW, a forced trade a third of it (0: off).
-	trapW      float64
-	trapAlone2 int
+	// trapW, a forced trade trapTradeW (trapW 0: off).
+	trapW, trapTradeW float64
+	trapAlone2        int
+	trapFightOnly     bool // only ants in battle weigh traps (the combat search)
 }
 
 // defaultTuning returns the weights in use. Against them, in 200

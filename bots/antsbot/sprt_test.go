@@ -53,8 +53,10 @@ func tuningVariants() map[string]func(*tuning) {
 		"press3":    func(t *tuning) { t.approach = 0.3 },
 		"caution2":  func(t *tuning) { t.caution, t.cautionR2, t.cautiousRaze = 2, 49, true },
 		"caution2p": func(t *tuning) { t.caution, t.cautionR2 = 2, 49 }, // peaceful jobs only, not razing
-		"trap":      func(t *tuning) { t.trapW, t.trapAlone2 = 0.9, 20 },
-		"trap5":     func(t *tuning) { t.trapW, t.trapAlone2 = 0.5, 20 },
+		"trap":      func(t *tuning) { t.trapW, t.trapTradeW, t.trapAlone2 = 0.9, 0.3, 20 },
+		"trap2":     func(t *tuning) { t.trapW, t.trapTradeW, t.trapAlone2 = 0.9, 0, 20 },
+		"trapf":     func(t *tuning) { t.trapW, t.trapTradeW, t.trapAlone2, t.trapFightOnly = 0.9, 0.3, 20, true },
+		"trap2n":    func(t *tuning) { t.trapW, t.trapTradeW, t.trapAlone2 = 0.9, 0, 8 },
 		"maxmin":    func(t *tuning) { t.exactReplies, t.exactBattle, t.evalsPerTurn = 20000, 2_000_000, 1_000_000 },
 	}
 }

@@ -207,7 +207,7 @@ func (b *Bot) trapPenalty(score int) float64 {
 	case 2:
 		return b.tune.trapW
 	case 1:
-		return b.tune.trapW / 3
+		return b.tune.trapTradeW
 	}
 	return 0
 }
@@ -234,7 +234,7 @@ func (b *Bot) evade() {
 			continue
 		}
 		b.traps[a] = scores
-		if b.role[a] == roleDefend {
+		if b.role[a] == roleDefend || b.tune.trapFightOnly {
 			continue // defenders stand between the enemy and the hill
 		}
 		prefs := b.pref[a]

@@ -161,7 +161,7 @@ func TestEvadeTrap(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		b, obs := scene(t, rows...)
 		if on {
-			b.tune.trapW, b.tune.trapAlone2 = 0.9, 20
+			b.tune.trapW, b.tune.trapTradeW, b.tune.trapAlone2 = 0.9, 0.3, 20
 		}
 		got := moves(t, b, obs)
 		from := Loc{7, 5}
