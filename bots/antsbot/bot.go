@@ -145,6 +145,9 @@ type tuning struct {
 	trapW, trapTradeW float64
 	trapAlone2        int
 	trapFightOnly     bool // only ants in battle weigh traps (the combat search)
+	// convoyR2, convoyBack2, convoyNear: see Bot.convoy (convoyR2 0: off).
+	convoyR2, convoyBack2 int
+	convoyNear            int32
 }
 
 // defaultTuning returns the weights in use. Against them, in 200
@@ -564,6 +567,55 @@ func (b *Bot) roam() {
 			b.pref[a] = append(b.pref[a], b.rng.Perm(4)...)
 			b.pref[a] = append(b.pref[a], dirStay)
 		}
+	}
+	if hill != nil && b.tune.convoyR2 > 0 {
+		b.convoy(hill)
+	}
+}
+
+// convoy makes ants marching on an enemy hill go in company: one with no
+// other marcher near (tuning.convoyR2) but one coming up behind it
+// (within convoyBack2, farther from the hill) waits for it, unless it is
+// already within convoyNear steps of the hill. Marchers strung out one
+// by one are what the enemy picks off on the way and at its hill.
+func (b *Bot) convoy(hill []int32) {
+	w := b.w
+	var marchers []int
+	for a := range b.mine {
+		if b.role[a] == roleRaze {
+			marchers = append(marchers, a)
+		}
+	}
+	var wait []int
+	for _, a := range marchers {
+		sq := b.mine[a]
+		if hill[sq] <= b.tune.convoyNear {
+			continue
+		}
+		if o, ok := w.hills[sq]; ok && o == 0 {
+			continue
+		}
+		company, behind := false, false
+		for _, f := range marchers {
+			if f == a {
+				continue
+			}
+			fs := b.mine[f]
+			d := w.dist2(sq, fs)
+			if d <= b.tune.convoyR2 {
+				company = true
+				break
+			}
+			if d <= b.tune.convoyBack2 && hill[fs] > hill[sq] {
+				behind = true
+			}
+		}
+		if !company && behind {
+			wait = append(wait, a)
+		}
+	}
+	for _, a := range wait {
+		b.pref[a] = []int{dirStay}
 	}
 }
 
