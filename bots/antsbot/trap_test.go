@@ -177,3 +177,40 @@ func TestEvadeTrap(t *testing.T) {
 		}
 	}
 }
+
+// TestConvoyWaits: of two ants marching on an enemy hill ten squares
+// apart, the one in front waits for the other with convoy and walks on
+// without it; the one behind walks on either way.
+func TestConvoyWaits(t *testing.T) {
+	rows := []string{
+		"..................................................",
+		"..................................................",
+		"..................................................",
+		"..................................................",
+		"..................................................",
+		"..........a.........a.........1...................",
+		"..................................................",
+		"..................................................",
+		"..................................................",
+		"..................................................",
+	}
+	for _, on := range []bool{false, true} {
+		b, obs := scene(t, rows...)
+		b.tune.armySize = 2 // two ants make an army: no lattice of explorers
+		if on {
+			b.tune.convoyR2, b.tune.convoyBack2, b.tune.convoyNear = 20, 144, 8
+		}
+		got := moves(t, b, obs)
+		front, back := Loc{5, 20}, Loc{5, 10}
+		if got[back] != (Loc{5, 11}) {
+			t.Fatalf("convoy %v: the ant behind does not walk on toward the hill: %v", on, got)
+		}
+		waits := got[front] == front
+		if on && !waits {
+			t.Fatalf("with convoy the ant in front does not wait: %v", got)
+		}
+		if !on && got[front] != (Loc{5, 21}) {
+			t.Fatalf("without convoy the ant in front does not march (%v): the scene tests nothing", got)
+		}
+	}
+}
