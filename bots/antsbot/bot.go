@@ -145,6 +145,9 @@ type tuning struct {
 	trapW, trapTradeW float64
 	trapAlone2        int
 	trapFightOnly     bool // only ants in battle weigh traps (the combat search)
+	// exploreAvoid: stale squares within this many steps of an enemy
+	// ant in view are not explored (0: off).
+	exploreAvoid int
 	// convoyR2, convoyBack2, convoyNear: see Bot.convoy (convoyR2 0: off).
 	convoyR2, convoyBack2 int
 	convoyNear            int32
@@ -507,6 +510,11 @@ func (b *Bot) roam() {
 		if !w.water[i] && (w.lastSeen[i] < 0 || int(w.lastSeen[i]) < b.turn-b.tune.staleTurns) {
 			stale = append(stale, i)
 		}
+	}
+	if b.tune.exploreAvoid > 0 && len(b.enemies) > 0 && len(stale) > 0 {
+		// Stale squares near enemy ants draw lone explorers into them.
+		near := b.field(b.enemies, b.tune.exploreAvoid)
+		stale = slices.DeleteFunc(stale, func(i int) bool { return near[i] >= 0 })
 	}
 	var explore []int32
 	if len(stale) > 0 && b.timeLeft() {

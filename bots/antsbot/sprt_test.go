@@ -57,6 +57,7 @@ func tuningVariants() map[string]func(*tuning) {
 		"trap2":     func(t *tuning) { t.trapW, t.trapTradeW, t.trapAlone2 = 0.9, 0, 20 },
 		"trapf":     func(t *tuning) { t.trapW, t.trapTradeW, t.trapAlone2, t.trapFightOnly = 0.9, 0.3, 20, true },
 		"convoy":    func(t *tuning) { t.convoyR2, t.convoyBack2, t.convoyNear = 20, 144, 8 },
+		"safex":     func(t *tuning) { t.exploreAvoid = 10 },
 		"trap2n":    func(t *tuning) { t.trapW, t.trapTradeW, t.trapAlone2 = 0.9, 0, 8 },
 		"maxmin":    func(t *tuning) { t.exactReplies, t.exactBattle, t.evalsPerTurn = 20000, 2_000_000, 1_000_000 },
 	}
