@@ -214,3 +214,38 @@ func TestConvoyWaits(t *testing.T) {
 		}
 	}
 }
+
+// TestExploreAvoid: an explorer in the middle of an unexplored map, an
+// enemy ant east of it. Unseen squares lie nine steps off in every
+// direction, so without exploreAvoid the explorer sets off east for
+// some seeds; with it the squares near the enemy are no goal and it
+// never does.
+func TestExploreAvoid(t *testing.T) {
+	rows := make([]string, 30)
+	for r := range rows {
+		rows[r] = strings.Repeat(".", 30)
+	}
+	rows[15] = "...............a......b......."
+	// A known enemy hill no ant can reach (walled in by water) ends the
+	// first spreading out over a lattice, as a known hill does.
+	rows[0] = "1%" + strings.Repeat(".", 27) + "%"
+	rows[1] = "%" + strings.Repeat(".", 29)
+	rows[29] = "%" + strings.Repeat(".", 29)
+	for _, avoid := range []int{0, 10} {
+		east := 0
+		for seed := range uint64(16) {
+			b, obs := scene(t, rows...)
+			b.rng = rand.New(rand.NewPCG(seed, 1))
+			b.tune.exploreAvoid, b.tune.armySize = avoid, 1
+			if got := moves(t, b, obs); got[Loc{15, 15}] == (Loc{15, 16}) {
+				east++
+			}
+		}
+		if avoid > 0 && east > 0 {
+			t.Fatalf("with exploreAvoid %d the explorer set off toward the enemy for %d of 16 seeds", avoid, east)
+		}
+		if avoid == 0 && east == 0 {
+			t.Fatal("without exploreAvoid the explorer never sets off east: the scene tests nothing")
+		}
+	}
+}
