@@ -344,6 +344,16 @@ func (b *Bot) passable(i int) bool {
 	return !b.w.isFood[i] || !b.w.visible[i]
 }
 
+// step is the square move d (dirStay included) takes an ant on sq to,
+// and whether the engine lets it go there.
+func (b *Bot) step(sq, d int) (int, bool) {
+	if d == dirStay {
+		return sq, true
+	}
+	t := int(b.w.nb[sq][d])
+	return t, b.passable(t)
+}
+
 // free reports whether ant a has no job yet.
 func (b *Bot) free(a int) bool { return b.role[a] == roleNone }
 
@@ -808,14 +818,9 @@ func (b *Bot) caution() {
 		// the farthest from the nearest.
 		bestDir, bestFoes, bestNear := dirStay, 1<<30, 0
 		for d := range 5 {
-			t := sq
-			if d < 4 {
-				t = int(w.nb[sq][d])
-				if !b.passable(t) || b.enemyAt[t] != 0 {
-					continue
-				}
-			} else {
-				d = dirStay
+			t, open := b.step(sq, d)
+			if !open || b.enemyAt[t] != 0 {
+				continue
 			}
 			f, _, n := count(t, a)
 			if f < bestFoes || (f == bestFoes && n > bestNear) {

@@ -50,12 +50,9 @@ func (b *Bot) trapScores(sq int) (scores [5]int, ok [5]bool, any bool) {
 	// Our moves now.
 	var moves [5]int
 	for d := range 5 {
-		t := sq
-		if d < 4 {
-			t = int(w.nb[sq][d])
-			if !b.passable(t) || b.enemyAt[t] != 0 {
-				continue
-			}
+		t, open := b.step(sq, d)
+		if !open || b.enemyAt[t] != 0 {
+			continue
 		}
 		moves[d], ok[d] = t, true
 	}
@@ -67,12 +64,9 @@ func (b *Bot) trapScores(sq int) (scores [5]int, ok [5]bool, any bool) {
 			continue
 		}
 		for e := range 5 {
-			t := moves[d]
-			if e < 4 {
-				t = int(w.nb[moves[d]][e])
-				if !b.passable(t) {
-					continue
-				}
+			t, open := b.step(moves[d], e)
+			if !open {
+				continue
 			}
 			k := slices.Index(next, t)
 			if k < 0 {
@@ -107,12 +101,9 @@ func (b *Bot) trapScores(sq int) (scores [5]int, ok [5]bool, any bool) {
 	opts := make([][]option, len(foes))
 	for j, f := range foes {
 		for d := range 5 {
-			p := f.sq
-			if d < 4 {
-				p = int(w.nb[f.sq][d])
-				if !b.passable(p) {
-					continue
-				}
+			p, open := b.step(f.sq, d)
+			if !open {
+				continue
 			}
 			o := option{sq: p}
 			for m := range 5 {
@@ -122,14 +113,7 @@ func (b *Bot) trapScores(sq int) (scores [5]int, ok [5]bool, any bool) {
 			}
 			for k, t := range next {
 				for e := range 5 {
-					q := p
-					if e < 4 {
-						q = int(w.nb[p][e])
-						if !b.passable(q) {
-							continue
-						}
-					}
-					if w.dist2(t, q) <= r2 {
+					if q, open := b.step(p, e); open && w.dist2(t, q) <= r2 {
 						o.nextTurn |= 1 << k
 						break
 					}
