@@ -622,7 +622,6 @@ func (b *Bot) convoy(hill []int32) {
 			marchers = append(marchers, a)
 		}
 	}
-	var wait []int
 	for _, a := range marchers {
 		sq := b.mine[a]
 		if hill[sq] <= b.tune.convoyNear {
@@ -647,11 +646,8 @@ func (b *Bot) convoy(hill []int32) {
 			}
 		}
 		if !company && behind {
-			wait = append(wait, a)
+			b.pref[a] = []int{dirStay} // roles, not prefs, decide who waits
 		}
-	}
-	for _, a := range wait {
-		b.pref[a] = []int{dirStay}
 	}
 }
 
@@ -735,11 +731,8 @@ func (b *Bot) resolve() []Order {
 		if t < 0 || t == sq {
 			continue
 		}
-		for dir := range 4 {
-			if int(w.nb[sq][dir]) == t {
-				orders = append(orders, Order{w.loc(sq), dirLetter[dir]})
-				break
-			}
+		if dir := w.dirTo(sq, t); dir != dirStay {
+			orders = append(orders, Order{w.loc(sq), dirLetter[dir]})
 		}
 	}
 	return orders

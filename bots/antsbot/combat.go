@@ -9,17 +9,20 @@ import "time"
 // (attack, hold, retreat) against a few for the enemy, simulates the
 // focus rule for every pair, and keeps the plan with the best worst case.
 
+// attackSteps is the attack radius rounded up to whole squares.
+func (b *Bot) attackSteps() int {
+	r := 0
+	for r*r < b.p.AttackRadius2 {
+		r++
+	}
+	return r
+}
+
 // engage2 is the squared distance within which two ants may be in attack
 // range of each other after both have moved one step.
 func (b *Bot) engage2() int {
-	r := 0
-	for (r+1)*(r+1) <= b.p.AttackRadius2 {
-		r++
-	}
-	if r*r < b.p.AttackRadius2 {
-		r++ // ceil(sqrt(attackradius2))
-	}
-	return (r + 2) * (r + 2)
+	r := b.attackSteps() + 2
+	return r * r
 }
 
 const (

@@ -581,13 +581,7 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 			continue
 		}
 		for m, s := range cands[i] {
-			d := dirStay
-			for dir := range 4 {
-				if int(w.nb[mySq[i]][dir]) == int(s) {
-					d = dir
-				}
-			}
-			k.bonus[i][m] -= b.trapPenalty(scores[d])
+			k.bonus[i][m] -= b.trapPenalty(scores[w.dirTo(mySq[i], int(s))])
 		}
 	}
 	if b.tune.roomW > 0 && outnumbered {
@@ -653,13 +647,7 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 		b.role[a] = roleCombat
 		t := int(cands[i][best[i]])
 		to[i] = t
-		dir := dirStay
-		for d := range 4 {
-			if int(w.nb[mySq[i]][d]) == t {
-				dir = d
-			}
-		}
-		b.pref[a] = []int{dir, dirStay}
+		b.pref[a] = []int{w.dirTo(mySq[i], t), dirStay}
 	}
 	return to
 }

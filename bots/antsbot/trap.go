@@ -17,11 +17,8 @@ const maxTrapFoes = 5
 // trapReach2 is how near (squared) an enemy must be to matter within
 // two turns: the attack radius plus two steps each.
 func (b *Bot) trapReach2() int {
-	r := 0
-	for r*r < b.p.AttackRadius2 {
-		r++
-	}
-	return (r + 4) * (r + 4)
+	r := b.attackSteps() + 4
+	return r * r
 }
 
 // lonely reports whether our ant a has no other ant of ours within
@@ -95,7 +92,7 @@ func (b *Bot) trapScores(sq int) (scores [5]int, ok [5]bool, any bool) {
 	slices.SortStableFunc(foes, func(x, y foe) int { return x.dist - y.dist })
 	foes = foes[:min(len(foes), maxTrapFoes)]
 	type option struct {
-		sq            int
+		on            uint32 // the bit of next it stands on, if any
 		now, nextTurn uint32
 	}
 	opts := make([][]option, len(foes))
@@ -105,7 +102,10 @@ func (b *Bot) trapScores(sq int) (scores [5]int, ok [5]bool, any bool) {
 			if !open {
 				continue
 			}
-			o := option{sq: p}
+			var o option
+			if k := slices.Index(next, p); k >= 0 {
+				o.on = 1 << k
+			}
 			for m := range 5 {
 				if ok[m] && w.dist2(moves[m], p) <= r2 {
 					o.now |= 1 << m
@@ -128,11 +128,12 @@ func (b *Bot) trapScores(sq int) (scores [5]int, ok [5]bool, any bool) {
 	pick := make([]int, len(foes))
 	count := make([]int, len(next))
 	for {
-		var now uint32
+		var now, occupied uint32
 		clear(count)
 		for j, c := range pick {
 			o := opts[j][c]
 			now |= o.now
+			occupied |= o.on
 			for k := range next {
 				if o.nextTurn&(1<<k) != 0 {
 					count[k]++
@@ -145,17 +146,9 @@ func (b *Bot) trapScores(sq int) (scores [5]int, ok [5]bool, any bool) {
 			}
 			alive[m] = true
 			fewest := 2
+			open := from[m] &^ occupied // an enemy stands on the others
 			for k := range next {
-				if from[m]&(1<<k) == 0 {
-					continue
-				}
-				blocked := false // an enemy stands there after its reply
-				for j, c := range pick {
-					if opts[j][c].sq == next[k] {
-						blocked = true
-					}
-				}
-				if !blocked {
+				if open&(1<<k) != 0 {
 					fewest = min(fewest, count[k])
 				}
 			}

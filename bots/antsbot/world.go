@@ -104,6 +104,17 @@ func (w *world) wrapIdx(r, c int) int {
 
 func (w *world) idx(l Loc) int { return l.Row*w.cols + l.Col }
 
+// dirTo is the direction of the step from square from to square to,
+// dirStay when to is not a neighbour (or is from itself).
+func (w *world) dirTo(from, to int) int {
+	for d := range 4 {
+		if int(w.nb[from][d]) == to {
+			return d
+		}
+	}
+	return dirStay
+}
+
 func (w *world) loc(i int) Loc { return Loc{i / w.cols, i % w.cols} }
 
 // add returns the square at offset o from i.
