@@ -249,3 +249,28 @@ func TestExploreAvoid(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTrapScores times one lone ant's trap scores against five
+// enemies within reach (every combination of their replies is tried).
+func BenchmarkTrapScores(b *testing.B) {
+	rows := []string{
+		"....................",
+		"......b.....b.......",
+		"....................",
+		".........a..........",
+		"....%...............",
+		"......b......b......",
+		"..........b.........",
+		"....................",
+	}
+	bot, obs := scene(b, rows...)
+	bot.Turn(obs, time.Time{})
+	sq := bot.w.idx(Loc{3, 9})
+	if _, _, any := bot.trapScores(sq); !any {
+		b.Fatal("no trap in the scene: the benchmark times the easy case")
+	}
+	b.ResetTimer()
+	for range b.N {
+		bot.trapScores(sq)
+	}
+}
