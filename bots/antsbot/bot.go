@@ -54,6 +54,8 @@ type Bot struct {
 	// traps holds this turn's trap scores of lone ants near enemies
 	// (ant index -> score per direction; see evade).
 	traps map[int][5]int
+	// wave: the marchers gathered by stage have been let go.
+	wave bool
 
 	// BFS scratch space.
 	dist   []int32
@@ -151,6 +153,10 @@ type tuning struct {
 	// convoyR2, convoyBack2, convoyNear: see Bot.convoy (convoyR2 0: off).
 	convoyR2, convoyBack2 int
 	convoyNear            int32
+	// stageSteps, stageSize: marchers gather stageSteps from the enemy
+	// hill until stageSize of our ants are there, then go in together
+	// (see Bot.stage; stageSteps 0: off).
+	stageSteps, stageSize int
 }
 
 // defaultTuning returns the weights in use. Against them, in 200
@@ -607,6 +613,65 @@ func (b *Bot) roam() {
 	if hill != nil && b.tune.convoyR2 > 0 {
 		b.convoy(hill)
 	}
+	if hill != nil && b.tune.stageSteps > 0 {
+		b.stage(hill)
+	}
+}
+
+// stage makes the ants marching on an enemy hill go in as one wave
+// instead of a stream the defenders kill one by one: a marcher stops
+// tuning.stageSteps from the hill (and one already nearer backs out to
+// there) until tuning.stageSize of our ants stand within two steps of
+// that ring or nearer; then they all go. The wave stays let go until
+// fewer than half that many are left near the hill. Where one of our
+// own hills is that near the enemy's there is no room to gather: the
+// marchers go straight in.
+func (b *Bot) stage(hill []int32) {
+	ring := int32(b.tune.stageSteps)
+	for h, o := range b.w.hills {
+		if o == 0 && hill[h] >= 0 && hill[h] <= ring+2 {
+			return
+		}
+	}
+	near := 0
+	for _, sq := range b.mine {
+		if d := hill[sq]; d >= 0 && d <= ring+2 {
+			near++
+		}
+	}
+	switch {
+	case near >= b.tune.stageSize:
+		b.wave = true
+	case 2*near < b.tune.stageSize:
+		b.wave = false
+	}
+	if b.wave {
+		return
+	}
+	for a, sq := range b.mine {
+		if b.role[a] != roleRaze {
+			continue
+		}
+		switch d := hill[sq]; {
+		case d == ring:
+			b.pref[a] = []int{dirStay}
+		case d < ring:
+			b.pref[a] = b.uphill(hill, sq)
+		}
+	}
+}
+
+// uphill lists the moves from sq that lengthen the distance in f, then
+// staying.
+func (b *Bot) uphill(f []int32, sq int) []int {
+	var out []int
+	for _, dir := range b.rng.Perm(4) {
+		y := int(b.w.nb[sq][dir])
+		if f[y] > f[sq] && b.passable(y) {
+			out = append(out, dir)
+		}
+	}
+	return append(out, dirStay)
 }
 
 // convoy makes ants marching on an enemy hill go in company: one with no

@@ -60,6 +60,7 @@ func tuningVariants() map[string]func(*tuning) {
 		"safex":     func(t *tuning) { t.exploreAvoid = 10 },
 		"trap2n":    func(t *tuning) { t.trapW, t.trapTradeW, t.trapAlone2 = 0.9, 0, 8 },
 		"maxmin":    func(t *tuning) { t.exactReplies, t.exactBattle, t.evalsPerTurn = 20000, 2_000_000, 1_000_000 },
+		"stage":     func(t *tuning) { t.stageSteps, t.stageSize = 16, 10 },
 	}
 }
 

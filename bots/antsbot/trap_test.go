@@ -215,6 +215,53 @@ func TestConvoyWaits(t *testing.T) {
 	}
 }
 
+// TestStageGathers: marchers on the enemy hill east of them (1). With
+// staging at five steps and a wave of three, the one on the ring waits,
+// the one inside it backs out and the one far off walks on; a third ant
+// near the ring lets the wave go, and without staging nobody waits.
+func TestStageGathers(t *testing.T) {
+	const far, ring, inside, third = 10, 25, 27, 24
+	const backs = -1 // any move one step farther from the hill
+	row := func(ants ...int) string {
+		r := []byte(strings.Repeat(".", 50))
+		if len(ants) > 0 {
+			r[30] = '1'
+		}
+		for _, c := range ants {
+			r[c] = 'a'
+		}
+		return string(r)
+	}
+	cases := []struct {
+		name  string
+		stage int
+		ants  []int
+		want  map[int]int // column before -> column after
+	}{
+		{"gathering", 5, []int{far, ring, inside}, map[int]int{far: far + 1, ring: ring, inside: backs}},
+		{"wave", 5, []int{far, third, ring, inside}, map[int]int{far: far + 1, ring: ring + 1, inside: inside + 1}},
+		{"off", 0, []int{far, ring, inside}, map[int]int{far: far + 1, ring: ring + 1, inside: inside + 1}},
+	}
+	for _, c := range cases {
+		empty := row()
+		b, obs := scene(t, empty, empty, row(c.ants...), empty, empty)
+		b.tune.armySize = 2
+		b.tune.stageSteps, b.tune.stageSize = c.stage, 3
+		got := moves(t, b, obs)
+		for from, to := range c.want {
+			if to == backs {
+				if l := got[Loc{2, from}]; abs(l.Row-2)+abs(30-l.Col) != 30-from+1 {
+					t.Errorf("%s: the ant on column %d moves to %v, not one step farther from the hill", c.name, from, l)
+				}
+				continue
+			}
+			if got[Loc{2, from}] != (Loc{2, to}) {
+				t.Errorf("%s: the ant on column %d moves to %v, want column %d (all: %v)", c.name, from, got[Loc{2, from}], to, got)
+			}
+		}
+	}
+}
+
 // TestExploreAvoid: an explorer in the middle of an unexplored map, an
 // enemy ant east of it. Unseen squares lie nine steps off in every
 // direction, so without exploreAvoid the explorer sets off east for
