@@ -157,6 +157,14 @@ type tuning struct {
 	// hill until stageSize of our ants are there, then go in together
 	// (see Bot.stage; stageSteps 0: off).
 	stageSteps, stageSize int
+	// massSteps, massMin, massR2: an exploring, idle or marching ant
+	// with at least massMin of ours (itself too) within squared distance
+	// massR2 goes for the nearest enemy ant within massSteps; with
+	// massRetreat one with fewer, facing at least as many enemy ants
+	// within massR2, backs away from them (see Bot.mass; massSteps 0:
+	// off).
+	massSteps, massMin, massR2 int
+	massRetreat                bool
 }
 
 // defaultTuning returns the weights in use. Against them, in 200
@@ -310,6 +318,9 @@ func (b *Bot) Turn(obs *Observation, deadline time.Time) []Order {
 	}
 	if b.timeLeft() {
 		b.rally()
+	}
+	if b.timeLeft() {
+		b.mass()
 	}
 	if b.timeLeft() {
 		b.caution()
@@ -657,6 +668,48 @@ func (b *Bot) stage(hill []int32) {
 			b.pref[a] = []int{dirStay}
 		case d < ring:
 			b.pref[a] = b.uphill(hill, sq)
+		}
+	}
+}
+
+// mass brings force to bear where the armies meet, the way the 2011
+// winner did: where enough of our ants are together they close on the
+// nearest enemy, so that the fight starts with more of ours than of
+// theirs; a few ants alone go on with their jobs or, with
+// tuning.massRetreat, back off from a stronger group.
+func (b *Bot) mass() {
+	if b.tune.massSteps <= 0 || len(b.enemies) == 0 {
+		return
+	}
+	w := b.w
+	near := b.field(b.enemies, b.tune.massSteps)
+	for a, sq := range b.mine {
+		switch b.role[a] {
+		case roleExplore, roleIdle, roleRaze:
+		default:
+			continue
+		}
+		if near[sq] <= 0 {
+			continue
+		}
+		ours, theirs := 0, 0
+		for _, f := range b.mine {
+			if w.dist2(sq, f) <= b.tune.massR2 {
+				ours++
+			}
+		}
+		switch {
+		case ours >= b.tune.massMin:
+			b.role[a], b.pref[a] = roleExplore, b.downhill(near, sq)
+		case b.tune.massRetreat:
+			for _, e := range b.enemies {
+				if w.dist2(sq, e) <= b.tune.massR2 {
+					theirs++
+				}
+			}
+			if theirs >= ours {
+				b.pref[a] = b.uphill(near, sq)
+			}
 		}
 	}
 }

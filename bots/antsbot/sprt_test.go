@@ -61,6 +61,8 @@ func tuningVariants() map[string]func(*tuning) {
 		"trap2n":    func(t *tuning) { t.trapW, t.trapTradeW, t.trapAlone2 = 0.9, 0, 8 },
 		"maxmin":    func(t *tuning) { t.exactReplies, t.exactBattle, t.evalsPerTurn = 20000, 2_000_000, 1_000_000 },
 		"stage":     func(t *tuning) { t.stageSteps, t.stageSize = 16, 10 },
+		"mass":      func(t *tuning) { t.massSteps, t.massMin, t.massR2 = 12, 5, 64 },
+		"mass2":     func(t *tuning) { t.massSteps, t.massMin, t.massR2, t.massRetreat = 12, 5, 64, true },
 	}
 }
 

@@ -321,3 +321,56 @@ func BenchmarkTrapScores(b *testing.B) {
 		bot.trapScores(sq)
 	}
 }
+
+// TestMass: five of ours together nine steps west of an enemy ant, and
+// one of ours alone seven steps west of two. With mass the five close in
+// and the lone ant does not; with massRetreat too it backs away. Without
+// mass the five do not all close in: the scene can fail.
+func TestMass(t *testing.T) {
+	rows := make([]string, 20)
+	for r := range rows {
+		rows[r] = strings.Repeat(".", 40)
+	}
+	put := func(r, c int, ch byte) {
+		b := []byte(rows[r])
+		b[c] = ch
+		rows[r] = string(b)
+	}
+	group := []Loc{{5, 10}, {4, 10}, {6, 10}, {5, 9}, {5, 11}}
+	for _, l := range group {
+		put(l.Row, l.Col, 'a')
+	}
+	put(5, 19, 'b')
+	lone := Loc{15, 10}
+	put(lone.Row, lone.Col, 'a')
+	put(15, 17, 'b')
+	put(14, 17, 'b')
+	dist := func(a, b Loc) int { return abs(a.Row-b.Row) + abs(a.Col-b.Col) }
+	for _, mode := range []string{"off", "mass", "retreat"} {
+		b, obs := scene(t, rows...)
+		switch mode {
+		case "mass":
+			b.tune.massSteps, b.tune.massMin, b.tune.massR2 = 12, 5, 64
+		case "retreat":
+			b.tune.massSteps, b.tune.massMin, b.tune.massR2, b.tune.massRetreat = 12, 5, 64, true
+		}
+		got := moves(t, b, obs)
+		closer := 0
+		for _, l := range group {
+			if dist(got[l], Loc{5, 19}) < dist(l, Loc{5, 19}) {
+				closer++
+			}
+		}
+		loneD := dist(got[lone], Loc{15, 17}) - dist(lone, Loc{15, 17})
+		switch {
+		case mode == "off" && closer == len(group):
+			t.Fatalf("without mass all five close in: the scene tests nothing")
+		case mode != "off" && closer != len(group):
+			t.Errorf("%s: %d of the five close in, want all (%v)", mode, closer, got)
+		case mode != "off" && loneD < 0:
+			t.Errorf("%s: the lone ant closes in (%v -> %v)", mode, lone, got[lone])
+		case mode == "retreat" && loneD <= 0:
+			t.Errorf("retreat: the lone ant does not back away (%v -> %v)", lone, got[lone])
+		}
+	}
+}
