@@ -56,6 +56,8 @@ type Bot struct {
 	traps map[int][5]int
 	// wave: the marchers gathered by stage have been let go.
 	wave bool
+	// sym finds the map's symmetry (nil unless tuning.symmetry).
+	sym *symmetry
 
 	// BFS scratch space.
 	dist   []int32
@@ -165,6 +167,10 @@ type tuning struct {
 	// off).
 	massSteps, massMin, massR2 int
 	massRetreat                bool
+	// symmetry: the bot works out the map's symmetry from what it has
+	// seen and marches on the enemy hills it implies as on hills seen
+	// (see symmetry).
+	symmetry bool
 }
 
 // defaultTuning returns the weights in use. Against them, in 200
@@ -267,6 +273,9 @@ func (b *Bot) Start(p Params) {
 	b.parent = make([]int8, n)
 	b.stamp = make([]uint32, n)
 	b.queue = make([]int32, 0, n)
+	if b.tune.symmetry {
+		b.sym = newSymmetry(b.w, uint64(p.PlayerSeed))
+	}
 }
 
 // Turn implements Player: it plans every ant's move and returns the
@@ -301,6 +310,16 @@ func (b *Bot) Turn(obs *Observation, deadline time.Time) []Order {
 		}
 	}
 	w.update(obs, b.mine)
+	if b.sym != nil && b.timeLeft() {
+		var until time.Time // no deadline, no bound: tests stay deterministic
+		if !deadline.IsZero() {
+			until = time.Now().Add(symTurnTime)
+			if deadline.Before(until) {
+				until = deadline
+			}
+		}
+		b.sym.update(w, until)
+	}
 	b.role = make([]int, len(b.mine))
 	b.pref = make([][]int, len(b.mine))
 
@@ -543,6 +562,13 @@ func (b *Bot) roam() {
 	for h, o := range w.hills {
 		if o != 0 {
 			targets = append(targets, h)
+		}
+	}
+	if b.sym != nil {
+		for _, h := range b.sym.enemyHills(w) {
+			if !slices.Contains(targets, h) {
+				targets = append(targets, h)
+			}
 		}
 	}
 	slices.Sort(targets)

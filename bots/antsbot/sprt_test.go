@@ -63,6 +63,7 @@ func tuningVariants() map[string]func(*tuning) {
 		"stage":     func(t *tuning) { t.stageSteps, t.stageSize = 16, 10 },
 		"mass":      func(t *tuning) { t.massSteps, t.massMin, t.massR2 = 12, 5, 64 },
 		"mass2":     func(t *tuning) { t.massSteps, t.massMin, t.massR2, t.massRetreat = 12, 5, 64, true },
+		"sym":       func(t *tuning) { t.symmetry = true },
 	}
 }
 

@@ -1,5 +1,7 @@
 package antsbot
 
+import "slices"
+
 // The world is the bot's memory of the map: a torus of rows x cols
 // squares addressed by index r*cols+c, with water, when each square was
 // last seen, remembered food and hills.
@@ -33,6 +35,9 @@ type world struct {
 	isFood []bool
 	// hills remembers hills: square -> owner (0 = ours).
 	hills map[int]int
+	// home lists every square where we have seen a hill of ours, razed
+	// or not, in the order seen.
+	home []int
 
 	viewOff   []offset
 	attackOff []offset
@@ -172,6 +177,10 @@ func (w *world) update(obs *Observation, mine []int) {
 		}
 	}
 	for _, h := range obs.Hills {
-		w.hills[w.idx(h.Loc)] = h.Owner
+		i := w.idx(h.Loc)
+		w.hills[i] = h.Owner
+		if h.Owner == 0 && !slices.Contains(w.home, i) {
+			w.home = append(w.home, i)
+		}
 	}
 }
