@@ -234,8 +234,7 @@ type tuning struct {
 // from crowds of enemies (caution) 16/0/58 over 74, and with razing
 // ants too 9/1/50 over 60; crowds of 14 of ours counting as ahead
 // (crowd) 30/2/74 over 106; rallying idle and exploring ants to
-// enemies within ten steps 21/1/50 over 72. The exhaustive max-min
-// (exactBattle) has not been played against it yet.
+// enemies within ten steps 21/1/50 over 72.
 //
 // A second set of sixteen official two-player maps (the contest's
 // maze_p02_01 to _06, random_walk_p02_01 to _05, cell_maze_p02_01 to
@@ -254,6 +253,20 @@ type tuning struct {
 // 7 % fewer ants born. In self-play in the simulator
 // (800 games against the defaults) the trap check scored -18.3 ± 17.2,
 // without the trade term -17.4 ± 17.5, in battles only -12.6 ± 15.9.
+// Same maps and seed, 2026-11-27, second session (W/D/L of 100 games
+// against the defaults' 32/33/35): two thirds of the free ants marching
+// on a known hill (raze067) 24/32/44; marchers gathering 16 steps from
+// the enemy hill until ten of ours are there, then going in as one wave
+// (stage) 25/30/45 (892 of ours died at the enemy's hill instead of
+// 1,383, more in the open); ants with five of ours within eight squares
+// closing on the nearest enemy within twelve steps, as the winner's bot
+// does (mass) 32/38/29, 1.79 of ours dead per enemy ant instead of
+// 1.96; the same with the ants in smaller groups backing off from as
+// many enemies (mass2) 4/9/24 over 37, stopped; marching on the enemy
+// hills the map's symmetry implies (symmetry) 29/27/44, 4 % fewer ants
+// born (half the free ants march as soon as the symmetry is known); the
+// exhaustive max-min (maxmin) 7/9/5 over the first 21 (the defaults
+// 8/9/4), stopped: at a full second a turn it was too slow to finish.
 func defaultTuning() tuning {
 	return tuning{killW: 0.9, killAheadW: 1.2, killHomeW: 1.5, avgShare: 0.25, approach: 0.1, press: true, rounds: 8, rally: 0,
 		ahead: 1.5, defendSteps: 6, defenders: 2, razeShare: 0.5, razeNear: 20,
