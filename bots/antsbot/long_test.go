@@ -63,18 +63,8 @@ func TestLongOfficialMaps(t *testing.T) {
 		seed = v
 	}
 	exe, _ := os.Executable()
-	dirs, _ := filepath.Glob("../../testdata/conformance/ants/*/map.map")
-	seen := map[string]bool{}
-	for _, path := range dirs {
-		data, err := os.ReadFile(path)
-		if err != nil || seen[string(data)] {
-			continue
-		}
-		seen[string(data)] = true
-		m, err := ants.ParseMap(string(data))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, tm := range testMaps(t) {
+		m := tm.m
 		for _, opp := range []string{"hunter", "greedy"} {
 			opts := ants.DefaultOptions()
 			opts.Turns, opts.TurnTime = turns, 500
@@ -88,13 +78,13 @@ func TestLongOfficialMaps(t *testing.T) {
 				g.Seats = append(g.Seats, s)
 			}
 			start := time.Now()
-			played, err := ants.PlayGame(context.Background(), ants.MatchConfig{Options: opts, MapText: string(data), WorkDir: t.TempDir()}, g)
+			played, err := ants.PlayGame(context.Background(), ants.MatchConfig{Options: opts, MapText: tm.text, WorkDir: t.TempDir()}, g)
 			if err != nil {
 				t.Fatal(err)
 			}
 			rec := played.Record
 			t.Logf("%s vs %s: scores %v, %s at turn %d, arena thought %.0f ms in all (%s), wall %v",
-				filepath.Base(filepath.Dir(path)), opp, rec.Scores, played.Result.Cutoff, played.Result.GameLength,
+				tm.name, opp, rec.Scores, played.Result.Cutoff, played.Result.GameLength,
 				rec.Players[0].TimeMs, rec.Detail, time.Since(start).Round(time.Millisecond))
 		}
 	}
@@ -147,4 +137,37 @@ func TestLongStrength(t *testing.T) {
 		}
 	}
 	t.Logf("won %d of %d", won, total)
+}
+
+// testMap is one of the official maps of the conformance games.
+type testMap struct {
+	name, text string // the conformance game's folder, the map file
+	m          *ants.Map
+}
+
+// testMaps reads the distinct maps of testdata's Ants conformance games.
+func testMaps(t testing.TB) []testMap {
+	t.Helper()
+	paths, err := filepath.Glob("../../testdata/conformance/ants/*/map.map")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no conformance maps: %v", err)
+	}
+	seen := map[string]bool{}
+	var out []testMap
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen[string(data)] {
+			continue
+		}
+		seen[string(data)] = true
+		m, err := ants.ParseMap(string(data))
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, testMap{filepath.Base(filepath.Dir(path)), string(data), m})
+	}
+	return out
 }

@@ -1,13 +1,9 @@
 package antsbot
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
-
-	"arena/game/ants"
 )
 
 // TestSymmetryFinds reveals the official maps of testdata to the bot a
@@ -17,24 +13,13 @@ import (
 // for two players, one per enemy for more). The maps cover translation
 // (random walk), mirroring (cell maze) and diagonal turns (mazes).
 func TestSymmetryFinds(t *testing.T) {
-	paths, _ := filepath.Glob("../../testdata/conformance/ants/*/map.map")
-	seen := map[string]bool{}
 	tested := 0
-	for _, path := range paths {
-		data, err := os.ReadFile(path)
-		if err != nil || seen[string(data)] {
-			continue
-		}
-		seen[string(data)] = true
-		m, err := ants.ParseMap(string(data))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, tm := range testMaps(t) {
+		m, name := tm.m, tm.name
 		if m.Rows*m.Cols > 100*100 {
 			continue
 		}
 		tested++
-		name := filepath.Base(filepath.Dir(path))
 		p := DefaultParams()
 		p.Rows, p.Cols = m.Rows, m.Cols
 		w := newWorld(p)
