@@ -124,7 +124,6 @@ func (s *symmetry) update(w *world, until time.Time) {
 		s.sample = append(s.sample, s.known[s.rng.IntN(len(s.known))])
 	}
 	seen := func(i int) bool { return w.lastSeen[i] >= 0 }
-	ours := func(i int) bool { o, ok := w.hills[i]; return ok && o == 0 }
 	if s.next >= len(s.cands) {
 		s.next = 0
 	}
@@ -138,7 +137,7 @@ func (s *symmetry) update(w *world, until time.Time) {
 		ok := true
 		for _, h := range w.home {
 			img := c.t.apply(w, h)
-			if (seen(img) && w.water[img]) || ours(img) || slices.Contains(w.home, img) {
+			if (seen(img) && w.water[img]) || slices.Contains(w.home, img) {
 				ok = false
 				break
 			}
