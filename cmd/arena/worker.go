@@ -131,18 +131,33 @@ func workerScratch(workDir, name string) (dir string, release func(), err error)
 }
 
 // lockFile holds an exclusive lock on path until unlock; the kernel
-// drops it when the process ends however it ends.
+// drops it when the process ends however it ends. unlock removes the
+// file while still holding it, so that workers named after their
+// process leave nothing behind; a rival that opened the file just
+// before may then lock the removed file, so a lock counts only when the
+// file locked is still the one at path.
 func lockFile(path string) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, errors.New("another worker of this name runs on this machine: give each its own --name")
+	for {
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
+			return nil, err
 		}
-		return nil, err
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+			f.Close()
+			if errors.Is(err, syscall.EWOULDBLOCK) {
+				return nil, errors.New("another worker of this name runs on this machine: give each its own --name")
+			}
+			return nil, err
+		}
+		held, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		if now, err := os.Stat(path); err != nil || !os.SameFile(held, now) {
+			f.Close() // removed by the worker that held it: try the new one
+			continue
+		}
+		return func() { os.Remove(path); f.Close() }, nil
 	}
-	return func() { f.Close() }, nil
 }

@@ -221,6 +221,13 @@ func TestWorkersEndToEnd(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(w1, "half-played")); err == nil {
 		t.Errorf("the next worker w1 did not clear its predecessor's folder:\n%s", nextErr.String())
 	}
+	// A worker that stops cleanly leaves nothing: neither its folder
+	// nor its lock file.
+	for _, left := range []string{w1, w1 + ".lock"} {
+		if _, err := os.Stat(left); err == nil {
+			t.Errorf("the worker w1 stopped and left %s", left)
+		}
+	}
 }
 
 func winnerOf(w *int) int {
