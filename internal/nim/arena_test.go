@@ -1,6 +1,7 @@
 package nim
 
 import (
+	"arena/internal/browsertest"
 	"context"
 	"encoding/json"
 	"net/http/httptest"
@@ -163,13 +164,7 @@ func TestTournamentResume(t *testing.T) {
 // A stored game of Nim replays in the web page, through the generic
 // launcher and the game's view web/static/games/nim.js.
 func TestPageReplay(t *testing.T) {
-	path := os.Getenv("ARENA_TEST_CHROMIUM")
-	switch path {
-	case "skip":
-		t.Skip("ARENA_TEST_CHROMIUM=skip")
-	case "":
-		t.Fatal("set ARENA_TEST_CHROMIUM to the browser's path (scripts/chromium.sh), or to skip")
-	}
+	path := browsertest.Path(t)
 	out := t.TempDir()
 	st, err := store.Open(context.Background(), filepath.Join(out, "arena.db"))
 	if err != nil {
@@ -197,8 +192,7 @@ func TestPageReplay(t *testing.T) {
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.UserDataDir(t.TempDir()))
+	opts := browsertest.Options(t, path, t.TempDir())
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(actx)

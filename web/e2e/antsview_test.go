@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"arena/internal/browsertest"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -257,7 +258,7 @@ bot.wait()
 // graphs grow turn by turn while it runs, and at its end (and in the
 // stored game's replay) they hold every turn of the replay arena wrote.
 func TestAntsGraphsLive(t *testing.T) {
-	chromium(t) // before building anything
+	browsertest.Path(t) // before building anything
 	srv := startServer(t, "--bot", "ants:slow="+slowAntsBot(t), "--options", "ants:--turns 60")
 	b := newBrowser(t, srv)
 	b.open("#/")

@@ -11,6 +11,7 @@
 package e2e
 
 import (
+	"arena/internal/browsertest"
 	"arena/internal/syncbuf"
 	"bufio"
 	"bytes"
@@ -38,8 +39,7 @@ import (
 )
 
 const (
-	chromiumEnv = "ARENA_TEST_CHROMIUM"
-	shotsEnv    = "ARENA_E2E_SHOTS"
+	shotsEnv = "ARENA_E2E_SHOTS"
 	// servingPrefix starts the one line "arena serve" prints on stdout.
 	servingPrefix = "arena: serving on "
 )
@@ -63,24 +63,6 @@ func TestMain(m *testing.M) {
 	}
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-// chromium returns the browser to drive, failing or skipping the test as
-// $ARENA_TEST_CHROMIUM says.
-func chromium(t *testing.T) string {
-	t.Helper()
-	path := os.Getenv(chromiumEnv)
-	switch path {
-	case "":
-		t.Fatalf("%s is not set: run scripts/chromium.sh and export the path it prints (%s=\"$(scripts/chromium.sh)\"), "+
-			"or set %s=skip to skip the browser tests", chromiumEnv, chromiumEnv, chromiumEnv)
-	case "skip":
-		t.Skipf("%s=skip", chromiumEnv)
-	}
-	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("%s=%s: %v", chromiumEnv, path, err)
-	}
-	return path
 }
 
 func binaryPath() string { return filepath.Join(buildDir, "arena") }
@@ -172,7 +154,7 @@ type server struct {
 // stops it (and checks that it stopped) when the test ends.
 func startServer(t *testing.T, extra ...string) *server {
 	t.Helper()
-	chromium(t) // every test here needs the browser: fail (or skip) before building anything
+	browsertest.Path(t) // every test here needs the browser: fail (or skip) before building anything
 	bin := arenaBinary(t)
 	dir := t.TempDir()
 	token := "e2e" + strconv.FormatInt(time.Now().UnixNano(), 16)
@@ -325,18 +307,12 @@ var (
 // error, uncaught exception or failed request to srv it saw.
 func newBrowser(t *testing.T, srv *server) *browser {
 	t.Helper()
-	path := chromium(t)
+	path := browsertest.Path(t)
 	profile := t.TempDir()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
+	opts := append(browsertest.Options(t, path, profile),
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
-		chromedp.NoFirstRun,
 		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1280, 960),
 	)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)

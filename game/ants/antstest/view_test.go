@@ -1,6 +1,7 @@
 package antstest
 
 import (
+	"arena/internal/browsertest"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -20,25 +21,6 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
-
-// The browser is Debian's chromium as web/e2e finds it: $ARENA_TEST_CHROMIUM
-// (scripts/chromium.sh prints it), or "skip".
-const chromiumEnv = "ARENA_TEST_CHROMIUM"
-
-func chromium(t *testing.T) string {
-	t.Helper()
-	path := os.Getenv(chromiumEnv)
-	switch path {
-	case "":
-		t.Fatalf("%s is not set: export %s=\"$(scripts/chromium.sh)\", or %s=skip to skip the browser tests", chromiumEnv, chromiumEnv, chromiumEnv)
-	case "skip":
-		t.Skipf("%s=skip", chromiumEnv)
-	}
-	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("%s=%s: %v", chromiumEnv, path, err)
-	}
-	return path
-}
 
 // liveGame plays a short game between two real (scripted, random) bots
 // with a listener and returns what a web page gets of it: the header and
@@ -195,7 +177,7 @@ window.done = (async () => {
 </script>`
 
 func TestViewInBrowser(t *testing.T) {
-	path := chromium(t)
+	path := browsertest.Path(t)
 	feed, replay := liveGame(t)
 	big, err := BigReplay(1000, 1)
 	if err != nil {
@@ -225,8 +207,7 @@ func TestViewInBrowser(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.WindowSize(1000, 900), chromedp.UserDataDir(t.TempDir()))
+	opts := append(browsertest.Options(t, path, t.TempDir()), chromedp.WindowSize(1000, 900))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancel()
 	var mu sync.Mutex
