@@ -171,6 +171,15 @@ type tuning struct {
 	// seen and marches on the enemy hills it implies as on hills seen
 	// (see symmetry).
 	symmetry bool
+	// scouts: while no enemy hill is known and we have armySize ants,
+	// one ant goes to each unseen square where the usual symmetries of a
+	// two-player map would put the enemy's hill (see hillGuesses; 0: off).
+	scouts int
+	// frontier: squares an enemy ant in view is at least as near to as
+	// any of ours (counting up to frontier steps) are the enemy's side:
+	// their stale squares are not explored, and ants with nothing to
+	// explore go to our side's edge instead of hunting enemies (0: off).
+	frontier int
 }
 
 // defaultTuning returns the weights in use. Against them, in 200
@@ -590,6 +599,11 @@ func (b *Bot) roam() {
 		}
 	}
 	slices.Sort(targets)
+	if len(targets) == 0 && b.tune.scouts > 0 && len(b.mine) >= b.tune.armySize && b.timeLeft() {
+		if guesses := b.hillGuesses(); len(guesses) > 0 {
+			b.assign(guesses, b.tune.scouts, w.n, 0, roleExplore)
+		}
+	}
 	var hill []int32
 	if len(targets) > 0 {
 		hill = b.field(targets, w.n)
@@ -604,6 +618,14 @@ func (b *Bot) roam() {
 		// Stale squares near enemy ants draw lone explorers into them.
 		near := b.field(b.enemies, b.tune.exploreAvoid)
 		stale = slices.DeleteFunc(stale, func(i int) bool { return near[i] >= 0 })
+	}
+	var edge []int32
+	if b.tune.frontier > 0 && len(b.enemies) > 0 && b.timeLeft() {
+		var border []int
+		stale, border = b.frontier(stale)
+		if len(border) > 0 {
+			edge = b.field(border, w.n)
+		}
 	}
 	var explore []int32
 	if len(stale) > 0 && b.timeLeft() {
@@ -652,7 +674,11 @@ func (b *Bot) roam() {
 			b.role[a], b.pref[a] = roleExplore, b.downhill(explore, sq)
 		case hill != nil && hill[sq] >= 0:
 			b.role[a], b.pref[a] = roleRaze, b.downhill(hill, sq)
-		case hunt != nil && hunt[sq] >= 0:
+		case edge != nil && edge[sq] == 0:
+			b.role[a], b.pref[a] = roleIdle, []int{dirStay} // holding the edge
+		case edge != nil && edge[sq] > 0:
+			b.role[a], b.pref[a] = roleExplore, b.downhill(edge, sq)
+		case edge == nil && hunt != nil && hunt[sq] >= 0:
 			b.role[a], b.pref[a] = roleExplore, b.downhill(hunt, sq)
 		default:
 			b.role[a] = roleIdle
@@ -671,6 +697,68 @@ func (b *Bot) roam() {
 	if hill != nil && b.tune.stageSteps > 0 {
 		b.stage(hill)
 	}
+}
+
+// frontier splits the map between our ants and the enemy ants in view,
+// the way the 2011 winner kept its ants in its own area: a square is the
+// enemy's when an enemy ant is at least as few steps from it as our
+// nearest ant (within tuning.frontier steps of an enemy). It returns the
+// stale squares on our side and our side's edge, the squares of ours
+// next to the enemy's. Explorers sent past the middle are what the
+// enemy's groups pick off one by one.
+func (b *Bot) frontier(stale []int) (ours, edge []int) {
+	w := b.w
+	theirs := b.field(b.enemies, b.tune.frontier)
+	mine := b.field(b.mine, w.n)
+	enemySide := func(i int) bool { return theirs[i] >= 0 && (mine[i] < 0 || theirs[i] <= mine[i]) }
+	ours = slices.DeleteFunc(stale, enemySide)
+	for i := range w.n {
+		if w.water[i] || mine[i] < 0 || enemySide(i) {
+			continue
+		}
+		for dir := range 4 {
+			if j := int(w.nb[i][dir]); !w.water[j] && enemySide(j) {
+				edge = append(edge, i)
+				break
+			}
+		}
+	}
+	return ours, edge
+}
+
+// hillGuesses lists the squares not yet seen where the enemy's hill
+// would be if the map had one of the symmetries the contest's
+// two-player maps have: moved by half the map down, across or both,
+// mirrored top to bottom, left to right or both, and on square maps
+// turned or transposed. On the big mazes neither side's explorers find
+// the other's hill in 500 turns otherwise, and the game ends drawn.
+func (b *Bot) hillGuesses() []int {
+	w := b.w
+	R, C := w.rows, w.cols
+	if len(w.home) == 0 {
+		return nil
+	}
+	// One hill of ours is enough: the symmetry that maps it onto one of
+	// the enemy's finds that one, and more guesses would be more scouts.
+	var out []int
+	for _, h := range w.home[:1] {
+		r, c := h/C, h%C
+		guesses := [][2]int{
+			{r + R/2, c + C/2}, {r + R/2, c}, {r, c + C/2},
+			{R - 1 - r, c}, {r, C - 1 - c}, {R - 1 - r, C - 1 - c},
+		}
+		if R == C {
+			guesses = append(guesses, [2]int{c, r}, [2]int{C - 1 - c, R - 1 - r}, [2]int{c, R - 1 - r}, [2]int{C - 1 - c, r})
+		}
+		for _, g := range guesses {
+			i := w.wrapIdx(g[0], g[1])
+			if w.lastSeen[i] < 0 && !w.water[i] && !slices.Contains(out, i) {
+				out = append(out, i)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // stage makes the ants marching on an enemy hill go in as one wave

@@ -485,3 +485,47 @@ func TestCautionTurnsBack(t *testing.T) {
 		}
 	}
 }
+
+// TestHillGuesses: with no enemy hill known, the squares the usual
+// symmetries would put it on are the ones not yet seen, and each draws
+// one scout of its own.
+func TestHillGuesses(t *testing.T) {
+	rows := make([]string, 40)
+	for r := range rows {
+		rows[r] = strings.Repeat(".", 60)
+	}
+	rows[5] = ".....Aaaaa" + strings.Repeat(".", 50)
+	rows[6] = ".....aaaaa" + strings.Repeat(".", 50)
+	b, obs := scene(t, rows...)
+	b.tune.scouts = 1
+	moves(t, b, obs)
+	var got []Loc
+	for _, i := range b.hillGuesses() {
+		got = append(got, b.w.loc(i))
+	}
+	// From the hill at 5,5 on 40x60: half the map down and across
+	// (25,35), down (25,5), across (5,35), mirrored (34,5), (5,54) and
+	// (34,54); the map is not square, so nothing is transposed.
+	want := []Loc{{5, 35}, {5, 54}, {25, 5}, {25, 35}, {34, 5}, {34, 54}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("guesses %v, want %v", got, want)
+	}
+	// Each guess has an ant of its own stepping toward it.
+	used := map[int]bool{}
+	for _, g := range b.hillGuesses() {
+		f := b.field([]int{g}, b.w.n)
+		found := false
+		for a, sq := range b.mine {
+			if used[a] || b.role[a] != roleExplore || len(b.pref[a]) == 0 {
+				continue
+			}
+			if to, ok := b.step(sq, b.pref[a][0]); ok && f[to] < f[sq] {
+				used[a], found = true, true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("no scout heads for %v", b.w.loc(g))
+		}
+	}
+}

@@ -278,21 +278,67 @@ func TestExploreAvoid(t *testing.T) {
 	rows[0] = "1%" + strings.Repeat(".", 27) + "%"
 	rows[1] = "%" + strings.Repeat(".", 29)
 	rows[29] = "%" + strings.Repeat(".", 29)
-	for _, avoid := range []int{0, 10} {
+	for _, tc := range []struct {
+		name string
+		knob func(*tuning)
+	}{
+		{"off", func(*tuning) {}},
+		{"exploreAvoid", func(t *tuning) { t.exploreAvoid = 10 }},
+		{"frontier", func(t *tuning) { t.frontier = 20 }},
+	} {
 		east := 0
 		for seed := range uint64(16) {
 			b, obs := scene(t, rows...)
 			b.rng = rand.New(rand.NewPCG(seed, 1))
-			b.tune.exploreAvoid, b.tune.armySize = avoid, 1
+			b.tune.armySize = 1
+			tc.knob(&b.tune)
 			if got := moves(t, b, obs); got[Loc{15, 15}] == (Loc{15, 16}) {
 				east++
 			}
 		}
-		if avoid > 0 && east > 0 {
-			t.Fatalf("with exploreAvoid %d the explorer set off toward the enemy for %d of 16 seeds", avoid, east)
+		if tc.name != "off" && east > 0 {
+			t.Errorf("with %s the explorer set off toward the enemy for %d of 16 seeds", tc.name, east)
 		}
-		if avoid == 0 && east == 0 {
-			t.Fatal("without exploreAvoid the explorer never sets off east: the scene tests nothing")
+		if tc.name == "off" && east == 0 {
+			t.Fatal("without a knob the explorer never sets off east: the scene tests nothing")
+		}
+	}
+}
+
+// TestFrontier: the map splits at the middle between our ants and the
+// enemy's, the enemy's side takes the ties, and our side's edge is the
+// last column of ours.
+func TestFrontier(t *testing.T) {
+	rows := make([]string, 9)
+	for r := range rows {
+		rows[r] = "%" + strings.Repeat(".", 39) // no way round the torus
+	}
+	rows[4] = "%.a.a...........................b......."
+	b, obs := scene(t, rows...)
+	b.tune.frontier = 40
+	moves(t, b, obs)
+	var stale []int
+	for i := range b.w.n {
+		if !b.w.water[i] {
+			stale = append(stale, i)
+		}
+	}
+	ours, edge := b.frontier(stale)
+	// Column c is 4 steps and more from our ant at 4 and 32-c from theirs.
+	for _, i := range ours {
+		if c := i % b.w.cols; c > 17 {
+			t.Errorf("square %v on our side, past column 17", b.w.loc(i))
+		}
+	}
+	if want := 9 * 17; len(ours) != want {
+		t.Errorf("%d squares on our side, want %d", len(ours), want)
+	}
+	if len(edge) != 9 {
+		t.Errorf("edge %d squares, want the 9 of column 17", len(edge))
+	}
+	for _, i := range edge {
+		if c := i % b.w.cols; c != 17 {
+			t.Errorf("edge square %v, not in column 17", b.w.loc(i))
 		}
 	}
 }
