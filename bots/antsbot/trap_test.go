@@ -420,3 +420,47 @@ func TestMass(t *testing.T) {
 		}
 	}
 }
+
+// TestRazeGroup: with razeGroup an ant chosen to march on a far hill
+// goes only with company; the lone one nearest the hill explores.
+func TestRazeGroup(t *testing.T) {
+	rows := make([]string, 20)
+	for r := range rows {
+		rows[r] = strings.Repeat(".", 140) // wide: the short way to the hill is not round the torus
+	}
+	put := func(l Loc, ch byte) {
+		b := []byte(rows[l.Row])
+		b[l.Col] = ch
+		rows[l.Row] = string(b)
+	}
+	lone := Loc{10, 35}
+	group := []Loc{{10, 10}, {9, 10}, {11, 10}, {10, 11}}
+	put(Loc{10, 65}, '1')
+	put(lone, 'a')
+	for _, l := range group {
+		put(l, 'a')
+	}
+	for _, on := range []bool{false, true} {
+		b, obs := scene(t, rows...)
+		b.tune.armySize = 1
+		if on {
+			b.tune.razeGroup, b.tune.razeGroupR2 = 4, 64
+		}
+		moves(t, b, obs)
+		role := func(l Loc) int { return b.role[b.ownAt[b.w.idx(l)]-1] }
+		marching := 0
+		for _, l := range group {
+			if role(l) == roleRaze {
+				marching++
+			}
+		}
+		switch {
+		case !on && role(lone) != roleRaze:
+			t.Fatalf("without razeGroup the lone ant nearest the hill does not march (role %d): the scene tests nothing", role(lone))
+		case on && role(lone) == roleRaze:
+			t.Errorf("with razeGroup the lone ant marches alone")
+		case marching != 2:
+			t.Errorf("on %v: %d of the group march, want the 2 the share picks", on, marching)
+		}
+	}
+}
