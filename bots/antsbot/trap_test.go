@@ -395,6 +395,8 @@ func TestMass(t *testing.T) {
 	for _, mode := range []string{"off", "mass", "retreat"} {
 		b, obs := scene(t, rows...)
 		switch mode {
+		case "off":
+			b.tune.massSteps = 0
 		case "mass":
 			b.tune.massSteps, b.tune.massMin, b.tune.massR2 = 12, 5, 64
 		case "retreat":
