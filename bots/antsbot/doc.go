@@ -45,7 +45,7 @@
 //     ours within eight squares (itself too) goes for the nearest enemy
 //     ant within twelve steps, as the 2011 winner's bot brings its
 //     groups to bear: against that bot, fewer games lost and a larger
-//     share of the ants alive at turn 300 over 200 games (see
+//     share of the ants alive at turn 300 over 300 games (see
 //     defaultTuning); lone ants go on with their jobs.
 //   - Defence: enemy ants within six steps of one of our hills each draw
 //     the two nearest free ants (from ten: +22 ± 17 Elo through the real
