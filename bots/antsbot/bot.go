@@ -309,7 +309,7 @@ type tuning struct {
 // explore holding its edge (frontier) 8/5/15 over 28 (the defaults
 // 11/9/8), stopped: 6 % fewer ants born by turn 200 and 8 % more born
 // to the enemy; one scout to each unseen square where the usual
-// symmetries put the enemy's hill (scouts) stopped after 10: on the big
+// symmetries put the enemy's hill (scouts) 1/5/3 over 9, stopped: on the big
 // cell mazes the scouts die as near the hill as explorers get without
 // them, 16 squares from it, out of its view.
 func defaultTuning() tuning {
