@@ -675,8 +675,8 @@ func (b *Bot) roam() {
 		}
 		explore = b.field(stale, w.n)
 	}
-	var hunt []int32
-	if len(b.enemies) > 0 && b.timeLeft() {
+	var hunt []int32 // with a frontier, ants go to its edge instead
+	if edge == nil && len(b.enemies) > 0 && b.timeLeft() {
 		hunt = b.field(b.enemies, w.n)
 	}
 	// Once we have tuning.armySize ants, the share tuning.razeShare of the free ants
@@ -717,7 +717,7 @@ func (b *Bot) roam() {
 			b.role[a], b.pref[a] = roleIdle, []int{dirStay} // holding the edge
 		case edge != nil && edge[sq] > 0:
 			b.role[a], b.pref[a] = roleExplore, b.downhill(edge, sq)
-		case edge == nil && hunt != nil && hunt[sq] >= 0:
+		case hunt != nil && hunt[sq] >= 0:
 			b.role[a], b.pref[a] = roleExplore, b.downhill(hunt, sq)
 		default:
 			b.role[a] = roleIdle
@@ -779,21 +779,18 @@ func (b *Bot) hillGuesses() []int {
 	}
 	// One hill of ours is enough: the symmetry that maps it onto one of
 	// the enemy's finds that one, and more guesses would be more scouts.
+	r, c := w.home[0]/C, w.home[0]%C
+	guesses := [][2]int{
+		{r + R/2, c + C/2}, {r + R/2, c}, {r, c + C/2},
+		{R - 1 - r, c}, {r, C - 1 - c}, {R - 1 - r, C - 1 - c},
+	}
+	if R == C {
+		guesses = append(guesses, [2]int{c, r}, [2]int{C - 1 - c, R - 1 - r}, [2]int{c, R - 1 - r}, [2]int{C - 1 - c, r})
+	}
 	var out []int
-	for _, h := range w.home[:1] {
-		r, c := h/C, h%C
-		guesses := [][2]int{
-			{r + R/2, c + C/2}, {r + R/2, c}, {r, c + C/2},
-			{R - 1 - r, c}, {r, C - 1 - c}, {R - 1 - r, C - 1 - c},
-		}
-		if R == C {
-			guesses = append(guesses, [2]int{c, r}, [2]int{C - 1 - c, R - 1 - r}, [2]int{c, R - 1 - r}, [2]int{C - 1 - c, r})
-		}
-		for _, g := range guesses {
-			i := w.wrapIdx(g[0], g[1])
-			if w.lastSeen[i] < 0 && !w.water[i] && !slices.Contains(out, i) {
-				out = append(out, i)
-			}
+	for _, g := range guesses {
+		if i := w.wrapIdx(g[0], g[1]); w.lastSeen[i] < 0 && !w.water[i] && !slices.Contains(out, i) {
+			out = append(out, i)
 		}
 	}
 	slices.Sort(out)
