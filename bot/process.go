@@ -128,7 +128,13 @@ type Process struct {
 	held       bool        // Pause stopped the bot (it was not idle)
 	recontinue *time.Timer // the next late continue (see recontinueAfter)
 	late       int         // how many late continues this Resume has sent
-	watch      watch       // the files Pause reads to see the bot blocked
+	// contCPU is the group's CPU time when the bot was last continued
+	// (contCPUOK: its cgroup counts it), at contAt; a timeout's message
+	// says what the bot used since (see stall).
+	contCPU   time.Duration
+	contCPUOK bool
+	contAt    time.Time
+	watch     watch // the files Pause reads to see the bot blocked
 	// notify follows the bot's seccomp notifications (sandboxed bots with
 	// the filter on; nil otherwise): while it does, a look need not read
 	// again the stat file of a process known to catch no signal.
@@ -416,6 +422,9 @@ func (p *Process) ReadLine(deadline time.Time) (string, error) {
 		}
 		switch {
 		case errors.Is(err, os.ErrDeadlineExceeded):
+			if s := p.stall(); s != "" {
+				return "", fmt.Errorf("%w (%s)", ErrTimeout, s)
+			}
 			return "", ErrTimeout
 		case err == io.EOF:
 			return "", p.exitError(time.Second)
@@ -589,6 +598,10 @@ func (p *Process) Resume() {
 	defer p.pauseMu.Unlock()
 	if p.paused {
 		p.paused = false
+		p.contAt = time.Now()
+		if p.group != nil {
+			p.contCPU, p.contCPUOK = p.group.CPUTime()
+		}
 		if !p.held {
 			return // idle, never stopped
 		}

@@ -320,11 +320,16 @@ func TestPauseDuringFork(t *testing.T) {
 // at its threads) and stopping at once, as arena did before.
 func BenchmarkPauseResume(b *testing.B) {
 	for _, bc := range []struct {
-		name  string
-		grace time.Duration
-	}{{"once-blocked", 0}, {"at-once", -1}} {
+		name    string
+		grace   time.Duration
+		sandbox bool // through the freezer, the CPU time noted at each continue
+	}{{"once-blocked", 0, false}, {"at-once", -1, false}, {"sandboxed-at-once", -1, true}} {
 		b.Run(bc.name, func(b *testing.B) {
-			p := startSh(b, "read l", Config{PauseGrace: bc.grace})
+			cfg := Config{PauseGrace: bc.grace}
+			if bc.sandbox {
+				cfg.Sandbox, cfg.Dir = sandboxWithFilter(b), b.TempDir()
+			}
+			p := startSh(b, "read l", cfg)
 			for b.Loop() {
 				p.Pause()
 				p.Resume()

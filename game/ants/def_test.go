@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
@@ -37,8 +39,11 @@ func (l *countingListener) Moved(ply int, m game.MoveRecord) {
 	l.frames = append(l.frames, fmt.Sprintf("%d %d %s %t", ply, m.Side, m.Move, len(m.Effect) > 0))
 }
 
-// A job's Listener reaches the game: the header, then a frame per turn.
-func TestAntsJobListener(t *testing.T) {
+// playJob plays a game of the given length between testbot.py bots in
+// the given modes (see testdata/testbot.py) through the runner, as arena
+// match does, with l told of it.
+func playJob(t *testing.T, turns, turnTime int, l game.Listener, modes ...string) *game.Record {
+	t.Helper()
 	script, err := filepath.Abs(filepath.Join("testdata", "testbot.py"))
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +51,8 @@ func TestAntsJobListener(t *testing.T) {
 	fl := pflag.NewFlagSet("ants", pflag.ContinueOnError)
 	s := DefaultSettings()
 	s.Bind(fl)
-	if err := fl.Parse([]string{"--map", filepath.Join("testdata", "tutorial1.map"), "--turns", "6", "--engine_seed", "2", "--turntime", "30000", "--loadtime", "30000"}); err != nil {
+	if err := fl.Parse([]string{"--map", filepath.Join("testdata", "tutorial1.map"), "--turns", strconv.Itoa(turns), "--engine_seed", "2",
+		"--turntime", strconv.Itoa(turnTime), "--loadtime", "30000"}); err != nil {
 		t.Fatal(err)
 	}
 	py, err := exec.LookPath("python3")
@@ -54,19 +60,41 @@ func TestAntsJobListener(t *testing.T) {
 		t.Fatal(err)
 	}
 	var players []match.Player
-	for _, name := range []string{"a", "b"} {
-		players = append(players, match.Player{Name: name, Command: "python3 " + script + " random", Args: []string{py, script, "random"}})
+	for i, mode := range modes {
+		name := string(rune('a' + i))
+		players = append(players, match.Player{Name: name, Command: "python3 " + script + " " + mode, Args: []string{py, script, mode, "3"}})
 	}
 	r, err := Def{}.NewRunner(s, match.Env{Players: players, Out: t.TempDir(), Work: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := &countingListener{}
-	rec, _, err := r.Play(context.Background(), match.Job{ID: "listened", Seats: []int{0, 1}, Listener: l})
+	rec, _, err := r.Play(context.Background(), match.Job{ID: "job", Seats: []int{0, 1}, Listener: l})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rec
+}
+
+// A job's Listener reaches the game: the header, then a frame per turn.
+func TestAntsJobListener(t *testing.T) {
+	l := &countingListener{}
+	rec := playJob(t, 6, 30000, l, "random", "random")
 	if !l.started || len(l.frames) != rec.Turns || rec.Turns == 0 || l.frames[0] != "1 -1 turn 1 true" {
 		t.Fatalf("started %t, frames %q for %d turns", l.started, l.frames, rec.Turns)
+	}
+}
+
+// A bot that times out is recorded with the turn and what it was doing
+// at its deadline (see bot.Process.ReadLine).
+func TestAntsTimeoutExplained(t *testing.T) {
+	rec := playJob(t, 6, 300, nil, "hold", "timeout")
+	if rec.Players[1].Fault != game.ReasonTimeout {
+		t.Fatalf("player b: fault %q, want timeout (%s)", rec.Players[1].Fault, rec.Detail)
+	}
+	t.Log(rec.Detail)
+	for _, want := range []string{"b timeout (turn 3: no answer in time (", "threads: "} {
+		if !strings.Contains(rec.Detail, want) {
+			t.Errorf("detail %q lacks %q", rec.Detail, want)
+		}
 	}
 }

@@ -32,6 +32,9 @@ type Answer struct {
 	Lines  []string // stripped lines before "go"
 	Errors []string // lines for the bot's error log (its stderr, engine notes)
 	Status string   // "" answered, "crashed" or "timeout"
+	// why says, for a timeout, what the bot was doing at its deadline
+	// (see bot.Process.ReadLine), for the game's record.
+	why string
 }
 
 // Logs are the optional files of playgame.py -S -I -O -E; nil entries

@@ -266,7 +266,11 @@ func makeRecord(mc MatchConfig, g Game, st *State, res *Result, bots *ProcessBot
 		} else if msg := bots.StartError(seat); msg != "" {
 			pr.Exit = "crashed 0: " + msg
 		}
-		details = append(details, fmt.Sprintf("%s %s", g.Players[pi].Name, res.Status[seat]))
+		d := fmt.Sprintf("%s %s", g.Players[pi].Name, res.Status[seat])
+		if why := bots.Late(seat); why != "" && pr.Fault == game.ReasonTimeout {
+			d += " (" + why + ")"
+		}
+		details = append(details, d)
 	}
 	rec.Detail = strings.Join(details, ", ")
 	if w := Winner(res.Score); w >= 0 {

@@ -57,6 +57,9 @@ type ProcessBots struct {
 	// errRead counts the bytes of each bot's stderr already taken into
 	// its answers; only the bot's own reader touches its entry.
 	errRead []int64
+	// late holds, per bot, its first timeout: the turn and what the bot
+	// was doing at the deadline (see Late).
+	late []string
 }
 
 // ProcessConfig says how to start the bots.
@@ -74,7 +77,7 @@ type ProcessConfig struct {
 func StartProcesses(cfg ProcessConfig) *ProcessBots {
 	n := len(cfg.Players)
 	pb := &ProcessBots{procs: make([]*bot.Process, n), errs: make([]string, n), thought: make([]time.Duration, n), dead: make([]bool, n),
-		errRead: make([]int64, n)}
+		errRead: make([]int64, n), late: make([]string, n)}
 	pb.inbox = make([]chan string, n)
 	for b, pl := range cfg.Players {
 		bc := bot.Config{Args: pl.Args, MemoryLimit: cfg.MemoryLimit, Interactive: true, Sandbox: cfg.Sandbox}
@@ -157,6 +160,9 @@ func (pb *ProcessBots) Moves(turn int, group []int, limit time.Duration) []Answe
 		if out[i].Status != "" {
 			mv += " (" + out[i].Status + ")"
 		}
+		if out[i].why != "" && pb.late[b] == "" {
+			pb.late[b] = fmt.Sprintf("turn %d: %s", turn, out[i].why)
+		}
 		pb.moves = append(pb.moves, game.MoveRecord{Side: b, Move: mv, TimeMs: float64(took[i].Microseconds()) / 1000})
 	}
 	return out
@@ -205,7 +211,7 @@ func (pb *ProcessBots) read(b int, deadline time.Time) Answer {
 					return a
 				}
 			}
-			a.Status = "timeout"
+			a.Status, a.why = "timeout", err.Error()
 			a.Errors = pb.stderrLines(b, false)
 			return a
 		case errors.As(err, &exit):
@@ -315,6 +321,10 @@ func (pb *ProcessBots) Thought(b int) time.Duration {
 	defer pb.mu.Unlock()
 	return pb.thought[b]
 }
+
+// Late says when bot b first missed its deadline and what it was doing
+// then ("" if it never did).
+func (pb *ProcessBots) Late(b int) string { return pb.late[b] }
 
 // MoveRecords lists every answer: bot (seat), turn, lines and time.
 func (pb *ProcessBots) MoveRecords() []game.MoveRecord { return pb.moves }
