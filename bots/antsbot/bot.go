@@ -186,6 +186,10 @@ type tuning struct {
 	// their stale squares are not explored, and ants with nothing to
 	// explore go to our side's edge instead of hunting enemies (0: off).
 	frontier int
+	// join: in mass, an ant with fewer than massMin of ours about it goes
+	// to the nearest of our ants that has that company instead (false:
+	// it goes on with its job).
+	join bool
 }
 
 // defaultTuning returns the weights in use. Against them, in 200
@@ -852,6 +856,18 @@ func (b *Bot) mass() {
 	}
 	w := b.w
 	near := b.field(b.enemies, b.tune.massSteps)
+	var groups []int32 // see tuning.join
+	if b.tune.join {
+		var grouped []int
+		for _, sq := range b.mine {
+			if near[sq] >= 0 && b.company(sq, b.tune.massR2) >= b.tune.massMin {
+				grouped = append(grouped, sq)
+			}
+		}
+		if len(grouped) > 0 {
+			groups = b.field(grouped, b.tune.massSteps)
+		}
+	}
 	for a, sq := range b.mine {
 		switch b.role[a] {
 		case roleExplore, roleIdle, roleRaze:
@@ -865,6 +881,8 @@ func (b *Bot) mass() {
 		switch {
 		case ours >= b.tune.massMin:
 			b.role[a], b.pref[a] = roleExplore, b.downhill(near, sq)
+		case groups != nil && groups[sq] > 0:
+			b.pref[a] = b.downhill(groups, sq)
 		case b.tune.massRetreat:
 			for _, e := range b.enemies {
 				if w.dist2(sq, e) <= b.tune.massR2 {

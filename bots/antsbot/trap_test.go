@@ -370,8 +370,9 @@ func BenchmarkTrapScores(b *testing.B) {
 
 // TestMass: five of ours together nine steps west of an enemy ant, and
 // one of ours alone seven steps west of two. With mass the five close in
-// and the lone ant does not; with massRetreat too it backs away. Without
-// mass the five do not all close in: the scene can fail.
+// and the lone ant does not; with massRetreat too it backs away, with
+// join it goes to the five. Without mass the five do not all close in:
+// the scene can fail.
 func TestMass(t *testing.T) {
 	rows := make([]string, 20)
 	for r := range rows {
@@ -392,7 +393,7 @@ func TestMass(t *testing.T) {
 	put(15, 17, 'b')
 	put(14, 17, 'b')
 	dist := func(a, b Loc) int { return abs(a.Row-b.Row) + abs(a.Col-b.Col) }
-	for _, mode := range []string{"off", "mass", "retreat"} {
+	for _, mode := range []string{"off", "mass", "retreat", "join"} {
 		b, obs := scene(t, rows...)
 		switch mode {
 		case "off":
@@ -401,6 +402,8 @@ func TestMass(t *testing.T) {
 			b.tune.massSteps, b.tune.massMin, b.tune.massR2 = 12, 5, 64
 		case "retreat":
 			b.tune.massSteps, b.tune.massMin, b.tune.massR2, b.tune.massRetreat = 12, 5, 64, true
+		case "join":
+			b.tune.massSteps, b.tune.massMin, b.tune.massR2, b.tune.join = 12, 5, 64, true
 		}
 		got := moves(t, b, obs)
 		closer := 0
@@ -419,6 +422,8 @@ func TestMass(t *testing.T) {
 			t.Errorf("%s: the lone ant closes in (%v -> %v)", mode, lone, got[lone])
 		case mode == "retreat" && loneD <= 0:
 			t.Errorf("retreat: the lone ant does not back away (%v -> %v)", lone, got[lone])
+		case mode == "join" && dist(got[lone], Loc{6, 10}) >= dist(lone, Loc{6, 10}):
+			t.Errorf("join: the lone ant does not go to the five (%v -> %v)", lone, got[lone])
 		}
 	}
 }
