@@ -70,10 +70,10 @@ func TestKhetMatchJSON(t *testing.T) {
 }
 
 // TestKhetMisbehavingBot: a bot that answers garbage loses by E, one
-// that sleeps loses by T.
+// that sleeps loses by T, with the detail saying where its threads were.
 func TestKhetMisbehavingBot(t *testing.T) {
 	p := khetPlayer(t)
-	for _, tc := range []struct{ fault, reason string }{{"garbage", "protocol"}, {"sleep", "timeout"}, {"crash", "crash"}} {
+	for _, tc := range []struct{ fault, reason, detail string }{{"garbage", "protocol", ""}, {"sleep", "timeout", "threads: "}, {"crash", "crash", ""}} {
 		stdout, stderr, err := arena(t, "match", "khet", "--bot", p+" --policy=random", "--bot", "bad="+p+" --fault="+tc.fault,
 			"--games", "1", "--turn-time", "300ms", "--tolerance", "100ms", "--out", t.TempDir(), "--json")
 		if err != nil {
@@ -81,7 +81,10 @@ func TestKhetMisbehavingBot(t *testing.T) {
 		}
 		g := decodeLines(t, stdout)
 		if len(g) != 1 || g[0]["winner"] != float64(0) || g[0]["reason"] != tc.reason {
-			t.Errorf("%s: %v", tc.fault, g)
+			t.Fatalf("%s: %v", tc.fault, g)
+		}
+		if d, _ := g[0]["detail"].(string); !strings.Contains(d, tc.detail) {
+			t.Errorf("%s: detail %q lacks %q", tc.fault, d, tc.detail)
 		}
 	}
 }
