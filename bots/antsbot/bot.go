@@ -190,6 +190,11 @@ type tuning struct {
 	// to the nearest of our ants that has that company instead (false:
 	// it goes on with its job).
 	join bool
+	// prey: in mass, an ant with at least prey of ours (itself too)
+	// within massR2, but fewer than massMin, goes for the nearest enemy
+	// ant within massSteps that has no other enemy ant within massR2: a
+	// few ants are enough against one alone (0: off).
+	prey int
 }
 
 // defaultTuning returns the weights in use. Against them, in 200
@@ -868,6 +873,24 @@ func (b *Bot) mass() {
 			groups = b.field(grouped, b.tune.massSteps)
 		}
 	}
+	var alone []int32 // see tuning.prey
+	if b.tune.prey > 0 {
+		var detached []int
+		for _, e := range b.enemies {
+			n := 0
+			for _, f := range b.enemies {
+				if w.dist2(e, f) <= b.tune.massR2 {
+					n++
+				}
+			}
+			if n == 1 {
+				detached = append(detached, e)
+			}
+		}
+		if len(detached) > 0 {
+			alone = b.field(detached, b.tune.massSteps)
+		}
+	}
 	for a, sq := range b.mine {
 		switch b.role[a] {
 		case roleExplore, roleIdle, roleRaze:
@@ -881,6 +904,8 @@ func (b *Bot) mass() {
 		switch {
 		case ours >= b.tune.massMin:
 			b.role[a], b.pref[a] = roleExplore, b.downhill(near, sq)
+		case alone != nil && alone[sq] > 0 && ours >= b.tune.prey:
+			b.role[a], b.pref[a] = roleExplore, b.downhill(alone, sq)
 		case groups != nil && groups[sq] > 0:
 			b.pref[a] = b.downhill(groups, sq)
 		case b.tune.massRetreat:

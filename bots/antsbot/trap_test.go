@@ -471,3 +471,57 @@ func TestRazeGroup(t *testing.T) {
 		}
 	}
 }
+
+// TestPrey: three of ours together eight steps west of a lone enemy ant,
+// and three more as far from two enemies together. With prey the first
+// three close in on the lone one; the others, too few for two, do not.
+// Without prey (fewer than massMin) the first three do not all close in:
+// the scene can fail.
+func TestPrey(t *testing.T) {
+	rows := make([]string, 24)
+	for r := range rows {
+		rows[r] = strings.Repeat(".", 40)
+	}
+	put := func(l Loc, ch byte) {
+		b := []byte(rows[l.Row])
+		b[l.Col] = ch
+		rows[l.Row] = string(b)
+	}
+	hunters := []Loc{{5, 9}, {5, 10}, {6, 10}}
+	others := []Loc{{17, 9}, {17, 10}, {18, 10}}
+	prey, pair := Loc{5, 18}, []Loc{{17, 18}, {18, 18}}
+	for _, l := range append(hunters, others...) {
+		put(l, 'a')
+	}
+	put(prey, 'b')
+	for _, l := range pair {
+		put(l, 'b')
+	}
+	dist := func(a, b Loc) int { return abs(a.Row-b.Row) + abs(a.Col-b.Col) }
+	closer := func(got map[Loc]Loc, ants []Loc, to Loc) int {
+		n := 0
+		for _, l := range ants {
+			if dist(got[l], to) < dist(l, to) {
+				n++
+			}
+		}
+		return n
+	}
+	for _, on := range []bool{false, true} {
+		b, obs := scene(t, rows...)
+		b.tune.massSteps, b.tune.massMin, b.tune.massR2 = 12, 5, 64
+		if on {
+			b.tune.prey = 3
+		}
+		got := moves(t, b, obs)
+		h, o := closer(got, hunters, prey), closer(got, others, pair[0])
+		switch {
+		case !on && h == len(hunters):
+			t.Fatalf("without prey all three close in: the scene tests nothing")
+		case on && h != len(hunters):
+			t.Errorf("prey: %d of the three close in on the lone enemy, want all (%v)", h, got)
+		case on && o == len(others):
+			t.Errorf("prey: the three near the pair all close in on it (%v)", got)
+		}
+	}
+}
