@@ -59,6 +59,11 @@ type Bot struct {
 	// sym finds the map's symmetry (nil unless tuning.symmetry).
 	sym *symmetry
 
+	// first and claimed: spreadOut's first steps per square and the turn
+	// a square of a ring was last claimed (nil until spreadOut runs).
+	first   []uint8
+	claimed []int32
+
 	// BFS scratch space.
 	dist   []int32
 	label  []int32
@@ -195,6 +200,10 @@ type tuning struct {
 	// ant within massSteps that has no other enemy ant within massR2: a
 	// few ants are enough against one alone (0: off).
 	prey int
+	// spread: explorers choose their step by the squares this many steps
+	// away, unseen the longest and not claimed by another explorer (see
+	// spreadOut; 0: they walk to the nearest stale square).
+	spread int
 }
 
 // defaultTuning returns the weights in use. Against them, in 200
@@ -718,6 +727,8 @@ func (b *Bot) roam() {
 		switch {
 		case hill != nil && hill[sq] >= 0 && (hill[sq] <= b.tune.razeNear || raze[a]):
 			b.role[a], b.pref[a] = roleRaze, b.downhill(hill, sq)
+		case explore != nil && explore[sq] > 0 && b.tune.spread > 0:
+			b.role[a], b.pref[a] = roleExplore, b.spreadOut(sq, explore)
 		case explore != nil && explore[sq] > 0:
 			b.role[a], b.pref[a] = roleExplore, b.downhill(explore, sq)
 		case hill != nil && hill[sq] >= 0:
