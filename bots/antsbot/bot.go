@@ -204,6 +204,9 @@ type tuning struct {
 	// away, unseen the longest and not claimed by another explorer (see
 	// spreadOut; 0: they walk to the nearest stale square).
 	spread int
+	// spreadAll: with spread, the first explorers spread out by it too
+	// instead of taking one square each of the lattice (exploreStep).
+	spreadAll bool
 }
 
 // defaultTuning returns the weights in use. Against them, in 200
@@ -696,7 +699,7 @@ func (b *Bot) roam() {
 				lattice = append(lattice, i)
 			}
 		}
-		if hill == nil || len(b.mine) < b.tune.armySize {
+		if (hill == nil || len(b.mine) < b.tune.armySize) && !(b.tune.spread > 0 && b.tune.spreadAll) {
 			b.assign(lattice, 1, 3*b.tune.exploreStep, 0, roleExplore)
 		}
 		explore = b.field(stale, w.n)
