@@ -1,6 +1,7 @@
 package antsbot
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -61,5 +62,27 @@ func BenchmarkSpreadOut(b *testing.B) {
 	for b.Loop() {
 		bot.turn++
 		bot.spreadOut(sq, explore)
+	}
+}
+
+// TestSpreadAll: the first explorers take a square each of the lattice
+// unless spreadAll lets spread place them too.
+func TestSpreadAll(t *testing.T) {
+	rows := make([]string, 40)
+	for r := range rows {
+		rows[r] = strings.Repeat(".", 40)
+	}
+	rows[20] = strings.Repeat(".", 19) + "aa" + strings.Repeat(".", 19)
+	for _, all := range []bool{false, true} {
+		b, obs := scene(t, rows...)
+		b.tune.spread, b.tune.spreadAll = 11, all
+		b.Turn(obs, time.Time{})
+		// Turn 12: what the ants saw at turn 1 is stale.
+		obs.Turn = 12
+		b.Turn(obs, time.Time{})
+		spread := b.claimed != nil && slices.Contains(b.claimed, int32(12))
+		if spread != all {
+			t.Errorf("spreadAll %v: explorers placed by spread %v", all, spread)
+		}
 	}
 }
