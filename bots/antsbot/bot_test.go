@@ -498,6 +498,7 @@ func TestHillGuesses(t *testing.T) {
 	rows[6] = ".....aaaaa" + strings.Repeat(".", 50)
 	b, obs := scene(t, rows...)
 	b.tune.scouts = 1
+	b.tune.spread = 0 // explorers keep to the lattice, as when scouts was measured
 	moves(t, b, obs)
 	var got []Loc
 	for _, i := range b.hillGuesses() {

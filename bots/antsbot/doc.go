@@ -55,11 +55,16 @@
 //     food, and the search repeats for food whose nearest ant was taken.
 //   - Then every free ant razes (walks down a BFS field from the known
 //     enemy hills: always when within 20 steps, and once we have ten
-//     ants the half of the free ants nearest to a hill), explores
-//     (while no enemy hill is known or we have fewer than ten ants, one
-//     ant to each of a lattice of squares not seen for ten turns; then
-//     down a BFS field from all such squares), or hunts
-//     enemy ants.
+//     ants the half of the free ants nearest to a hill), explores, or
+//     hunts enemy ants. An explorer spreads out (spread.go): it steps
+//     towards the squares eleven steps away (and ten) that have gone
+//     unseen the longest and claims them, so that the next explorer of
+//     the turn looks elsewhere; where all of them were seen this turn it
+//     walks down a BFS field from the squares not seen for ten turns.
+//     Walking to the nearest such square, explorers bunched up and saw
+//     a quarter fewer squares than the 2011 winner's as many ants did;
+//     spread out, they see as much, and against that bot won 50 games of
+//     100 instead of 32 (see defaultTuning).
 //   - Moves are resolved by role so that no two of our ants ever end on
 //     one square and nobody walks into water or food; ants never idle on
 //     our own hill, which would block spawning.

@@ -291,6 +291,7 @@ func TestExploreAvoid(t *testing.T) {
 			b, obs := scene(t, rows...)
 			b.rng = rand.New(rand.NewPCG(seed, 1))
 			b.tune.armySize = 1
+			b.tune.spread = 0 // explorers walk to the nearest stale square, as when the knobs were measured
 			tc.knob(&b.tune)
 			if got := moves(t, b, obs); got[Loc{15, 15}] == (Loc{15, 16}) {
 				east++
@@ -395,6 +396,7 @@ func TestMass(t *testing.T) {
 	dist := func(a, b Loc) int { return abs(a.Row-b.Row) + abs(a.Col-b.Col) }
 	for _, mode := range []string{"off", "mass", "retreat", "join"} {
 		b, obs := scene(t, rows...)
+		b.tune.spread = 0 // the lone explorer would head east, to the unseen side
 		switch mode {
 		case "off":
 			b.tune.massSteps = 0
@@ -510,6 +512,7 @@ func TestPrey(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		b, obs := scene(t, rows...)
 		b.tune.massSteps, b.tune.massMin, b.tune.massR2 = 12, 5, 64
+		b.tune.spread = 0 // the others' explorers would take the hunters' squares
 		if on {
 			b.tune.prey = 3
 		}
