@@ -353,7 +353,10 @@ type tuning struct {
 // On seed 12: 47/35/18 against mass's 36/27/37, share at turn 300 0.529
 // against 0.452 (+0.077 ± 0.019 paired). Over both seeds 97/64/39
 // against 68/66/66: 48.5 % of the games won against 34 %, about +104
-// Elo to the winner's bot (score 0.645) against +4. Against the release
+// Elo to the winner's bot (score 0.645) against +4. On seed 13: 49/30/21
+// against 35/31/34, share +0.038 ± 0.018. Over the three seeds
+// 146/94/60 against 103/96/100: 48.7 % won against 34.3 %, score 0.643
+// (about +102 Elo) against 0.504. Against the release
 // (mass), in self-play through the real referee (seed 31, two games at
 // once): +73.1 ± 20.3 Elo over 940 games (476/183/281), SPRT elo0 0
 // elo1 5, H1 accepted.
