@@ -11,10 +11,7 @@ import (
 // the longest, and the next explorer of the turn, beside it, goes
 // another way than the first, whose ring it finds claimed.
 func TestSpreadOut(t *testing.T) {
-	rows := make([]string, 40)
-	for r := range rows {
-		rows[r] = strings.Repeat(".", 40)
-	}
+	rows := openRows(40)
 	b, obs := scene(t, rows...)
 	b.tune.spread = 11
 	b.Turn(obs, time.Time{})
@@ -50,10 +47,7 @@ func TestSpreadOut(t *testing.T) {
 // BenchmarkSpreadOut times one explorer's choice on an open map (a ring
 // of eleven steps: about 250 squares searched).
 func BenchmarkSpreadOut(b *testing.B) {
-	rows := make([]string, 60)
-	for r := range rows {
-		rows[r] = strings.Repeat(".", 60)
-	}
+	rows := openRows(60)
 	bot, obs := scene(b, rows...)
 	bot.tune.spread = 11
 	bot.Turn(obs, time.Time{})
@@ -68,10 +62,7 @@ func BenchmarkSpreadOut(b *testing.B) {
 // TestSpreadAll: the first explorers take a square each of the lattice
 // unless spreadAll lets spread place them too.
 func TestSpreadAll(t *testing.T) {
-	rows := make([]string, 40)
-	for r := range rows {
-		rows[r] = strings.Repeat(".", 40)
-	}
+	rows := openRows(40)
 	rows[20] = strings.Repeat(".", 19) + "aa" + strings.Repeat(".", 19)
 	for _, all := range []bool{false, true} {
 		b, obs := scene(t, rows...)
@@ -85,4 +76,13 @@ func TestSpreadAll(t *testing.T) {
 			t.Errorf("spreadAll %v: explorers placed by spread %v", all, spread)
 		}
 	}
+}
+
+// openRows is an n x n scene of land.
+func openRows(n int) []string {
+	rows := make([]string, n)
+	for r := range rows {
+		rows[r] = strings.Repeat(".", n)
+	}
+	return rows
 }
