@@ -599,9 +599,7 @@ func (p *Process) Resume() {
 	if p.paused {
 		p.paused = false
 		p.contAt = time.Now()
-		if p.group != nil {
-			p.contCPU, p.contCPUOK = p.group.CPUTime()
-		}
+		p.contCPU, p.contCPUOK = p.group.CPUTime()
 		if !p.held {
 			return // idle, never stopped
 		}

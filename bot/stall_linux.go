@@ -29,7 +29,7 @@ func (p *Process) stall() string {
 	p.pauseMu.Lock()
 	from, fromOK, since := p.contCPU, p.contCPUOK, p.contAt
 	p.pauseMu.Unlock()
-	if fromOK && p.group != nil {
+	if fromOK {
 		if now, ok := p.group.CPUTime(); ok && now >= from {
 			parts = append(parts, fmt.Sprintf("used %s of CPU in the %s since it was continued",
 				roundDuration(now-from), roundDuration(time.Since(since))))

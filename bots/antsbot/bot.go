@@ -59,8 +59,8 @@ type Bot struct {
 	// sym finds the map's symmetry (nil unless tuning.symmetry).
 	sym *symmetry
 
-	// first and claimed: spreadOut's first steps per square and the turn
-	// a square of a ring was last claimed (nil until spreadOut runs).
+	// first and claimed: spreadOut's first steps per square, and 1 + the
+	// turn a square of a ring was last claimed (0: never).
 	first   []uint8
 	claimed []int32
 
@@ -380,6 +380,8 @@ func (b *Bot) Start(p Params) {
 	b.label = make([]int32, n)
 	b.parent = make([]int8, n)
 	b.stamp = make([]uint32, n)
+	b.first = make([]uint8, n)
+	b.claimed = make([]int32, n)
 	b.queue = make([]int32, 0, n)
 	if b.tune.symmetry {
 		b.sym = newSymmetry(b.w, uint64(p.PlayerSeed))
@@ -710,16 +712,16 @@ func (b *Bot) roam() {
 	}
 	var explore []int32
 	if len(stale) > 0 && b.timeLeft() {
-		// Spread out first: one ant to each of a lattice of stale
-		// squares nearby, so that ants leaving one hill fan out instead
-		// of following each other to the same frontier.
-		var lattice []int
-		for _, i := range stale {
-			if (i/w.cols)%b.tune.exploreStep == 0 && (i%w.cols)%b.tune.exploreStep == 0 {
-				lattice = append(lattice, i)
-			}
-		}
+		// Without spreadAll, the first explorers fan out to a lattice
+		// of stale squares nearby, one ant to each, instead of following
+		// each other to the same frontier.
 		if (hill == nil || len(b.mine) < b.tune.armySize) && !(b.tune.spread > 0 && b.tune.spreadAll) {
+			var lattice []int
+			for _, i := range stale {
+				if (i/w.cols)%b.tune.exploreStep == 0 && (i%w.cols)%b.tune.exploreStep == 0 {
+					lattice = append(lattice, i)
+				}
+			}
 			b.assign(lattice, 1, 3*b.tune.exploreStep, 0, roleExplore)
 		}
 		explore = b.field(stale, w.n)
@@ -758,10 +760,8 @@ func (b *Bot) roam() {
 		switch {
 		case hill != nil && hill[sq] >= 0 && (hill[sq] <= b.tune.razeNear || raze[a]):
 			b.role[a], b.pref[a] = roleRaze, b.downhill(hill, sq)
-		case explore != nil && explore[sq] > 0 && b.tune.spread > 0:
-			b.role[a], b.pref[a] = roleExplore, b.spreadOut(sq, explore)
 		case explore != nil && explore[sq] > 0:
-			b.role[a], b.pref[a] = roleExplore, b.downhill(explore, sq)
+			b.role[a], b.pref[a] = roleExplore, b.spreadOut(sq, explore)
 		case hill != nil && hill[sq] >= 0:
 			b.role[a], b.pref[a] = roleRaze, b.downhill(hill, sq)
 		case edge != nil && edge[sq] == 0:

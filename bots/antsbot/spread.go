@@ -17,17 +17,15 @@ import "slices"
 // where this one has them at an even one) that have gone unseen the
 // longest, among those no earlier explorer of the turn claimed; then the
 // moves downhill in explore (the field of stale squares). It claims the
-// squares of the ring its step leads to.
+// squares of the ring its step leads to. Without spread it returns the
+// moves downhill in explore alone.
 func (b *Bot) spreadOut(sq int, explore []int32) []int {
+	if b.tune.spread <= 0 {
+		return b.downhill(explore, sq)
+	}
 	w := b.w
 	ring := int32(b.tune.spread)
-	if b.first == nil {
-		b.first = make([]uint8, w.n)
-		b.claimed = make([]int32, w.n)
-		for i := range b.claimed {
-			b.claimed[i] = -1
-		}
-	}
+	claim := int32(b.turn) + 1
 	// A BFS that notes, for each square, the first steps from sq that
 	// begin a shortest path to it.
 	b.newSearch()
@@ -37,7 +35,7 @@ func (b *Bot) spreadOut(sq int, explore []int32) []int {
 	for head := 0; head < len(b.queue); head++ {
 		x := int(b.queue[head])
 		d := b.dist[x]
-		if d >= ring-1 && b.claimed[x] != int32(b.turn) {
+		if d >= ring-1 && b.claimed[x] != claim {
 			age := int64(b.turn) - int64(w.lastSeen[x])
 			for dir := range 4 {
 				if b.first[x]&(1<<dir) != 0 {
@@ -78,7 +76,7 @@ func (b *Bot) spreadOut(sq int, explore []int32) []int {
 	}
 	for _, q := range b.queue {
 		if b.dist[q] >= ring-1 && b.first[q]&(1<<best) != 0 {
-			b.claimed[q] = int32(b.turn)
+			b.claimed[q] = claim
 		}
 	}
 	rest := slices.DeleteFunc(b.downhill(explore, sq), func(dir int) bool { return dir == best })
