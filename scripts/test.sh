@@ -34,8 +34,6 @@ export ARENA_TEST_CHROMIUM
 # installs those runtimes when they are missing.
 ./scripts/languages.sh
 go test -count=1 -timeout 20m ./...
-# (Strength is measured without the race detector, which slows the brain
-# several times over.)
 # A race-built program sleeps a second before it exits (the detector's
 # atexit_sleep_ms), and the tests start the race-built test binary as
 # arena, as its bots and as its sandbox's helpers hundreds of times: that
@@ -43,6 +41,8 @@ go test -count=1 -timeout 20m ./...
 # without). Races are reported when they happen, not at exit.
 GORACE="${GORACE:-atexit_sleep_ms=0}"
 export GORACE
+# (Strength is measured without the race detector, which slows the brain
+# several times over.)
 go test -count=1 -race -timeout 20m -skip TestBuiltinStrength ./bot/... ./match/... ./engine/... ./cmd/... ./store/... ./tournament/... ./rating/... ./standings/... ./web/ ./dispatch/
 # The protocol adapters are driven from several goroutines (start-up,
 # the end of a game, cancellation): race-check the games played over
