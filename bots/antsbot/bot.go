@@ -207,6 +207,10 @@ type tuning struct {
 	// spreadAll: with spread, the first explorers spread out by it too
 	// instead of taking one square each of the lattice (exploreStep).
 	spreadAll bool
+	// intercept: the defenders an intruder draws go to the square half
+	// way along its path to our nearest hill instead of to the intruder
+	// (see interceptSquares).
+	intercept bool
 }
 
 // defaultTuning returns the weights in use. Against them, in 200
@@ -671,9 +675,39 @@ func (b *Bot) defend() {
 			intruders = append(intruders, e)
 		}
 	}
-	if len(intruders) > 0 {
-		b.assign(intruders, b.tune.defenders, 20, 0, roleDefend)
+	if len(intruders) == 0 {
+		return
 	}
+	if b.tune.intercept {
+		intruders = b.interceptSquares(intruders, near)
+	}
+	b.assign(intruders, b.tune.defenders, 20, 0, roleDefend)
+}
+
+// interceptSquares returns, for each intruder, the square half way along
+// its shortest path down near (the field of our hills) to the nearest
+// hill: the defenders wait there, across its way in, instead of
+// chasing it (the 2011 winner's bot defends so).
+func (b *Bot) interceptSquares(intruders []int, near []int32) []int {
+	out := make([]int, len(intruders))
+	for k, e := range intruders {
+		sq := e
+		for steps := near[e] / 2; steps > 0; steps-- {
+			next := -1
+			for dir := range 4 {
+				if y := int(b.w.nb[sq][dir]); near[y] >= 0 && near[y] < near[sq] {
+					next = y
+					break
+				}
+			}
+			if next < 0 {
+				break
+			}
+			sq = next
+		}
+		out[k] = sq
+	}
+	return out
 }
 
 // gather sends one ant to each known food, nearest first.

@@ -530,3 +530,47 @@ func TestHillGuesses(t *testing.T) {
 		}
 	}
 }
+
+// TestInterceptWaitsOnTheWayIn checks tuning.intercept: the defender an
+// intruder draws waits half way along the intruder's path to our hill
+// instead of walking out to meet it; without intercept it walks out.
+func TestInterceptWaitsOnTheWayIn(t *testing.T) {
+	rows := []string{
+		"%%%%%%%%%%%%%%%%%%%%",
+		"%..................%",
+		"%..................%",
+		"%.0.....a.....b....%",
+		"%..................%",
+		"%..................%",
+		"%%%%%%%%%%%%%%%%%%%%",
+	}
+	for _, tc := range []struct {
+		intercept bool
+		want      Loc
+	}{{true, Loc{3, 8}}, {false, Loc{3, 9}}} {
+		b, obs := scene(t, rows...)
+		b.tune.defendSteps, b.tune.intercept = 14, tc.intercept
+		if got := moves(t, b, obs)[Loc{3, 8}]; got != tc.want {
+			t.Errorf("intercept %v: the defender went to %v, want %v", tc.intercept, got, tc.want)
+		}
+	}
+}
+
+// TestInterceptSquares checks that the square half way is counted along
+// the intruder's way round the water, not as the crow flies.
+func TestInterceptSquares(t *testing.T) {
+	b, obs := scene(t,
+		"%%%%%%%%%%%%",
+		"%..........%",
+		"%0......%b.%",
+		"%%%%%%%%%..%",
+		"%%%%%%%%%%%%",
+	)
+	b.Turn(obs, time.Time{})
+	near := b.field([]int{b.w.idx(Loc{2, 1})}, 30)
+	intruder := b.w.idx(Loc{2, 9})
+	got := b.interceptSquares([]int{intruder}, near)[0]
+	if n := near[intruder]; n != 10 || near[got] != n-n/2 {
+		t.Fatalf("intruder %d steps away, intercept square %v %d steps away; want 10 and 5", n, b.w.loc(got), near[got])
+	}
+}
