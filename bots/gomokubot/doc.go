@@ -146,6 +146,21 @@
 //     -28 ± 33 over 238 (105/9/124), or the moves that last cut off at
 //     the same ply first (killers: 5x the nodes to depth 8 on the
 //     benchmark position): the pattern scores already order them well.
+//   - Against another engine: Rapfi's 2018 Gomocup release (the champion's
+//     published classical brain, built locally as a sparring partner; it is
+//     not part of arena), freestyle 15x15, 1 s a move, one game at a time
+//     through the pipe protocol, 98 openings of three to six stones that
+//     this brain scores even, colours swapped: 88/0/108 over 196 games,
+//     44.9 % (-35.6 ± 49 Elo), most pairs split by colour (pentanomial
+//     18/0/72/0/8). It never lost on time. Of 64 positions where it played
+//     into one of Rapfi's forced wins (found by letting Rapfi judge them),
+//     the wins run 11 to 35 plies and begin around stones 8 to 17; this
+//     brain's VCT finds 21 of them at a million nodes, and a 5 s search
+//     still walks into 42. Forced defences against an open three costing
+//     no depth (an experiment, not kept) cut those blunders from 57 to 40
+//     of 64 but scored 91/0/105 against Rapfi (noise) and -27 ± 25 over
+//     460 games in self-play at 100000 nodes. What is missing is a
+//     threat-space search that reaches those lengths at a second's budget.
 //   - Time: the pipe and file front ends give the search timeout_turn less
 //     a reserve for the pipe or files and a loaded machine (15%, 60 ms to
 //     1.5 s), less twice the lateness of recent moves, and at most a share
