@@ -2,6 +2,7 @@ package antsbot
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -99,5 +100,40 @@ func BenchmarkSymmetryUpdate(b *testing.B) {
 	for b.Loop() {
 		s := newSymmetry(w, 1)
 		s.update(w, time.Time{})
+	}
+}
+
+// TestSymmetryFrom checks tuning.symmetryFrom: the enemy hill a believed
+// symmetry implies draws an ant near it only from that turn on; before,
+// the ant goes on exploring.
+func TestSymmetryFrom(t *testing.T) {
+	rows := make([]string, 20)
+	for r := range rows {
+		rows[r] = strings.Repeat(".", 40)
+	}
+	rows[2] = "..0" + strings.Repeat(".", 37)
+	rows[5] = ".........." + "a" + strings.Repeat(".", 29)
+	for _, tc := range []struct {
+		turn, from int
+		raze       bool
+	}{
+		{turn: 1, from: 0, raze: true},
+		{turn: 1, from: 200, raze: false},
+		{turn: 200, from: 200, raze: true},
+	} {
+		b, obs := scene(t, rows...)
+		b.tune.symmetry, b.tune.symmetryFrom = true, tc.from
+		b.sym = newSymmetry(b.w, 1)
+		// Half the map down and across: our hill at 2,2 implies one at
+		// 12,22, 19 steps from the ant and out of its view.
+		b.sym.cands = []symCandidate{{t: transform{dr: 10, dc: 20}, matched: symMatched, confirmed: true}}
+		obs.Turn = tc.turn
+		moves(t, b, obs)
+		if got := b.sym.enemyHills(b.w); len(got) != 1 || b.w.loc(got[0]) != (Loc{12, 22}) {
+			t.Fatalf("implied enemy hills %v, want 12,22", got)
+		}
+		if raze := b.role[0] == roleRaze; raze != tc.raze {
+			t.Errorf("turn %d, symmetryFrom %d: the ant marches on the implied hill: %v, want %v", tc.turn, tc.from, raze, tc.raze)
+		}
 	}
 }
