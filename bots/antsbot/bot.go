@@ -135,6 +135,10 @@ type tuning struct {
 	// costs nothing in the worst case, outnumbered or not (the approach
 	// tie-break always pulls forward).
 	press bool
+	// yieldAlone: in a battle of one ant of ours against at least
+	// yieldAlone of the enemy's (not next to our hills), the tie-break
+	// keeps away instead of closing in, press or not (0: off).
+	yieldAlone int
 	// crowd: a battle counts as ahead (kills worth killAheadW) when one
 	// of our ants in it has at least crowd of ours within five rows and
 	// five columns, however the colonies compare (0: off).

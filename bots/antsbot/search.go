@@ -554,12 +554,17 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 	// Tie-breaks, each far smaller than one ant over the whole battle.
 	outnumbered := !home && ne-nm >= b.tune.roomMargin
 	switch {
+	case !home && nm == 1 && b.tune.yieldAlone > 0 && ne >= b.tune.yieldAlone:
+		k.approach = -b.tune.approach / approachCap
 	case home || ahead || nm > ne || b.tune.press:
 		k.approach = b.tune.approach / approachCap / float64(nm)
 	case ne > nm:
 		k.approach = -b.tune.approach / approachCap / float64(nm)
 	}
 	k.proceedW = 0.3 / float64(nm)
+	if !home && nm == 1 && b.tune.yieldAlone > 0 && ne >= b.tune.yieldAlone {
+		k.proceedW = 0 // a lone ant among several enemies drops its job
+	}
 	for i := range nm {
 		for m, s := range cands[i] {
 			if o, ok := w.hills[int(s)]; ok && o != 0 {

@@ -516,3 +516,34 @@ func TestRoom(t *testing.T) {
 		t.Fatalf("with an enemy near %.0f, alone %.0f: want it lower", foe, open)
 	}
 }
+
+// TestYieldAlone checks tuning.yieldAlone: a lone ant two enemy ants
+// could reach next turn, with food behind them, backs away from them
+// instead of holding at the edge of their reach as press would have it.
+func TestYieldAlone(t *testing.T) {
+	rows := []string{
+		"..............................",
+		"..............................",
+		"..............................",
+		"..............................",
+		"..............................",
+		"..........a...b..*............",
+		"..............b...............",
+		"..............................",
+		"..............................",
+		"..............................",
+	}
+	from, back := Loc{5, 10}, Loc{5, 9}
+	for _, yield := range []int{0, 2} {
+		b, obs := scene(t, rows...)
+		b.tune.yieldAlone = yield
+		got := moves(t, b, obs)[from]
+		if yield > 0 && got != back {
+			t.Errorf("yieldAlone %d: the ant goes to %v, want %v, away from both enemies", yield, got, back)
+		}
+		if yield == 0 && got == back {
+			t.Errorf("without yieldAlone the ant backs away too (%v): the scene tests nothing", got)
+		}
+		t.Logf("yieldAlone %d: %v to %v", yield, from, got)
+	}
+}
