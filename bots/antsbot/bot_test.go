@@ -574,3 +574,33 @@ func TestInterceptSquares(t *testing.T) {
 		t.Fatalf("intruder %d steps away, intercept square %v %d steps away; want 10 and 5", n, b.w.loc(got), near[got])
 	}
 }
+
+// TestFleeHome checks tuning.fleeHome: a lone ant sent for food, with two
+// enemy ants come up close behind it, makes for our hill instead; without
+// fleeHome it goes on for the food.
+func TestFleeHome(t *testing.T) {
+	rows := []string{
+		"..............................",
+		"..........bb..................",
+		"..............................",
+		"..............................",
+		"..............................",
+		"..0.......a.........*.........",
+		"..............................",
+		"..............................",
+		"..............................",
+		"..............................",
+	}
+	from, home, food := Loc{5, 10}, Loc{5, 9}, Loc{5, 11}
+	for _, flee := range []int{0, 2} {
+		b, obs := scene(t, rows...)
+		b.tune.fleeHome = flee
+		got := moves(t, b, obs)[from]
+		if flee > 0 && got != home {
+			t.Errorf("fleeHome %d: the ant goes to %v, want %v, toward our hill", flee, got, home)
+		}
+		if flee == 0 && got != food {
+			t.Errorf("without fleeHome the ant goes to %v, want %v, for the food: the scene tests nothing", got, food)
+		}
+	}
+}
