@@ -604,3 +604,31 @@ func TestFleeHome(t *testing.T) {
 		}
 	}
 }
+
+// TestFleeGroups checks tuning.fleeGroups: the chased lone ant makes for
+// our group of five instead of for our hill, which lies the other way.
+func TestFleeGroups(t *testing.T) {
+	rows := []string{
+		"..............................",
+		"..........bb..................",
+		"..............................",
+		"..............................",
+		"..................aaa.........",
+		"..0.......a.......aa..........",
+		"..............................",
+		"..............................",
+		"..............................",
+		"..............................",
+	}
+	from := Loc{5, 10}
+	for _, tc := range []struct {
+		groups bool
+		want   Loc
+	}{{false, Loc{5, 9}}, {true, Loc{5, 11}}} {
+		b, obs := scene(t, rows...)
+		b.tune.fleeHome, b.tune.fleeGroups = 2, tc.groups
+		if got := moves(t, b, obs)[from]; got != tc.want {
+			t.Errorf("fleeGroups %v: the ant goes to %v, want %v", tc.groups, got, tc.want)
+		}
+	}
+}
