@@ -576,7 +576,8 @@ func TestInterceptSquares(t *testing.T) {
 }
 
 // TestFleeHome checks tuning.fleeHome: a lone ant sent for food, with two
-// enemy ants come up close behind it, makes for our hill instead; without
+// enemy ants come up close behind it, makes for our hill, eight steps
+// away, instead (unless fleeFar has it stop fleeing that near); without
 // fleeHome it goes on for the food.
 func TestFleeHome(t *testing.T) {
 	rows := []string{
@@ -592,15 +593,21 @@ func TestFleeHome(t *testing.T) {
 		"..............................",
 	}
 	from, home, food := Loc{5, 10}, Loc{5, 9}, Loc{5, 11}
-	for _, flee := range []int{0, 2} {
+	for _, tc := range []struct {
+		flee int
+		far  int32
+		want Loc
+	}{
+		{flee: 0, want: food},
+		{flee: 2, want: home},
+		{flee: 2, far: 7, want: home},
+		{flee: 2, far: 8, want: food},
+		{flee: 3, want: food}, // two enemies are not a pack of three
+	} {
 		b, obs := scene(t, rows...)
-		b.tune.fleeHome = flee
-		got := moves(t, b, obs)[from]
-		if flee > 0 && got != home {
-			t.Errorf("fleeHome %d: the ant goes to %v, want %v, toward our hill", flee, got, home)
-		}
-		if flee == 0 && got != food {
-			t.Errorf("without fleeHome the ant goes to %v, want %v, for the food: the scene tests nothing", got, food)
+		b.tune.fleeHome, b.tune.fleeFar = tc.flee, tc.far
+		if got := moves(t, b, obs)[from]; got != tc.want {
+			t.Errorf("fleeHome %d, fleeFar %d: the ant goes to %v, want %v", tc.flee, tc.far, got, tc.want)
 		}
 	}
 }
