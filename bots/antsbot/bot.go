@@ -1110,6 +1110,17 @@ func (b *Bot) company(sq, r2 int) int {
 	return n
 }
 
+// foes counts the enemy ants within squared distance r2 of sq.
+func (b *Bot) foes(sq, r2 int) int {
+	n := 0
+	for _, e := range b.enemies {
+		if b.w.dist2(sq, e) <= r2 {
+			n++
+		}
+	}
+	return n
+}
+
 // uphill lists the moves from sq that lengthen the distance in f, then
 // staying.
 func (b *Bot) uphill(f []int32, sq int) []int {
@@ -1317,13 +1328,7 @@ func (b *Bot) flee() {
 		default:
 			continue
 		}
-		foes := 0
-		for _, e := range b.enemies {
-			if w.dist2(sq, e) <= r2 {
-				foes++
-			}
-		}
-		if foes < b.tune.fleeHome || b.company(sq, r2) > 1 {
+		if b.foes(sq, r2) < b.tune.fleeHome || b.company(sq, r2) > 1 {
 			continue
 		}
 		if home == nil {

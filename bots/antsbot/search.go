@@ -553,8 +553,9 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 	k.avgShare, k.rounds, k.exact = b.tune.avgShare, b.tune.rounds, b.tune.exactReplies
 	// Tie-breaks, each far smaller than one ant over the whole battle.
 	outnumbered := !home && ne-nm >= b.tune.roomMargin
+	yield := !home && nm == 1 && b.tune.yieldAlone > 0 && ne >= b.tune.yieldAlone
 	switch {
-	case !home && nm == 1 && b.tune.yieldAlone > 0 && ne >= b.tune.yieldAlone:
+	case yield:
 		k.approach = -b.tune.approach / approachCap
 	case home || ahead || nm > ne || b.tune.press:
 		k.approach = b.tune.approach / approachCap / float64(nm)
@@ -562,7 +563,7 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 		k.approach = -b.tune.approach / approachCap / float64(nm)
 	}
 	k.proceedW = 0.3 / float64(nm)
-	if !home && nm == 1 && b.tune.yieldAlone > 0 && ne >= b.tune.yieldAlone {
+	if yield {
 		k.proceedW = 0 // a lone ant among several enemies drops its job
 	}
 	for i := range nm {
