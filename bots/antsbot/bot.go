@@ -229,6 +229,11 @@ type tuning struct {
 	// way along its path to our nearest hill instead of to the intruder
 	// (see interceptSquares).
 	intercept bool
+	// lateTurns: in the game's last lateTurns turns every free ant with
+	// a way to a known enemy hill marches on it, however few ants we
+	// have (0: off). A game still even at the turn limit is a draw, and
+	// food found then hatches ants too late to change that.
+	lateTurns int
 }
 
 // defaultTuning returns the weights in use. Against them, in 200
@@ -872,7 +877,11 @@ func (b *Bot) roam() {
 	// nearest to an enemy hill march on it. Choosing by distance keeps the choice
 	// stable from turn to turn, so ants do not dither between jobs.
 	raze := map[int]bool{}
-	if hill != nil && len(b.mine) >= b.tune.armySize {
+	share, army := b.tune.razeShare, b.tune.armySize
+	if b.late() {
+		share, army = 1, 0
+	}
+	if hill != nil && len(b.mine) >= army {
 		var free []int
 		for a, sq := range b.mine {
 			if b.free(a) && hill[sq] >= 0 {
@@ -880,7 +889,7 @@ func (b *Bot) roam() {
 			}
 		}
 		slices.SortStableFunc(free, func(x, y int) int { return int(hill[b.mine[x]] - hill[b.mine[y]]) })
-		for _, a := range free[:int(math.Ceil(b.tune.razeShare*float64(len(free))))] {
+		for _, a := range free[:int(math.Ceil(share*float64(len(free))))] {
 			raze[a] = true
 		}
 		if b.tune.razeGroup > 0 {
@@ -925,6 +934,11 @@ func (b *Bot) roam() {
 	if hill != nil && b.tune.stageSteps > 0 {
 		b.stage(hill)
 	}
+}
+
+// late reports whether the game is in its last tuning.lateTurns turns.
+func (b *Bot) late() bool {
+	return b.tune.lateTurns > 0 && b.p.Turns > 0 && b.turn > b.p.Turns-b.tune.lateTurns
 }
 
 // frontier splits the map between our ants and the enemy ants in view,

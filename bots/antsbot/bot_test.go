@@ -639,3 +639,32 @@ func TestFleeGroups(t *testing.T) {
 		}
 	}
 }
+
+// TestLateMarch checks tuning.lateTurns: with fewer ants than armySize
+// and a known enemy hill out of view, the ants explore, except in the
+// game's last lateTurns turns, when all of them march on the hill.
+func TestLateMarch(t *testing.T) {
+	rows := make([]string, 5)
+	for r := range rows {
+		rows[r] = strings.Repeat(".", 80)
+	}
+	rows[2] = rows[2][:5] + "1" + rows[2][6:40] + "aaa" + rows[2][43:]
+	for _, tc := range []struct {
+		late, turn int
+		want       int
+	}{
+		{late: 0, turn: 450, want: roleExplore},
+		{late: 100, turn: 350, want: roleExplore},
+		{late: 100, turn: 450, want: roleRaze},
+	} {
+		b, obs := scene(t, rows...)
+		b.p.Turns, obs.Turn = 500, tc.turn
+		b.tune.lateTurns = tc.late
+		moves(t, b, obs)
+		for a, role := range b.role {
+			if role != tc.want {
+				t.Errorf("lateTurns %d, turn %d: ant %d has role %d, want %d", tc.late, tc.turn, a, role, tc.want)
+			}
+		}
+	}
+}

@@ -65,6 +65,7 @@ func tuningVariants() map[string]func(*tuning) {
 		"mass2":     func(t *tuning) { t.massSteps, t.massMin, t.massR2, t.massRetreat = 12, 5, 64, true },
 		"sym":       func(t *tuning) { t.symmetry = true },
 		"symmass":   func(t *tuning) { t.symmetry, t.massSteps, t.massMin, t.massR2 = true, 12, 5, 64 },
+		"late100":   func(t *tuning) { t.lateTurns = 100 },
 	}
 }
 
