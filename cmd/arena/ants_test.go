@@ -474,3 +474,59 @@ func TestAntsMatchSummarySharedTopScore(t *testing.T) {
 		t.Errorf("summary lacks %v:\n%s", want, summary)
 	}
 }
+
+// "arena ants report" sums up the games of a match from their replays:
+// each player's W/D/L agrees with the match's own JSON lines, under the
+// names the match gave the players, and --by-map names the map file.
+func TestAntsReportCommand(t *testing.T) {
+	out := t.TempDir()
+	mapFile := filepath.Join("..", "..", "game", "ants", "testdata", "tutorial1.map")
+	stdout, stderr, err := arena(t, "match", "ants", "--map", mapFile, "--bot", "builtin", "--bot", "builtin --sample hold",
+		"--turns", "60", "--games", "2", "--engine_seed", "6", "--out", out, "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	games := decodeLines(t, stdout)
+	if len(games) != 2 {
+		t.Fatalf("%d JSON lines, want 2:\n%s", len(games), stdout)
+	}
+	names := games[0]["players"].([]any)
+	wdl := map[string]*[3]int{}
+	for _, n := range names {
+		wdl[n.(string)] = &[3]int{}
+	}
+	for _, g := range games {
+		for i, n := range g["players"].([]any) {
+			switch w := g["winner"]; {
+			case w == nil:
+				wdl[n.(string)][1]++
+			case int(w.(float64)) == i:
+				wdl[n.(string)][0]++
+			default:
+				wdl[n.(string)][2]++
+			}
+		}
+	}
+	report, stderr, code := runArena(t, ".", "ants", "report", "--by-map", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.HasPrefix(report, "2 games\n") || !strings.Contains(report, "\ntutorial1\n") {
+		t.Errorf("report:\n%s", report)
+	}
+	for name, r := range wdl {
+		want := fmt.Sprintf("%d/%d/%d", r[0], r[1], r[2])
+		found := false
+		for _, line := range strings.Split(report, "\n") {
+			if f := strings.Fields(line); len(f) > 3 && strings.HasPrefix(strings.TrimSpace(line), name+" ") && slices.Contains(f, want) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no line for %s with %s in:\n%s", name, want, report)
+		}
+	}
+
+	stdout, stderr, code = runArena(t, ".", "ants", "report", t.TempDir())
+	oneLineError(t, stdout, stderr, code, "report", "no replay")
+}

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,6 +14,7 @@ import (
 	"arena/game"
 	"arena/game/ants"
 	"arena/game/ants/mapgen"
+	"arena/game/ants/replaystats"
 	"arena/game/points"
 )
 
@@ -74,10 +78,10 @@ and '-' empty points of red and blue areas.`,
 func antsCommands() []*cobra.Command {
 	root := &cobra.Command{
 		Use:   "ants",
-		Short: "Ants tools: generate maps, check the referee against recorded official games",
+		Short: "Ants tools: generate maps, check the referee against recorded official games, sum up games",
 		Args:  cobra.NoArgs,
 	}
-	root.AddCommand(newAntsMapCmd(), newAntsConformanceCmd())
+	root.AddCommand(newAntsMapCmd(), newAntsConformanceCmd(), newAntsReportCmd())
 	return []*cobra.Command{root}
 }
 
@@ -183,4 +187,126 @@ symmetry checks accept them. The same options and seed give the same map.`,
 	f.IntVar(&o.MinHillDistance, "min-hill-distance", 0, "fewest steps between hills of different players (default: from the size, at most 20)")
 	f.StringVar(&out, "out", "", "write the map to this file (default stdout)")
 	return cmd
+}
+
+// newAntsReportCmd is "arena ants report": figures summed over the
+// replays of a folder of games.
+func newAntsReportCmd() *cobra.Command {
+	o := replaystats.DefaultOptions()
+	var byMap bool
+	cmd := &cobra.Command{
+		Use:   "report DIR|REPLAY...",
+		Short: "Sum up Ants games from their replays: W/D/L, ants alive at a turn, deaths, hills lost",
+		Long: `Read every replay (*.replay, as arena match and arena sprt write them, or an
+official engine's replay JSON) in the folders given and print, player by
+player: games won, drawn and lost; its share of the ants alive at --turn
+(over the games that lasted that long); its ants killed per enemy ant
+killed; its lone deaths (no other of its ants within squared distance
+--lone-r2 when it died); the hills it lost. Players are named as in the
+game record beside the replay (ID.json), else as in the replay.`,
+		Example: `  arena ants report runs/ours-vs-partner
+  arena ants report --by-map --turn 200 runs/a runs/b`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var files []string
+			for _, a := range args {
+				st, err := os.Stat(a)
+				if err != nil {
+					return fmt.Errorf("report: %w", err)
+				}
+				if !st.IsDir() {
+					files = append(files, a)
+					continue
+				}
+				found, err := filepath.Glob(filepath.Join(a, "*.replay"))
+				if err != nil {
+					return fmt.Errorf("report: %w", err)
+				}
+				if len(found) == 0 {
+					return fmt.Errorf("report: %s holds no replay (*.replay)", a)
+				}
+				files = append(files, found...)
+			}
+			var all replaystats.Totals
+			perMap := map[string]*replaystats.Totals{}
+			var maps []string
+			for _, f := range files {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					return fmt.Errorf("report: %w", err)
+				}
+				g, err := replaystats.Parse(data, o)
+				if err != nil {
+					return fmt.Errorf("report: %s: %w", f, err)
+				}
+				mapName := nameFromRecord(f, g)
+				all.Add(g)
+				if perMap[mapName] == nil {
+					perMap[mapName] = &replaystats.Totals{}
+					maps = append(maps, mapName)
+				}
+				perMap[mapName].Add(g)
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "%d games\n", len(files))
+			printTotals(w, "", all, o)
+			if byMap {
+				slices.Sort(maps)
+				for _, m := range maps {
+					printTotals(w, m, *perMap[m], o)
+				}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&o.Turn, "turn", o.Turn, "count the ants alive at this turn")
+	f.IntVar(&o.LoneR2, "lone-r2", o.LoneR2, "a death is lone with no friend within this squared distance")
+	f.BoolVar(&byMap, "by-map", false, "also print the figures map by map")
+	return cmd
+}
+
+// nameFromRecord takes the players' names (seat order) and the map's
+// name from arena's game record beside the replay, when there is one,
+// and returns the map's name ("" when unknown).
+func nameFromRecord(replayFile string, g *replaystats.Game) string {
+	data, err := os.ReadFile(strings.TrimSuffix(replayFile, ".replay") + ".json")
+	if err != nil {
+		return ""
+	}
+	var rec struct {
+		Options struct {
+			Map string `json:"map"`
+		} `json:"options"`
+		Players []struct {
+			Name string `json:"name"`
+		} `json:"players"`
+		Seats []int `json:"seats"`
+	}
+	if json.Unmarshal(data, &rec) != nil {
+		return ""
+	}
+	if len(rec.Players) == len(g.Names) && len(rec.Seats) == len(rec.Players) {
+		names := make([]string, len(g.Names))
+		for i, seat := range rec.Seats {
+			if seat < 0 || seat >= len(names) {
+				return strings.TrimSuffix(filepath.Base(rec.Options.Map), ".map")
+			}
+			names[seat] = rec.Players[i].Name
+		}
+		g.Names = names
+	}
+	return strings.TrimSuffix(filepath.Base(rec.Options.Map), ".map")
+}
+
+func printTotals(w io.Writer, label string, t replaystats.Totals, o replaystats.Options) {
+	if label != "" {
+		fmt.Fprintf(w, "%s\n", label)
+	}
+	fmt.Fprintf(w, "  %-16s %5s %11s %6s %9s %11s %11s %10s\n", "player", "games", "W/D/L", "won", fmt.Sprintf("share@%d", o.Turn), "dead/killed", "lone deaths", "hills lost")
+	for _, p := range t.List {
+		fmt.Fprintf(w, "  %-16s %5d %11s %5.1f%% %9.3f %11.2f %11d %10d\n", p.Name, p.Games,
+			fmt.Sprintf("%d/%d/%d", p.Won, p.Drawn, p.Lost), 100*float64(p.Won)/float64(p.Games),
+			p.Share(), p.DeadPerEnemy(), p.LoneDead, p.HillsLost)
+	}
 }
