@@ -484,9 +484,10 @@ type tuning struct {
 // 21/10/19 over 50, the same; an even trade worth 0.8 instead of 0.9
 // (killW 0.8) 5/4/14 over 23, stopped; every free ant within 10 steps
 // of a known enemy hill marching on it instead of 20 (razeNear 10)
-// 26/19/19 over 64, 41 of our hills lost against 46. None better. Lone deaths (no
-// friend within squared distance 20; arena ants report) stayed at 33
-// to 34 of ours a game against 10 to 11 of the enemy's.
+// 26/19/19 over 64, 41 of our hills lost against 46. None better.
+// Lone deaths (no friend within squared distance 20; arena ants
+// report) stayed at 33 to 34 of ours a game against 10 to 11 of the
+// enemy's.
 func defaultTuning() tuning {
 	return tuning{killW: 0.9, killAheadW: 1.2, killHomeW: 1.5, avgShare: 0.25, approach: 0.1, press: true, rounds: 8, rally: 0,
 		ahead: 1.5, defendSteps: 6, defenders: 2, razeShare: 0.5, razeNear: 20,

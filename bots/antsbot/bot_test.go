@@ -644,10 +644,7 @@ func TestFleeGroups(t *testing.T) {
 // and a known enemy hill out of view, the ants explore, except in the
 // game's last lateTurns turns, when all of them march on the hill.
 func TestLateMarch(t *testing.T) {
-	rows := make([]string, 5)
-	for r := range rows {
-		rows[r] = strings.Repeat(".", 80)
-	}
+	rows := landRows(5, 80)
 	rows[2] = rows[2][:5] + "1" + rows[2][6:40] + "aaa" + rows[2][43:]
 	for _, tc := range []struct {
 		late, turn int
@@ -667,4 +664,14 @@ func TestLateMarch(t *testing.T) {
 			}
 		}
 	}
+}
+
+// landRows is an open map of land, n rows of cols squares, for a scene
+// to draw on.
+func landRows(n, cols int) []string {
+	rows := make([]string, n)
+	for r := range rows {
+		rows[r] = strings.Repeat(".", cols)
+	}
+	return rows
 }

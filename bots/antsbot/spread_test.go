@@ -79,10 +79,4 @@ func TestSpreadAll(t *testing.T) {
 }
 
 // openRows is an n x n scene of land.
-func openRows(n int) []string {
-	rows := make([]string, n)
-	for r := range rows {
-		rows[r] = strings.Repeat(".", n)
-	}
-	return rows
-}
+func openRows(n int) []string { return landRows(n, n) }

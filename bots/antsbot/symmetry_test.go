@@ -107,10 +107,7 @@ func BenchmarkSymmetryUpdate(b *testing.B) {
 // symmetry implies draws an ant near it only from that turn on; before,
 // the ant goes on exploring.
 func TestSymmetryFrom(t *testing.T) {
-	rows := make([]string, 20)
-	for r := range rows {
-		rows[r] = strings.Repeat(".", 40)
-	}
+	rows := landRows(20, 40)
 	rows[2] = "..0" + strings.Repeat(".", 37)
 	rows[5] = ".........." + "a" + strings.Repeat(".", 29)
 	for _, tc := range []struct {
