@@ -234,6 +234,11 @@ type tuning struct {
 	// have (0: off). A game still even at the turn limit is a draw, and
 	// food found then hatches ants too late to change that.
 	lateTurns int
+	// battleFoodW: in the combat search, a food our surviving ants gather
+	// (none of the enemy's beside it) is worth this against one of ours
+	// lost, and one the enemy's gather costs as much (0: off; food then
+	// counts only as the proceed tie-break of the ant sent for it).
+	battleFoodW float64
 }
 
 // defaultTuning returns the weights in use. Against them, in 200

@@ -57,13 +57,20 @@ type skirmish struct {
 	approach     float64 // per unit of squared distance to the nearest enemy (capped), per our ant
 	proceed      []int8  // our ants: the candidate their peaceful job wants (-1: none)
 	proceedW     float64
+	// foodNear lists, per ant and candidate, the food (indexes 0..foods-1)
+	// that an ant alive there would gather; foodW is a food gathered by
+	// us, or taken from us by an enemy ant, against one ant lost (0: off).
+	foodNear [][][]int16
+	foods    int
+	foodW    float64
 
-	// Scratch for resolve.
-	d2      []int32
-	cnt     []int32
-	dead    []bool
-	collide []bool
-	near    []int32
+	// Scratch for resolve and eval.
+	ourFood, enFood []bool
+	d2              []int32
+	cnt             []int32
+	dead            []bool
+	collide         []bool
+	near            []int32
 
 	evals    int // evaluations so far
 	maxEvals int
@@ -211,7 +218,71 @@ func (k *skirmish) eval(our, en []int8) float64 {
 			}
 		}
 	}
+	if k.foods > 0 {
+		s += k.foodW * k.foodScore(our, en)
+	}
 	return s
+}
+
+// foodScore counts, after k.resolve, the food our surviving ants gather
+// less the food the enemy's gather: by the referee's rule a food with
+// ants of both sides beside it is destroyed, which takes it from both.
+func (k *skirmish) foodScore(our, en []int8) float64 {
+	clear(k.ourFood)
+	clear(k.enFood)
+	for i, dead := range k.dead {
+		if dead || k.foodNear[i] == nil {
+			continue
+		}
+		m, got := 0, k.enFood
+		if i < k.nm {
+			m, got = int(our[i]), k.ourFood
+		} else {
+			m = int(en[i-k.nm])
+		}
+		for _, f := range k.foodNear[i][m] {
+			got[f] = true
+		}
+	}
+	n := 0
+	for f := range k.foods {
+		switch {
+		case k.ourFood[f] && !k.enFood[f]:
+			n++
+		case k.enFood[f] && !k.ourFood[f]:
+			n--
+		}
+	}
+	return float64(n)
+}
+
+// setFood tells the skirmish where the food is: isFood reports a food
+// square, and near lists the squares from which an ant gathers the food
+// on a square (the spawn radius around it).
+func (k *skirmish) setFood(w float64, near func(sq int32) []int32) {
+	index := map[int32]int16{}
+	k.foodNear = make([][][]int16, len(k.sq))
+	for i, cs := range k.sq {
+		for m, s := range cs {
+			for _, f := range near(s) {
+				fi, ok := index[f]
+				if !ok {
+					if len(index) == math.MaxInt16 {
+						continue
+					}
+					fi = int16(len(index))
+					index[f] = fi
+				}
+				if k.foodNear[i] == nil {
+					k.foodNear[i] = make([][]int16, len(cs))
+				}
+				k.foodNear[i][m] = append(k.foodNear[i][m], fi)
+			}
+		}
+	}
+	k.foods, k.foodW = len(index), w
+	k.ourFood = make([]bool, len(index))
+	k.enFood = make([]bool, len(index))
 }
 
 // value is our move-set's worst score over the pool plus avgShare of
@@ -561,6 +632,19 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 		k.approach = b.tune.approach / approachCap / float64(nm)
 	case ne > nm:
 		k.approach = -b.tune.approach / approachCap / float64(nm)
+	}
+	if b.tune.battleFoodW > 0 {
+		spawn := offsets(b.p.SpawnRadius2, false, w.rows, w.cols)
+		var buf []int32
+		k.setFood(b.tune.battleFoodW, func(sq int32) []int32 {
+			buf = buf[:0]
+			for _, o := range spawn {
+				if f := w.add(int(sq), o); w.isFood[f] && w.visible[f] {
+					buf = append(buf, int32(f))
+				}
+			}
+			return buf
+		})
 	}
 	k.proceedW = 0.3 / float64(nm)
 	if yield {

@@ -547,3 +547,46 @@ func TestYieldAlone(t *testing.T) {
 		t.Logf("yieldAlone %d: %v to %v", yield, from, got)
 	}
 }
+
+func TestBattleFood(t *testing.T) {
+	const rows, cols = 20, 20
+	sq := func(r, c int32) int32 { return r*cols + c }
+	food := sq(5, 7)
+	cands := [][]int32{
+		{sq(5, 5), sq(5, 6)}, // ours: stay, or step beside the food
+		{sq(5, 9), sq(5, 8)}, // theirs: stay, or step beside it
+	}
+	k := newSkirmish(rows, cols, 5, 1, []int{0, 1}, cands, 100, false)
+	k.setFood(0.5, func(s int32) []int32 {
+		if s == sq(5, 6) || s == sq(5, 8) {
+			return []int32{food}
+		}
+		return nil
+	})
+	tests := []struct {
+		name     string
+		our, en  int8
+		wantFood float64
+	}{
+		{"both stay", 0, 0, 0},
+		{"we gather", 1, 0, 1},
+		{"they gather", 0, 1, -1},
+		{"both beside it: they trade and nobody gathers", 1, 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			our, en := []int8{tt.our}, []int8{tt.en}
+			k.resolve(our, en)
+			if got := k.foodScore(our, en); got != tt.wantFood {
+				t.Errorf("foodScore = %v, want %v", got, tt.wantFood)
+			}
+			withFood := k.eval(our, en)
+			k.foodW = 0
+			without := k.eval(our, en)
+			k.foodW = 0.5
+			if d := withFood - without; math.Abs(d-0.5*tt.wantFood) > 1e-9 {
+				t.Errorf("eval moved by %v, want %v", d, 0.5*tt.wantFood)
+			}
+		})
+	}
+}
