@@ -675,3 +675,20 @@ func landRows(n, cols int) []string {
 	}
 	return rows
 }
+
+func TestFoodGuard(t *testing.T) {
+	rows := landRows(11, 30)
+	rows[5] = "....a......*.b................"
+	for _, guard := range []int{0, 2} {
+		b, obs := scene(t, rows...)
+		b.tune.foodGuard = guard
+		moves(t, b, obs)
+		sent := b.role[0] == roleFood
+		if guard == 0 && !sent {
+			t.Errorf("foodGuard 0: the ant is not sent for the food (role %d): the scene tests nothing", b.role[0])
+		}
+		if guard > 0 && sent {
+			t.Errorf("foodGuard %d: the ant is sent for food two steps from an enemy ant", guard)
+		}
+	}
+}
