@@ -671,9 +671,9 @@ func (b *Bot) visit(i, d, label int, parentDir int) {
 	b.queue = append(b.queue, int32(i))
 }
 
-// field runs a multi-source BFS over land from sources up to maxDepth
-// steps and returns the distance of every square (-1 unreached).
-func (b *Bot) field(sources []int, maxDepth int) []int32 {
+// reach runs a multi-source BFS over land from sources up to maxDepth
+// steps; afterwards visited tells the squares reached.
+func (b *Bot) reach(sources []int, maxDepth int) {
 	b.newSearch()
 	for _, s := range sources {
 		if !b.visited(s) {
@@ -681,6 +681,12 @@ func (b *Bot) field(sources []int, maxDepth int) []int32 {
 		}
 	}
 	b.spread(maxDepth, nil)
+}
+
+// field runs reach and returns the distance of every square (-1
+// unreached).
+func (b *Bot) field(sources []int, maxDepth int) []int32 {
+	b.reach(sources, maxDepth)
 	out := make([]int32, b.w.n)
 	for i := range out {
 		out[i] = -1
@@ -839,8 +845,8 @@ func (b *Bot) gather() {
 	if b.tune.foodGuard > 0 && len(b.enemies) > 0 {
 		// Food an enemy ant is about to take draws our ant into it; the
 		// combat search decides there instead (battleFoodW).
-		near := b.field(b.enemies, b.tune.foodGuard)
-		foods = slices.DeleteFunc(foods, func(f int) bool { return near[f] >= 0 })
+		b.reach(b.enemies, b.tune.foodGuard)
+		foods = slices.DeleteFunc(foods, b.visited)
 	}
 	b.assign(foods, 1, b.tune.foodSteps, 1, roleFood)
 }

@@ -256,9 +256,10 @@ func (k *skirmish) foodScore(our, en []int8) float64 {
 	return float64(n)
 }
 
-// setFood tells the skirmish where the food is: isFood reports a food
-// square, and near lists the squares from which an ant gathers the food
-// on a square (the spawn radius around it).
+// setFood tells the skirmish where the food is and what it is worth:
+// near(sq) lists the food squares an ant on sq would gather (those within
+// the spawn radius). A battle's candidates are a few hundred squares at
+// most, so the food beside them fits an int16 index.
 func (k *skirmish) setFood(w float64, near func(sq int32) []int32) {
 	index := map[int32]int16{}
 	k.foodNear = make([][][]int16, len(k.sq))
@@ -267,9 +268,6 @@ func (k *skirmish) setFood(w float64, near func(sq int32) []int32) {
 			for _, f := range near(s) {
 				fi, ok := index[f]
 				if !ok {
-					if len(index) == math.MaxInt16 {
-						continue
-					}
 					fi = int16(len(index))
 					index[f] = fi
 				}
