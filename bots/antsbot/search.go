@@ -632,11 +632,10 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 		k.approach = -b.tune.approach / approachCap / float64(nm)
 	}
 	if b.tune.battleFoodW > 0 {
-		spawn := offsets(b.p.SpawnRadius2, false, w.rows, w.cols)
 		var buf []int32
 		k.setFood(b.tune.battleFoodW, func(sq int32) []int32 {
 			buf = buf[:0]
-			for _, o := range spawn {
+			for _, o := range w.spawnOff {
 				if f := w.add(int(sq), o); w.isFood[f] && w.visible[f] {
 					buf = append(buf, int32(f))
 				}

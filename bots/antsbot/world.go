@@ -41,6 +41,7 @@ type world struct {
 
 	viewOff   []offset
 	attackOff []offset
+	spawnOff  []offset // where an ant gathers food from, its own square excluded
 	attackR2  int
 }
 
@@ -65,6 +66,7 @@ func newWorld(p Params) *world {
 	}
 	w.viewOff = offsets(p.ViewRadius2, true, w.rows, w.cols)
 	w.attackOff = offsets(p.AttackRadius2, false, w.rows, w.cols)
+	w.spawnOff = offsets(p.SpawnRadius2, false, w.rows, w.cols)
 	return w
 }
 
