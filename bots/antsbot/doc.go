@@ -53,6 +53,11 @@
 //   - Food: a multi-source BFS from all known food gives every square its
 //     nearest food; free ants are matched nearest first, one ant per
 //     food, and the search repeats for food whose nearest ant was taken.
+//     Food with an enemy ant within two steps is sent no ant: where both
+//     sides reach for it, the combat search decides, and there a food
+//     our surviving ants gather counts 0.6 of an ant (one the enemy's
+//     gather costs as much). Against the 2011 winner's bot that won 45.7 %
+//     of 576 games instead of 40.8 % (see defaultTuning).
 //   - Then every free ant razes (walks down a BFS field from the known
 //     enemy hills: always when within 20 steps, and once we have ten
 //     ants the half of the free ants nearest to a hill), explores, or
