@@ -522,9 +522,10 @@ type tuning struct {
 // self-play against the defaults before it (real referee, the sixteen
 // maps, seed 41, two games at once) +21.6 ± 13.7 Elo over 1856 games
 // (754/463/639), SPRT elo0 0 elo1 5 (alpha = beta = 0.05) H1 accepted.
-// So both are in the defaults (twelfth session). Food sent for
-// from at most 16 steps instead of 40 as well (foodSteps 16) 69/50/41
-// over 160, -0.031 ± 0.038 against them on the same games: no better.
+// So both are in the defaults (twelfth session). On top of them,
+// ants sent for food at most 16 steps away instead of 40 (foodSteps 16)
+// 69/50/41 over 160, -0.031 ± 0.038 against the two alone on the same
+// games: no better.
 func defaultTuning() tuning {
 	return tuning{killW: 0.9, killAheadW: 1.2, killHomeW: 1.5, avgShare: 0.25, approach: 0.1, press: true, rounds: 8, rally: 0,
 		ahead: 1.5, defendSteps: 6, defenders: 2, razeShare: 0.5, razeNear: 20,
