@@ -242,6 +242,10 @@ type tuning struct {
 	// foodGuard: food with an enemy ant within this many steps is sent
 	// no ant (0: off).
 	foodGuard int
+	// foodRace: food an enemy ant in view is nearer to than any free ant
+	// of ours is sent no ant: the enemy's ant gets there first, and ours
+	// arrives to fight it beside the food.
+	foodRace bool
 }
 
 // defaultTuning returns the weights in use. Against them, in 200
@@ -871,6 +875,19 @@ func (b *Bot) gather() {
 		// combat search decides there instead (battleFoodW).
 		b.reach(b.enemies, b.tune.foodGuard)
 		foods = slices.DeleteFunc(foods, b.visited)
+	}
+	if b.tune.foodRace && len(b.enemies) > 0 && len(foods) > 0 {
+		theirs := b.field(b.enemies, b.tune.foodSteps)
+		var free []int
+		for a, sq := range b.mine {
+			if b.free(a) {
+				free = append(free, sq)
+			}
+		}
+		ours := b.field(free, b.tune.foodSteps)
+		foods = slices.DeleteFunc(foods, func(f int) bool {
+			return theirs[f] >= 0 && (ours[f] < 0 || theirs[f] < ours[f])
+		})
 	}
 	b.assign(foods, 1, b.tune.foodSteps, 1, roleFood)
 }

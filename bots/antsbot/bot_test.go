@@ -679,16 +679,51 @@ func landRows(n, cols int) []string {
 func TestFoodGuard(t *testing.T) {
 	rows := landRows(11, 30)
 	rows[5] = "....a......*.b................"
-	for _, guard := range []int{0, 2} {
-		b, obs := scene(t, rows...)
-		b.tune.foodGuard = guard
-		moves(t, b, obs)
-		sent := b.role[0] == roleFood
-		if guard == 0 && !sent {
-			t.Errorf("foodGuard 0: the ant is not sent for the food (role %d): the scene tests nothing", b.role[0])
-		}
-		if guard > 0 && sent {
-			t.Errorf("foodGuard %d: the ant is sent for food two steps from an enemy ant", guard)
-		}
+	tests := []struct {
+		name  string
+		guard int // -1: the defaults' own
+		sent  bool
+	}{
+		{"off", 0, true}, // else the scene tests nothing
+		{"two steps", 2, false},
+		{"the defaults", -1, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, obs := scene(t, rows...)
+			if tt.guard >= 0 {
+				b.tune.foodGuard = tt.guard
+			}
+			moves(t, b, obs)
+			if sent := b.role[0] == roleFood; sent != tt.sent {
+				t.Errorf("sent for food two steps from an enemy ant: %v, want %v (role %d)", sent, tt.sent, b.role[0])
+			}
+		})
+	}
+}
+
+func TestFoodRace(t *testing.T) {
+	tests := []struct {
+		name string
+		row  string
+		race bool
+		sent bool
+	}{
+		{"race off, the enemy nearer", "....a......*....b.............", false, true},
+		{"the enemy nearer", "....a......*....b.............", true, false},
+		{"ours nearer", "........a..*....b.............", true, true},
+		{"no enemy in view", "....a......*..................", true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rows := landRows(11, 30)
+			rows[5] = tt.row
+			b, obs := scene(t, rows...)
+			b.tune.foodRace = tt.race
+			moves(t, b, obs)
+			if sent := b.role[0] == roleFood; sent != tt.sent {
+				t.Errorf("sent for the food: %v, want %v (role %d)", sent, tt.sent, b.role[0])
+			}
+		})
 	}
 }
