@@ -246,6 +246,10 @@ type tuning struct {
 	// of ours is sent no ant: the enemy's ant gets there first, and ours
 	// arrives to fight it beside the food.
 	foodRace bool
+	// killRazeW: kills are worth this in a battle next to an enemy hill
+	// (not next to ours, and not ahead; 0: killW): trading there wears
+	// down the hill's defenders for the ant that razes it.
+	killRazeW float64
 }
 
 // defaultTuning returns the weights in use. Against them, in 200

@@ -596,14 +596,15 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 	// it feeds the others, and near its hill the enemy replaces its dead
 	// at once); kills are worth more when we have far more ants (trading
 	// wins the game) and next to our own hills (defence).
-	home := false
+	home, atTheirs := false, false
 	for h, o := range w.hills {
-		if o != 0 {
-			continue
-		}
 		for _, e := range bt.enemies {
 			if w.dist2(h, e) <= 100 {
-				home = true
+				if o == 0 {
+					home = true
+				} else {
+					atTheirs = true
+				}
 			}
 		}
 	}
@@ -616,6 +617,8 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 		k.killW = b.tune.killHomeW
 	case ahead:
 		k.killW = b.tune.killAheadW
+	case atTheirs && b.tune.killRazeW > 0:
+		k.killW = b.tune.killRazeW
 	default:
 		k.killW = b.tune.killW
 	}

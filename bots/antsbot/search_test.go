@@ -590,3 +590,32 @@ func TestBattleFood(t *testing.T) {
 		})
 	}
 }
+
+// TestKillRaze: two of ours facing two of the enemy's trade only next
+// to the enemy's hill, and only with killRazeW above an even trade.
+func TestKillRaze(t *testing.T) {
+	tests := []struct {
+		name      string
+		row       string
+		killRazeW float64
+		closeIn   bool
+	}{
+		{"off, by the enemy's hill", "....a...b.1...................", 0, false},
+		{"by the enemy's hill", "....a...b.1...................", 1.2, true},
+		{"no hill near", "....a...b.....................", 1.2, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rows := landRows(11, 30)
+			rows[5] = tt.row
+			rows[6] = strings.Replace(tt.row, "1", ".", 1)
+			b, obs := scene(t, rows...)
+			b.tune.killRazeW = tt.killRazeW
+			m := moves(t, b, obs)
+			closeIn := m[Loc{5, 4}] == Loc{5, 5} && m[Loc{6, 4}] == Loc{6, 5}
+			if closeIn != tt.closeIn {
+				t.Errorf("our ants go to %v and %v: closing in %v, want %v", m[Loc{5, 4}], m[Loc{6, 4}], closeIn, tt.closeIn)
+			}
+		})
+	}
+}
