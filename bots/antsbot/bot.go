@@ -534,6 +534,25 @@ type tuning struct {
 // ants sent for food at most 16 steps away instead of 40 (foodSteps 16)
 // 69/50/41 over 160, -0.031 ± 0.038 against the two alone on the same
 // games: no better.
+// Thirteenth session (2026-12-06), seeds 21 to 26 in 32-game blocks, one
+// game at a time, nothing else running (load about 2): the defaults
+// 83/70/39 over 192 (43.2 % won, share at turn 300 0.448, 1.77 of ours
+// dead per enemy ant, 108 hills lost). Paired game by game against them,
+// none better: food an enemy ant in view is nearer to than any free ant
+// of ours sent no ant (foodRace) 21/28/15 over 64, -0.078 ± 0.118 a game
+// (21 won against 29); foodGuard 3 21/28/15 over 64, -0.078 ± 0.110;
+// battleFoodW 0.9 16/8/8 over 32, -0.047 ± 0.094; kills next to an enemy
+// hill worth 1.2 (killRazeW) 35/26/24 over 85, -0.047 ± 0.085; the enemy
+// hills the map's symmetry implies marched on from turn 250 (symmetry,
+// symmetryFrom 250) 28/22/14 over 64, -0.016 ± 0.038, and from turn 150
+// 60/37/31 over 128, +0.004 ± 0.044 (60 won against 54, but 31 lost
+// against 26). The four big cell mazes (hills 92 to 180 steps apart, a
+// quarter of the games) end drawn at the turn limit: the defaults razed
+// no hill there in 46 of 48 games and came within twelve steps of the
+// enemy's hill mostly on cell_maze_p02_04; marching from turn 150
+// brought ants within one to eight steps of it in most games, and won 4
+// and lost 2 of 32 (the defaults 1 and 0): the army that gets there
+// meets the enemy's whole colony, by then mostly bigger than ours.
 func defaultTuning() tuning {
 	return tuning{killW: 0.9, killAheadW: 1.2, killHomeW: 1.5, avgShare: 0.25, approach: 0.1, press: true, rounds: 8, rally: 0,
 		ahead: 1.5, defendSteps: 6, defenders: 2, razeShare: 0.5, razeNear: 20,
