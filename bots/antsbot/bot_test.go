@@ -676,9 +676,19 @@ func landRows(n, cols int) []string {
 	return rows
 }
 
-func TestFoodGuard(t *testing.T) {
+// foodSent reports whether our one ant is sent for food in an 11x30
+// field of land whose row 5 is row, once tune has set the bot's tuning.
+func foodSent(t *testing.T, row string, tune func(*tuning)) bool {
+	t.Helper()
 	rows := landRows(11, 30)
-	rows[5] = "....a......*.b................"
+	rows[5] = row
+	b, obs := scene(t, rows...)
+	tune(&b.tune)
+	moves(t, b, obs)
+	return b.role[0] == roleFood
+}
+
+func TestFoodGuard(t *testing.T) {
 	tests := []struct {
 		name  string
 		guard int // -1: the defaults' own
@@ -690,13 +700,13 @@ func TestFoodGuard(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, obs := scene(t, rows...)
-			if tt.guard >= 0 {
-				b.tune.foodGuard = tt.guard
-			}
-			moves(t, b, obs)
-			if sent := b.role[0] == roleFood; sent != tt.sent {
-				t.Errorf("sent for food two steps from an enemy ant: %v, want %v (role %d)", sent, tt.sent, b.role[0])
+			sent := foodSent(t, "....a......*.b................", func(tu *tuning) {
+				if tt.guard >= 0 {
+					tu.foodGuard = tt.guard
+				}
+			})
+			if sent != tt.sent {
+				t.Errorf("sent for food two steps from an enemy ant: %v, want %v", sent, tt.sent)
 			}
 		})
 	}
@@ -716,13 +726,8 @@ func TestFoodRace(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rows := landRows(11, 30)
-			rows[5] = tt.row
-			b, obs := scene(t, rows...)
-			b.tune.foodRace = tt.race
-			moves(t, b, obs)
-			if sent := b.role[0] == roleFood; sent != tt.sent {
-				t.Errorf("sent for the food: %v, want %v (role %d)", sent, tt.sent, b.role[0])
+			if sent := foodSent(t, tt.row, func(tu *tuning) { tu.foodRace = tt.race }); sent != tt.sent {
+				t.Errorf("sent for the food: %v, want %v", sent, tt.sent)
 			}
 		})
 	}

@@ -598,13 +598,13 @@ func (b *Bot) fight(bt battle, ahead bool, support []int, until time.Time, evals
 	// wins the game) and next to our own hills (defence).
 	home, atTheirs := false, false
 	for h, o := range w.hills {
+		if o != 0 && b.tune.killRazeW == 0 {
+			continue // only killRazeW asks about the enemy's hills
+		}
 		for _, e := range bt.enemies {
 			if w.dist2(h, e) <= 100 {
-				if o == 0 {
-					home = true
-				} else {
-					atTheirs = true
-				}
+				home = home || o == 0
+				atTheirs = atTheirs || o != 0
 			}
 		}
 	}
